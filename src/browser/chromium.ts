@@ -1,0 +1,76 @@
+// Finding and starting Chromium. Playwright's own browser download does not work everywhere,
+// so pagelens looks for a browser the machine already has.
+import { existsSync } from 'node:fs';
+import { chromium, type Browser, type BrowserContext, type LaunchOptions } from 'playwright-core';
+import { PagelensError } from '../model/errors.js';
+
+export const CHROMIUM_ARGS = [
+  '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+  '--disable-background-networking', '--disable-component-update', '--disable-sync',
+];
+
+const SYSTEM_PATHS = [
+  '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable',
+  '/opt/google/chrome/chrome', '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
+  '/Applications/Chromium.app/Contents/MacOS/Chromium',
+];
+
+/** PAGELENS_CHROMIUM, then Playwright's own download, then the usual system installs. */
+export function findChromium(): string {
+  const fromEnv = process.env.PAGELENS_CHROMIUM;
+  if (fromEnv) {
+    if (!existsSync(fromEnv)) throw new PagelensError('NO_BROWSER', `PAGELENS_CHROMIUM points to ${fromEnv}, which does not exist`);
+    return fromEnv;
+  }
+  const candidates: string[] = [];
+  try {
+    candidates.push(chromium.executablePath());
+  } catch {
+    // Playwright has no browser of its own here; fine.
+  }
+  candidates.push(...SYSTEM_PATHS);
+  const found = candidates.find((p) => p && existsSync(p));
+  if (!found) {
+    throw new PagelensError('NO_BROWSER', 'No Chromium found. Install it (Debian: apt-get install -y chromium) or set PAGELENS_CHROMIUM to its path.');
+  }
+  return found;
+}
+
+export interface LaunchChromiumOptions {
+  executablePath?: string;
+  headless?: boolean;
+  extraArgs?: string[];
+}
+
+export async function launchChromium(opts: LaunchChromiumOptions = {}): Promise<Browser> {
+  const launch: LaunchOptions = {
+    executablePath: opts.executablePath ?? findChromium(),
+    headless: opts.headless ?? true,
+    args: [...CHROMIUM_ARGS, ...(opts.extraArgs ?? [])],
+  };
+  try {
+    return await chromium.launch(launch);
+  } catch (e) {
+    throw new PagelensError('NO_BROWSER', `Chromium at ${launch.executablePath} failed to start: ${(e as Error).message.split('\n')[0]}`);
+  }
+}
+
+/** Attaches to a browser that is already running (a remote fleet, a debugging Chrome) over CDP. */
+export async function connectChromium(endpoint: string): Promise<Browser> {
+  try {
+    return await chromium.connectOverCDP(endpoint);
+  } catch (e) {
+    throw new PagelensError('NO_BROWSER', `Could not connect to ${endpoint}: ${(e as Error).message.split('\n')[0]}`);
+  }
+}
+
+/** Restricts a context to loopback: every other request is aborted, so saved pages load fast and offline. */
+export async function blockExternalRequests(context: BrowserContext): Promise<void> {
+  await context.route('**/*', (route) => {
+    const url = route.request().url();
+    if (/^(data|blob|about):/.test(url)) return route.continue();
+    let host = '';
+    try { host = new URL(url).hostname; } catch { /* unparseable: abort */ }
+    return host === '127.0.0.1' || host === 'localhost' || host === '[::1]' ? route.continue() : route.abort();
+  });
+}

@@ -1,0 +1,315 @@
+// The Node-side face of the engine for one page: finds every frame (same-process and
+// out-of-process), runs the engine in each, and places the results in one page model.
+import type { Frame, Page } from 'playwright-core';
+import { PagelensError } from '../model/errors.js';
+import { composePage, intersect, parseGlobalId, type PageModel, type PlacedFrame } from '../model/page.js';
+import { renderSemantic, renderText, renderV3 } from '../model/render.js';
+import { SnapshotOptions, type Box, type FrameInfo, type FrameSnapshot, type SemanticResult, type SemanticV3Result, type SnapshotOptionsInput } from '../model/schema.js';
+import { countTokens } from '../model/tokens.js';
+import { Target, type TargetFrame } from './target.js';
+
+interface OwnerInfo { content: Box; sandboxed: boolean; scripts: boolean; visible: boolean; order: number }
+
+/** A frame as laid out for one snapshot. */
+export interface LaidOutFrame {
+  ordinal: number;
+  frameId: string;
+  target: Target;
+  parent: LaidOutFrame | null;
+  url: string;
+  origin: string;
+  /** Frame origin in top-level viewport coordinates. */
+  offset: [number, number];
+  /** Visible part of the frame in top-level viewport coordinates (null: none). */
+  clip: Box | null;
+  /** The content origin of this frame within its parent's viewport. */
+  originInParent: [number, number];
+  ownerObjectId?: string;
+  sandboxed: boolean;
+  error?: string;
+}
+
+const LAYOUT_GROUP = 'pagelens-layout';
+
+export class Lens {
+  private readonly oopifTargets = new Map<Frame, { target: Target; url: string } | null>();
+  private readonly ordinals = new Map<string, number>();
+  private nextOrdinal = 1;
+  /** The layout of the last snapshot: how global IDs map to frames. */
+  private lastLayout: LaidOutFrame[] = [];
+
+  private constructor(readonly page: Page, private readonly pageTarget: Target) {}
+
+  static async attach(page: Page): Promise<Lens> {
+    const session = await page.context().newCDPSession(page);
+    return new Lens(page, await Target.open(session));
+  }
+
+  /** The snapshot payload in the requested mode. */
+  async snapshot(options: SnapshotOptionsInput & { mode: 'semantic' }): Promise<SemanticResult>;
+  async snapshot(options?: SnapshotOptionsInput & { mode?: 'semantic_v3' }): Promise<SemanticV3Result>;
+  async snapshot(options?: SnapshotOptionsInput): Promise<SemanticV3Result | SemanticResult>;
+  async snapshot(options: SnapshotOptionsInput = {}): Promise<SemanticV3Result | SemanticResult> {
+    const opts = SnapshotOptions.parse(options);
+    const model = await this.model({ fullPage: opts.fullPage });
+    const result = opts.mode === 'semantic' ? renderSemantic(model) : renderV3(model, { boxes: opts.boxes });
+    result.meta.estimatedTokens = await countTokens(JSON.stringify(result));
+    return result;
+  }
+
+  /** The compact text form of the same model. */
+  async text(options: { fullPage?: boolean } = {}): Promise<string> {
+    return renderText(await this.model(options));
+  }
+
+  /** The page model behind every renderer; retried once when the page navigates under us. */
+  async model(options: { fullPage?: boolean } = {}): Promise<PageModel> {
+    try {
+      return await this.readModel(!options.fullPage);
+    } catch (e) {
+      if (!(e instanceof PagelensError) || e.code !== 'NAVIGATED') throw e;
+      await this.page.waitForLoadState('domcontentloaded', { timeout: 5000 }).catch(() => {});
+      return await this.readModel(!options.fullPage);
+    }
+  }
+
+  private async readModel(viewportOnly: boolean): Promise<PageModel> {
+    const t0 = performance.now();
+    const layout = await this.layout();
+    try {
+      const reads = await Promise.all(layout.map(async (f) => {
+        if (f.error) return null;
+        try {
+          return await f.target.callEngine<FrameSnapshot>(f.frameId, 'snapshot', [{ viewportOnly }]);
+        } catch (e) {
+          if (f.ordinal === 0) throw e;
+          f.error = describeFailure(e);
+          return null;
+        }
+      }));
+      const main = reads[0];
+      if (!main) throw new PagelensError('ENGINE_ERROR', 'The main frame returned nothing');
+      const placed: PlacedFrame[] = [];
+      layout.forEach((f, i) => {
+        const s = reads[i];
+        if (s) placed.push({ ordinal: f.ordinal, snapshot: s, offset: f.offset, clip: f.clip });
+      });
+      await this.markOccludedByParents(layout, placed);
+      const model = composePage(main, placed, layout.map(frameInfo), viewportOnly, 0);
+      model.timeMs = Math.round((performance.now() - t0) * 10) / 10;
+      return model;
+    } finally {
+      await Promise.all([...new Set(layout.map((f) => f.target))].map((t) => t.release(LAYOUT_GROUP)));
+    }
+  }
+
+  /** Every frame of the page in document order, with stable ordinals and top-level geometry. */
+  private async layout(): Promise<LaidOutFrame[]> {
+    const targets = await this.targets();
+    const known = new Map<string, TargetFrame & { target: Target }>();
+    for (const target of targets) {
+      let frames: TargetFrame[];
+      try {
+        frames = await target.frames();
+      } catch (e) {
+        if (target === this.pageTarget) throw e;
+        continue; // an OOPIF that went away since page.frames() listed it
+      }
+      // An out-of-process frame is owned by its own target, whatever its parent's tree says.
+      frames.forEach((f, i) => { if (i === 0 || !known.has(f.frameId)) known.set(f.frameId, { ...f, target }); });
+    }
+    const children = new Map<string, Array<TargetFrame & { target: Target }>>();
+    let mainFrame: (TargetFrame & { target: Target }) | undefined;
+    for (const f of known.values()) {
+      if (f.parentId && known.has(f.parentId)) {
+        const list = children.get(f.parentId) ?? [];
+        list.push(f);
+        children.set(f.parentId, list);
+      } else if (f.target === this.pageTarget && !f.parentId) mainFrame = f;
+    }
+    if (!mainFrame) throw new PagelensError('FRAME_DETACHED', 'The page has no main frame (closed or crashed).');
+    this.ordinals.set(mainFrame.frameId, 0);
+    const viewport = this.page.viewportSize() ?? await this.measureViewport(mainFrame);
+    const root: LaidOutFrame = {
+      ordinal: 0, frameId: mainFrame.frameId, target: this.pageTarget, parent: null, url: mainFrame.url, origin: mainFrame.origin,
+      offset: [0, 0], clip: [0, 0, viewport.width, viewport.height], originInParent: [0, 0], sandboxed: false,
+    };
+    const out: LaidOutFrame[] = [root];
+    const queue: LaidOutFrame[] = [root];
+    // Breadth by level, but each parent's children are ordered as their iframes stand in its document.
+    while (queue.length) {
+      const parent = queue.shift()!;
+      const kids = children.get(parent.frameId);
+      if (!kids?.length || parent.error) continue;
+      const laid = await this.layoutChildren(parent, kids);
+      out.push(...laid);
+      queue.push(...laid);
+    }
+    // Ordinals follow document order the first time a frame is seen and then never change.
+    for (const f of depthFirst(out)) {
+      let ord = this.ordinals.get(f.frameId);
+      if (ord === undefined) { ord = this.nextOrdinal++; this.ordinals.set(f.frameId, ord); }
+      f.ordinal = ord;
+    }
+    const ordered = depthFirst(out);
+    this.lastLayout = ordered;
+    return ordered;
+  }
+
+  private async layoutChildren(parent: LaidOutFrame, kids: Array<TargetFrame & { target: Target }>): Promise<LaidOutFrame[]> {
+    const owners: Array<string | null> = await Promise.all(kids.map((k) => parent.target.frameOwner(k.frameId, parent.frameId, LAYOUT_GROUP).catch(() => null)));
+    const present = owners.filter((o): o is string => o !== null);
+    let infos: OwnerInfo[] = [];
+    if (present.length) {
+      infos = await parent.target.callFunction<OwnerInfo[]>(parent.frameId,
+        'function (...owners) { return globalThis.__pagelens.frameOwners(owners); }',
+        present.map((objectId) => ({ objectId })), true, LAYOUT_GROUP);
+    }
+    const laid: Array<LaidOutFrame & { order: number }> = [];
+    let j = 0;
+    kids.forEach((k, i) => {
+      const ownerId = owners[i];
+      const info = ownerId ? infos[j++] : undefined;
+      const frame: LaidOutFrame & { order: number } = {
+        ordinal: -1, frameId: k.frameId, target: k.target, parent, url: k.url, origin: k.origin,
+        offset: parent.offset, clip: null, originInParent: [0, 0], sandboxed: info?.sandboxed ?? false,
+        order: info?.order ?? Number.MAX_SAFE_INTEGER,
+      };
+      if (!info || !ownerId) {
+        frame.error = 'detached: its iframe element is gone';
+      } else {
+        frame.ownerObjectId = ownerId;
+        frame.originInParent = [info.content[0], info.content[1]];
+        frame.offset = [parent.offset[0] + info.content[0], parent.offset[1] + info.content[1]];
+        const content: Box = [frame.offset[0], frame.offset[1], info.content[2], info.content[3]];
+        frame.clip = info.visible && parent.clip ? intersect(content, parent.clip) : null;
+        if (k.url.startsWith('chrome-error:')) frame.error = 'failed to load (blocked or unreachable)';
+        else if (!info.scripts) frame.error = 'sandboxed without allow-scripts: not read';
+      }
+      laid.push(frame);
+    });
+    return laid.sort((a, b) => a.order - b.order);
+  }
+
+  /**
+   * A node inside an iframe is hidden when something in an ancestor frame covers the iframe at
+   * that point (a modal over an embedded widget): ask each ancestor in turn.
+   */
+  private async markOccludedByParents(layout: LaidOutFrame[], placed: PlacedFrame[]): Promise<void> {
+    await Promise.all(placed.filter((p) => p.ordinal !== 0).map(async (p) => {
+      let frame = layout.find((f) => f.ordinal === p.ordinal);
+      const pending = p.snapshot.nodes.filter((n) => n.occ === false);
+      let points = pending.map((n): [number, number] => [n.box[0] + n.box[2] / 2, n.box[1] + n.box[3] / 2]);
+      let candidates = pending;
+      while (frame?.parent && frame.ownerObjectId && candidates.length) {
+        const [ox, oy] = frame.originInParent;
+        points = points.map(([x, y]) => [x + ox, y + oy]);
+        let hits: boolean[];
+        try {
+          hits = await frame.parent.target.callFunction<boolean[]>(frame.parent.frameId,
+            'function (owner, points) { return globalThis.__pagelens.ownerHits(owner, points); }',
+            [{ objectId: frame.ownerObjectId }, { value: points }], true, LAYOUT_GROUP);
+        } catch {
+          return;
+        }
+        const keep: number[] = [];
+        hits.forEach((hit, i) => { if (hit) keep.push(i); else candidates[i].occ = true; });
+        candidates = keep.map((i) => candidates[i]);
+        points = keep.map((i) => points[i]);
+        frame = frame.parent;
+      }
+    }));
+  }
+
+  /** The page target plus one target per out-of-process iframe (Playwright hands us their sessions). */
+  private async targets(): Promise<Target[]> {
+    const frames = this.page.frames();
+    const live = new Set(frames);
+    for (const [frame, entry] of this.oopifTargets) {
+      if (!live.has(frame) || entry?.target.closed) {
+        this.oopifTargets.delete(frame);
+        if (entry) void entry.target.detach();
+      }
+    }
+    await Promise.all(frames.map(async (frame) => {
+      if (frame === this.page.mainFrame()) return;
+      const cached = this.oopifTargets.get(frame);
+      // A same-process frame that navigated elsewhere may have moved to its own process.
+      if (cached !== undefined && (cached !== null || this.sameUrl(frame))) return;
+      try {
+        const session = await this.page.context().newCDPSession(frame);
+        this.oopifTargets.set(frame, { target: await Target.open(session), url: frame.url() });
+      } catch {
+        this.oopifTargets.set(frame, null);
+        this.lastUrls.set(frame, frame.url());
+      }
+    }));
+    const oopifs = [...this.oopifTargets.values()].filter((e): e is { target: Target; url: string } => e !== null).map((e) => e.target);
+    return [this.pageTarget, ...oopifs];
+  }
+
+  private readonly lastUrls = new WeakMap<Frame, string>();
+  private sameUrl(frame: Frame): boolean {
+    return this.lastUrls.get(frame) === frame.url();
+  }
+
+  private async measureViewport(main: TargetFrame & { target: Target }): Promise<{ width: number; height: number }> {
+    const s = await main.target.callEngine<{ viewport: { width: number; height: number } }>(main.frameId, 'snapshot', [{ viewportOnly: true }]);
+    return s.viewport;
+  }
+
+  /**
+   * Maps a global ID ("5", "f2_17") to the frame that owns it, as of the last snapshot.
+   * The base for actions: the element itself is looked up by the frame's engine.
+   */
+  frameOf(gid: string): { frame: LaidOutFrame; localId: string } {
+    const parsed = parseGlobalId(gid);
+    if (!parsed) throw new PagelensError('BAD_INPUT', `"${gid}" is not an element ID (expected "12" or "f1_12").`);
+    const frame = this.lastLayout.find((f) => f.ordinal === parsed.frame);
+    if (!frame || frame.error) {
+      throw new PagelensError('UNKNOWN_ID', `No frame ${parsed.frame} in the last snapshot${frame?.error ? ` (${frame.error})` : ''}. Take a new snapshot.`);
+    }
+    return { frame, localId: parsed.local };
+  }
+
+  async close(): Promise<void> {
+    for (const entry of this.oopifTargets.values()) if (entry) await entry.target.detach();
+    await this.pageTarget.detach();
+  }
+}
+
+function frameInfo(f: LaidOutFrame): FrameInfo {
+  const info: FrameInfo = {
+    id: f.ordinal,
+    url: f.url,
+    origin: f.origin,
+    parentId: f.parent ? f.parent.ordinal : null,
+    crossOrigin: f.parent ? f.parent.origin !== f.origin : false,
+    sandboxed: f.sandboxed,
+  };
+  if (f.error) info.error = f.error;
+  return info;
+}
+
+function depthFirst(frames: LaidOutFrame[]): LaidOutFrame[] {
+  const kids = new Map<LaidOutFrame, LaidOutFrame[]>();
+  for (const f of frames) if (f.parent) kids.set(f.parent, [...(kids.get(f.parent) ?? []), f]);
+  const out: LaidOutFrame[] = [];
+  const visit = (f: LaidOutFrame) => { out.push(f); for (const c of kids.get(f) ?? []) visit(c); };
+  visit(frames[0]);
+  return out;
+}
+
+function describeFailure(e: unknown): string {
+  if (e instanceof PagelensError) {
+    if (e.code === 'NAVIGATED') return 'navigated while being read';
+    if (e.code === 'FRAME_DETACHED') return 'detached while being read';
+    return e.message;
+  }
+  return String(e);
+}
+
+/** Attaches pagelens to a Playwright page. */
+export function attach(page: Page): Promise<Lens> {
+  return Lens.attach(page);
+}

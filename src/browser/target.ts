@@ -1,0 +1,216 @@
+// One CDP target: the page itself, or an out-of-process iframe with its own session. It owns
+// the isolated world the engine lives in, for each frame the target renders.
+import type { CDPSession } from 'playwright-core';
+import { PagelensError } from '../model/errors.js';
+import { Cdp } from './cdp.js';
+import { ENGINE_SOURCE } from './engineSource.generated.js';
+
+export const WORLD_NAME = 'pagelens';
+const SHADOW_HINT_BINDING = '__pagelensShadowHint';
+
+// Runs in the page's main world before its scripts: tells us (through a CDP binding, not the DOM)
+// that a closed shadow root was created, so that we go and fetch it over CDP.
+const SHADOW_HINT_SCRIPT = `(() => {
+  const hint = globalThis.${SHADOW_HINT_BINDING};
+  const attach = Element.prototype.attachShadow;
+  if (typeof hint !== 'function' || typeof attach !== 'function') return;
+  try { delete globalThis.${SHADOW_HINT_BINDING}; } catch {}
+  Element.prototype.attachShadow = function attachShadow(init) {
+    const root = attach.call(this, init);
+    if (init && init.mode === 'closed') { try { hint(''); } catch {} }
+    return root;
+  };
+})();`;
+
+export type CallArgument = { value: unknown } | { objectId: string };
+
+export interface TargetFrame {
+  frameId: string;
+  parentId: string | null;
+  url: string;
+  origin: string;
+}
+
+interface CdpFrameTree {
+  frame: { id: string; parentId?: string; url: string; urlFragment?: string; securityOrigin: string; unreachableUrl?: string };
+  childFrames?: CdpFrameTree[];
+}
+
+export class Target {
+  readonly cdp: Cdp;
+  /** Our isolated world's execution context, per frame. */
+  private readonly contexts = new Map<string, number>();
+  /** Frames whose closed shadow roots must be fetched before the next read. */
+  private readonly shadowDirty = new Set<string>();
+  private readonly contextFrame = new Map<number, string>();
+  /** Contexts where the engine is known to be installed. */
+  private readonly verified = new Set<number>();
+  closed = false;
+
+  private constructor(session: CDPSession) {
+    this.cdp = new Cdp(session);
+  }
+
+  static async open(session: CDPSession): Promise<Target> {
+    const t = new Target(session);
+    t.cdp.on('Runtime.executionContextCreated', ({ context }) => {
+      const frameId = context.auxData?.frameId as string | undefined;
+      if (!frameId) return;
+      t.contextFrame.set(context.id, frameId);
+      if (context.name === WORLD_NAME) {
+        t.contexts.set(frameId, context.id);
+        t.shadowDirty.add(frameId);
+      }
+    });
+    t.cdp.on('Runtime.executionContextDestroyed', ({ executionContextId }) => {
+      const frameId = t.contextFrame.get(executionContextId);
+      t.contextFrame.delete(executionContextId);
+      if (frameId && t.contexts.get(frameId) === executionContextId) t.contexts.delete(frameId);
+    });
+    t.cdp.on('Runtime.executionContextsCleared', () => { t.contexts.clear(); t.contextFrame.clear(); });
+    t.cdp.on('Runtime.bindingCalled', ({ name, executionContextId }) => {
+      const frameId = t.contextFrame.get(executionContextId);
+      if (name === SHADOW_HINT_BINDING && frameId) t.shadowDirty.add(frameId);
+    });
+    session.on('Detached' as any, () => { t.closed = true; });
+    await t.cdp.send('Runtime.enable');
+    await t.cdp.send('Runtime.addBinding', { name: SHADOW_HINT_BINDING });
+    await t.cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: SHADOW_HINT_SCRIPT });
+    await t.cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: ENGINE_SOURCE, worldName: WORLD_NAME });
+    return t;
+  }
+
+  /** The frames this target renders itself (its root and same-process descendants). */
+  async frames(): Promise<TargetFrame[]> {
+    const { frameTree } = await this.cdp.send<{ frameTree: CdpFrameTree }>('Page.getFrameTree');
+    const out: TargetFrame[] = [];
+    const visit = (t: CdpFrameTree) => {
+      out.push({
+        frameId: t.frame.id,
+        parentId: t.frame.parentId ?? null,
+        url: t.frame.unreachableUrl || t.frame.url + (t.frame.urlFragment ?? ''),
+        origin: t.frame.securityOrigin,
+      });
+      for (const c of t.childFrames ?? []) visit(c);
+    };
+    visit(frameTree);
+    return out;
+  }
+
+  /** Execution context of our isolated world in a frame, with the engine installed in it. */
+  async engineContext(frameId: string): Promise<number> {
+    let id = this.contexts.get(frameId);
+    if (id === undefined) {
+      const created = await this.cdp.send<{ executionContextId: number }>('Page.createIsolatedWorld', { frameId, worldName: WORLD_NAME, grantUniveralAccess: false });
+      id = created.executionContextId;
+      this.contexts.set(frameId, id);
+      this.contextFrame.set(id, frameId);
+      this.shadowDirty.add(frameId);
+    }
+    if (!this.verified.has(id)) {
+      // The document may predate our init script (attached to a loaded page, an OOPIF found late).
+      await this.evaluate(id, `if (!globalThis.__pagelens) {\n${ENGINE_SOURCE}\n}\n0`);
+      this.verified.add(id);
+    }
+    if (this.shadowDirty.has(frameId)) await this.adoptClosedShadowRoots(frameId, id);
+    return id;
+  }
+
+  /** Calls `__pagelens.<method>(...args)` in a frame's engine and returns the value. */
+  async callEngine<T>(frameId: string, method: string, args: unknown[] = []): Promise<T> {
+    const contextId = await this.engineContext(frameId);
+    return this.evaluate(contextId, `globalThis.__pagelens.${method}(...${JSON.stringify(args)})`) as Promise<T>;
+  }
+
+  /**
+   * Calls a function in a frame's isolated world with remote objects as arguments
+   * (`{objectId}`) or plain values (`{value}`); returns the value, or a remote object handle.
+   */
+  async callFunction<T>(frameId: string, fn: string, args: CallArgument[], returnByValue = true, objectGroup = 'pagelens'): Promise<T> {
+    const executionContextId = await this.engineContext(frameId);
+    const r = await this.cdp.send<{ result: { value?: unknown; objectId?: string; subtype?: string }; exceptionDetails?: { text: string; exception?: { description?: string } } }>(
+      'Runtime.callFunctionOn', { functionDeclaration: fn, executionContextId, arguments: args, returnByValue, objectGroup },
+    );
+    if (r.exceptionDetails) {
+      const msg = r.exceptionDetails.exception?.description ?? r.exceptionDetails.text;
+      throw new PagelensError('ENGINE_ERROR', `The in-page engine failed: ${msg.split('\n')[0]}`);
+    }
+    return (returnByValue ? r.result.value : r.result) as T;
+  }
+
+  /** A handle, in the parent frame's isolated world, on the iframe element that hosts `childFrameId`. */
+  async frameOwner(childFrameId: string, parentFrameId: string, objectGroup: string): Promise<string> {
+    const { backendNodeId } = await this.cdp.send<{ backendNodeId: number }>('DOM.getFrameOwner', { frameId: childFrameId });
+    const executionContextId = await this.engineContext(parentFrameId);
+    const { object } = await this.cdp.send<{ object: { objectId: string } }>('DOM.resolveNode', { backendNodeId, executionContextId, objectGroup });
+    return object.objectId;
+  }
+
+  async release(objectGroup: string): Promise<void> {
+    await this.cdp.send('Runtime.releaseObjectGroup', { objectGroup }).catch(() => {});
+  }
+
+  private async evaluate(contextId: number, expression: string): Promise<any> {
+    const r = await this.cdp.send<{ result: { value?: unknown }; exceptionDetails?: { text: string; exception?: { description?: string } } }>(
+      'Runtime.evaluate', { expression, contextId, returnByValue: true, awaitPromise: false },
+    );
+    if (r.exceptionDetails) {
+      const msg = r.exceptionDetails.exception?.description ?? r.exceptionDetails.text;
+      throw new PagelensError('ENGINE_ERROR', `The in-page engine failed: ${msg.split('\n')[0]}`);
+    }
+    return r.result.value;
+  }
+
+  /**
+   * Closed shadow roots are invisible to every script in the page, ours included; CDP can see
+   * them. We walk the DOM once per document (and again after the page creates another closed
+   * root) and hand each one to the engine, which walks it from then on.
+   */
+  private async adoptClosedShadowRoots(frameId: string, contextId: number): Promise<void> {
+    this.shadowDirty.delete(frameId);
+    const { root } = await this.cdp.send<{ root: DomNode }>('DOM.getDocument', { depth: -1, pierce: true });
+    const closed: number[] = [];
+    const visit = (n: DomNode, inFrame: boolean) => {
+      if (inFrame) for (const sr of n.shadowRoots ?? []) if (sr.shadowRootType === 'closed') closed.push(sr.backendNodeId);
+      for (const c of n.children ?? []) visit(c, inFrame);
+      for (const sr of n.shadowRoots ?? []) visit(sr, inFrame);
+      if (n.contentDocument) visit(n.contentDocument, n.frameId === frameId);
+    };
+    visit(root, (root.frameId ?? null) === frameId || (await this.isRootFrame(frameId)));
+    for (const backendNodeId of closed) {
+      try {
+        const { object } = await this.cdp.send<{ object: { objectId: string } }>('DOM.resolveNode', { backendNodeId, executionContextId: contextId, objectGroup: 'pagelens-shadow' });
+        await this.cdp.send('Runtime.callFunctionOn', {
+          objectId: object.objectId,
+          functionDeclaration: 'function () { return globalThis.__pagelens && globalThis.__pagelens.adoptShadowRoot(this); }',
+          returnByValue: true,
+        });
+      } catch {
+        // A root removed meanwhile is simply not adopted.
+      }
+    }
+    await this.cdp.send('Runtime.releaseObjectGroup', { objectGroup: 'pagelens-shadow' }).catch(() => {});
+    // Keeping the DOM domain on would make Chrome stream every DOM change to us.
+    await this.cdp.send('DOM.disable').catch(() => {});
+  }
+
+  private rootFrameId?: string;
+  private async isRootFrame(frameId: string): Promise<boolean> {
+    this.rootFrameId ??= (await this.frames())[0]?.frameId;
+    return this.rootFrameId === frameId;
+  }
+
+  async detach(): Promise<void> {
+    this.closed = true;
+    await this.cdp.detach();
+  }
+}
+
+interface DomNode {
+  backendNodeId: number;
+  frameId?: string;
+  children?: DomNode[];
+  shadowRoots?: Array<DomNode & { shadowRootType?: string }>;
+  shadowRootType?: string;
+  contentDocument?: DomNode;
+}

@@ -1,0 +1,76 @@
+// The page model: every frame's snapshot placed in the top-level viewport under global IDs.
+// One model, many renderers (render.ts): formats never re-read the page.
+import type { Box, FrameInfo, FrameSnapshot, RawNode } from './schema.js';
+
+export interface PageNode extends RawNode {
+  /** Global ID: "5" in the main frame, "f1_5" in frame 1. */
+  gid: string;
+  frame: number;
+}
+
+export interface PageModel {
+  url: string;
+  title: string;
+  viewport: { width: number; height: number };
+  scrollPosition: string;
+  nodes: PageNode[];
+  /** Visible interactive elements before pruning, all frames. */
+  total: number;
+  frames: FrameInfo[];
+  timeMs: number;
+}
+
+export interface PlacedFrame {
+  ordinal: number;
+  snapshot: FrameSnapshot;
+  /** Where the frame's (0,0) lies in the top-level viewport. */
+  offset: [number, number];
+  /** The part of the top-level viewport through which the frame can be seen (null: not at all). */
+  clip: Box | null;
+}
+
+export function globalId(frame: number, localId: string): string {
+  return frame === 0 ? localId : `f${frame}_${localId}`;
+}
+
+export function parseGlobalId(gid: string): { frame: number; local: string } | null {
+  const m = /^(?:f(\d+)_)?(\d+)$/.exec(gid.trim());
+  return m ? { frame: m[1] ? Number(m[1]) : 0, local: m[2] } : null;
+}
+
+export function intersect(a: Box, b: Box): Box | null {
+  const x = Math.max(a[0], b[0]);
+  const y = Math.max(a[1], b[1]);
+  const r = Math.min(a[0] + a[2], b[0] + b[2]);
+  const btm = Math.min(a[1] + a[3], b[1] + b[3]);
+  return r > x && btm > y ? [x, y, r - x, btm - y] : null;
+}
+
+/**
+ * Places each frame's nodes in top-level coordinates. In viewport mode, a node of a child frame
+ * that cannot be seen through its iframe (scrolled or clipped out) is pruned like any off-screen node.
+ */
+export function composePage(main: FrameSnapshot, placed: PlacedFrame[], frames: FrameInfo[], viewportOnly: boolean, timeMs: number): PageModel {
+  const nodes: PageNode[] = [];
+  let total = 0;
+  for (const p of placed) {
+    total += p.snapshot.total;
+    const [ox, oy] = p.offset;
+    for (const n of p.snapshot.nodes) {
+      const box: Box = [n.box[0] + ox, n.box[1] + oy, n.box[2], n.box[3]];
+      const seen = p.clip ? intersect(box, p.clip) : null;
+      if (viewportOnly && !seen) continue;
+      nodes.push({ ...n, box, gid: globalId(p.ordinal, n.id), frame: p.ordinal });
+    }
+  }
+  return {
+    url: main.url,
+    title: main.title,
+    viewport: main.viewport,
+    scrollPosition: main.scroll.position,
+    nodes,
+    total,
+    frames,
+    timeMs,
+  };
+}

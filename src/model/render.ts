@@ -1,0 +1,105 @@
+// Renderers over the page model. Each output format is one function here; none reads the page.
+import { minifyRole } from './roles.js';
+import type { PageModel, PageNode } from './page.js';
+import type { ScrollableContainer, SemanticNode, SemanticNodeV3, SemanticResult, SemanticV3Result, SnapshotMeta } from './schema.js';
+
+/** Names longer than this stop helping an agent choose; the full name is in `semantic` mode. */
+export const V3_NAME_MAX = 80;
+
+export function truncate(s: string, max: number): string {
+  return s.length > max ? s.slice(0, max - 1) + '…' : s;
+}
+
+function centre(n: PageNode): [number, number] {
+  return [Math.round(n.box[0] + n.box[2] / 2), Math.round(n.box[1] + n.box[3] / 2)];
+}
+
+export function toV3Node(n: PageNode, boxes: boolean): SemanticNodeV3 {
+  // Keys are added in the legend's order; absent fields are left out, never null.
+  const out: Partial<SemanticNodeV3> = { i: n.gid, r: minifyRole(n.role), n: truncate(n.name, V3_NAME_MAX) };
+  if (n.value !== undefined) out.v = n.value;
+  if (n.states.length) out.s = n.states.join(',');
+  out.xy = centre(n);
+  if (n.frame) out.f = n.frame;
+  if (boxes) out.box = n.box;
+  if (n.scr) out.scr = n.scr;
+  if (n.occ) out.occ = true;
+  return out as SemanticNodeV3;
+}
+
+export function toSemanticNode(n: PageNode): SemanticNode {
+  const out: SemanticNode = { id: n.gid, role: n.role, name: n.name };
+  if (n.value !== undefined) out.value = n.value;
+  if (n.states.length) out.state = n.states.join(',');
+  if (n.type) out.type = n.type;
+  if (n.placeholder) out.placeholder = n.placeholder;
+  if (n.href) out.href = n.href;
+  if (n.shadow) out.isInShadow = true;
+  out.frameId = n.frame;
+  out.bounds = { x: n.box[0], y: n.box[1], width: n.box[2], height: n.box[3] };
+  if (n.occ) out.occluded = true;
+  if (n.scr) out.scroll = n.scr;
+  return out;
+}
+
+function scrollables(model: PageModel): ScrollableContainer[] {
+  return model.nodes.filter((n) => n.scr).map((n) => ({ id: n.gid, depth: n.scr!.depth, hasMore: n.scr!.h }));
+}
+
+function meta(model: PageModel): SnapshotMeta {
+  return {
+    totalElements: model.total,
+    viewportElements: model.nodes.length,
+    prunedElements: Math.max(0, model.total - model.nodes.length),
+    occludedElements: model.nodes.filter((n) => n.occ).length,
+    extractionTimeMs: model.timeMs,
+    estimatedTokens: 0,
+  };
+}
+
+export function renderV3(model: PageModel, opts: { boxes?: boolean } = {}): SemanticV3Result {
+  return {
+    mode: 'semantic_v3',
+    url: model.url,
+    title: model.title,
+    viewport: model.viewport,
+    scroll_position: model.scrollPosition,
+    interactive_tree: model.nodes.map((n) => toV3Node(n, opts.boxes ?? false)),
+    scrollable_containers: scrollables(model),
+    ...(model.frames.length > 1 && { frames: model.frames }),
+    meta: meta(model),
+  };
+}
+
+export function renderSemantic(model: PageModel): SemanticResult {
+  return {
+    mode: 'semantic',
+    url: model.url,
+    title: model.title,
+    viewport: model.viewport,
+    scroll_position: model.scrollPosition,
+    nodes: model.nodes.map(toSemanticNode),
+    scrollable_containers: scrollables(model),
+    ...(model.frames.length > 1 && { frames: model.frames }),
+    meta: meta(model),
+  };
+}
+
+/**
+ * The compact text form: one line per element, `[id] role "name" = value {states} @x,y`.
+ * Meant for prompts where JSON punctuation is pure cost.
+ */
+export function renderText(model: PageModel): string {
+  const lines = [`page: ${model.title} <${model.url}> viewport ${model.viewport.width}x${model.viewport.height} scrolled ${model.scrollPosition}`];
+  for (const n of model.nodes) {
+    const [x, y] = centre(n);
+    let line = `[${n.gid}] ${minifyRole(n.role)} "${truncate(n.name, V3_NAME_MAX)}"`;
+    if (n.value !== undefined) line += ` = "${n.value}"`;
+    if (n.states.length) line += ` {${n.states.join(',')}}`;
+    line += ` @${x},${y}`;
+    if (n.scr) line += ` scroll ${n.scr.depth}${n.scr.h ? '+' : ''}`;
+    if (n.occ) line += ' covered';
+    lines.push(line);
+  }
+  return lines.join('\n');
+}

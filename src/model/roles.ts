@@ -1,0 +1,39 @@
+// The V3 role vocabulary: long ARIA roles become the short codes the legend explains.
+// Roles not listed pass through unchanged, so nothing is ever mislabelled to save a token.
+const MINIFIED: Record<string, string> = {
+  button: 'btn',
+  textbox: 'inp',
+  searchbox: 'inp',
+  input: 'inp',
+  textarea: 'inp',
+  checkbox: 'chk',
+  select: 'sel',
+  combobox: 'sel',
+  listbox: 'sel',
+  menuitem: 'menu',
+  menuitemcheckbox: 'menu',
+  menuitemradio: 'menu',
+  option: 'opt',
+};
+
+export function minifyRole(role: string): string {
+  return MINIFIED[role] ?? role;
+}
+
+/** Roles an agent can operate; used to decide what the tagger stamps. */
+export const WIDGET_ROLES: ReadonlySet<string> = new Set([
+  'button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'option',
+  'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider', 'spinbutton',
+  'treeitem', 'gridcell', 'scrollbar',
+]);
+
+export const V3_LEGEND = `LEGEND for interactive_tree:
+- i: element ID; act with click(i), setValue(i, "text"). "f1_5" = element 5 in frame 1
+- r: role (btn=button, inp=text input, link, chk=checkbox, radio, sel=select/combobox, menu=menu item, opt=option, tab, switch, slider; others as ARIA names them; clickable=element that only looks clickable)
+- n: name/label the user sees
+- v: current value (passwords are never sent: "***")
+- s: states, comma-separated (disabled, checked, mixed, expanded, collapsed, selected, pressed, required, readonly, focused)
+- xy: [x, y] centre in viewport CSS pixels; box: [x, y, width, height]
+- f: frame ID (omitted for the main frame)
+- scr: scrollable container {depth: how far scrolled, h: more content to scroll to}; scroll(i) loads more
+- occ: true when something (a modal, a banner) covers the element: deal with the cover first`;

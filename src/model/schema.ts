@@ -1,0 +1,151 @@
+// Schemas are the types: every payload that crosses a boundary (page → Node, Node → user)
+// is described once here with zod, and its TypeScript type is inferred from that.
+import { z } from 'zod';
+
+/** [x, y, width, height] in CSS pixels. */
+export const Box = z.tuple([z.number(), z.number(), z.number(), z.number()]);
+export type Box = z.infer<typeof Box>;
+
+export const ScrollInfo = z.object({
+  /** How far the container is scrolled, "0%" at the top, "100%" at the bottom. */
+  depth: z.string(),
+  /** More content below (or to the right) of what is shown. */
+  h: z.boolean(),
+});
+export type ScrollInfo = z.infer<typeof ScrollInfo>;
+
+/** One element as the in-page engine sees it, in its own frame's coordinates. */
+export const RawNode = z.object({
+  id: z.string(),
+  role: z.string(),
+  name: z.string(),
+  value: z.string().optional(),
+  states: z.array(z.string()),
+  type: z.string().optional(),
+  placeholder: z.string().optional(),
+  href: z.string().optional(),
+  shadow: z.boolean().optional(),
+  box: Box,
+  /** true when hit-testing found another element on top; absent when it was not tested (off screen). */
+  occ: z.boolean().optional(),
+  scr: ScrollInfo.optional(),
+});
+export type RawNode = z.infer<typeof RawNode>;
+
+export const ScrollableContainer = z.object({
+  id: z.string(),
+  depth: z.string(),
+  hasMore: z.boolean(),
+});
+export type ScrollableContainer = z.infer<typeof ScrollableContainer>;
+
+/** What one frame's engine returns for one snapshot. */
+export const FrameSnapshot = z.object({
+  url: z.string(),
+  title: z.string(),
+  viewport: z.object({ width: z.number(), height: z.number() }),
+  scroll: z.object({ x: z.number(), y: z.number(), position: z.string() }),
+  nodes: z.array(RawNode),
+  /** Visible interactive elements in the frame, before viewport pruning. */
+  total: z.number(),
+  timeMs: z.number(),
+});
+export type FrameSnapshot = z.infer<typeof FrameSnapshot>;
+
+export const FrameInfo = z.object({
+  id: z.number(),
+  url: z.string(),
+  origin: z.string(),
+  parentId: z.number().nullable(),
+  crossOrigin: z.boolean(),
+  sandboxed: z.boolean(),
+  /** Set when the frame could not be read; the rest of the page is still returned. */
+  error: z.string().optional(),
+});
+export type FrameInfo = z.infer<typeof FrameInfo>;
+
+export const SemanticNodeV3 = z.object({
+  i: z.string(),
+  r: z.string(),
+  n: z.string(),
+  v: z.string().optional(),
+  s: z.string().optional(),
+  xy: z.tuple([z.number(), z.number()]),
+  f: z.number().optional(),
+  box: Box.optional(),
+  scr: ScrollInfo.optional(),
+  occ: z.literal(true).optional(),
+});
+export type SemanticNodeV3 = z.infer<typeof SemanticNodeV3>;
+
+export const SemanticNode = z.object({
+  id: z.string(),
+  role: z.string(),
+  name: z.string(),
+  value: z.string().optional(),
+  state: z.string().optional(),
+  type: z.string().optional(),
+  placeholder: z.string().optional(),
+  href: z.string().optional(),
+  isInShadow: z.boolean().optional(),
+  frameId: z.number().optional(),
+  bounds: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }).optional(),
+  occluded: z.boolean().optional(),
+  scroll: ScrollInfo.optional(),
+});
+export type SemanticNode = z.infer<typeof SemanticNode>;
+
+export const Viewport = z.object({ width: z.number(), height: z.number() });
+
+export const SnapshotMeta = z.object({
+  totalElements: z.number(),
+  viewportElements: z.number(),
+  prunedElements: z.number(),
+  occludedElements: z.number(),
+  extractionTimeMs: z.number(),
+  estimatedTokens: z.number(),
+});
+export type SnapshotMeta = z.infer<typeof SnapshotMeta>;
+
+const resultBase = {
+  url: z.string(),
+  title: z.string(),
+  viewport: Viewport,
+  scroll_position: z.string(),
+  scrollable_containers: z.array(ScrollableContainer),
+  frames: z.array(FrameInfo).optional(),
+  meta: SnapshotMeta,
+};
+
+export const SemanticV3Result = z.object({
+  mode: z.literal('semantic_v3'),
+  ...resultBase,
+  interactive_tree: z.array(SemanticNodeV3),
+});
+export type SemanticV3Result = z.infer<typeof SemanticV3Result>;
+
+export const SemanticResult = z.object({
+  mode: z.literal('semantic'),
+  ...resultBase,
+  nodes: z.array(SemanticNode),
+});
+export type SemanticResult = z.infer<typeof SemanticResult>;
+
+export const SnapshotMode = z.enum(['semantic_v3', 'semantic']);
+export type SnapshotMode = z.infer<typeof SnapshotMode>;
+
+export const SnapshotOptions = z.object({
+  mode: SnapshotMode.default('semantic_v3'),
+  /** Keep elements outside the viewport too. */
+  fullPage: z.boolean().default(false),
+  /** Include [x,y,w,h] boxes in semantic_v3 (centre points are always there). */
+  boxes: z.boolean().default(false),
+});
+export type SnapshotOptionsInput = z.input<typeof SnapshotOptions>;
+export type SnapshotOptions = z.infer<typeof SnapshotOptions>;
+
+/** Options the Node side passes to each frame's engine. */
+export const EngineSnapshotOptions = z.object({
+  viewportOnly: z.boolean(),
+});
+export type EngineSnapshotOptions = z.infer<typeof EngineSnapshotOptions>;

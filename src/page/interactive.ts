@@ -1,0 +1,41 @@
+import { WIDGET_ROLES } from '../model/roles.js';
+
+const NATIVE_CONTROLS = new Set(['BUTTON', 'SELECT', 'TEXTAREA', 'SUMMARY']);
+
+/** Explicit signals that an element can be operated, cheapest first; cursor is a separate, styled signal. */
+export function isInteractiveByMarkup(el: Element): boolean {
+  const tag = el.tagName;
+  if (NATIVE_CONTROLS.has(tag)) return true;
+  if (tag === 'INPUT') return (el as HTMLInputElement).type !== 'hidden';
+  if (tag === 'A' || tag === 'AREA') return el.hasAttribute('href');
+  const role = el.getAttribute('role');
+  if (role && WIDGET_ROLES.has(role.trim().split(/\s+/)[0])) return true;
+  if (el.hasAttribute('onclick')) return true;
+  const tabindex = el.getAttribute('tabindex');
+  if (tabindex !== null && Number(tabindex) >= 0 && tag !== 'IFRAME') return true;
+  if ((el as HTMLElement).isContentEditable) {
+    // Only the editing host, not every paragraph inside it.
+    const parent = el.parentElement as HTMLElement | null;
+    return !parent || !parent.isContentEditable;
+  }
+  return false;
+}
+
+/**
+ * Elements that only look clickable: the pointer cursor starts at them rather than being
+ * inherited from a parent that already has it (a link's inner <span> is not a second target).
+ */
+export function looksClickable(el: Element, cursor: string, parentCursor: string): boolean {
+  if (cursor !== 'pointer' || parentCursor === 'pointer') return false;
+  const tag = el.tagName;
+  // A label forwards clicks to its control, which is tagged itself.
+  if (tag === 'LABEL' && (el as HTMLLabelElement).control) return false;
+  return tag !== 'BODY' && tag !== 'HTML';
+}
+
+/** Containers whose own content overflows them and that the user can scroll. */
+export function scrollOverflow(el: Element, style: CSSStyleDeclaration): { v: boolean; h: boolean } | null {
+  const v = el.scrollHeight > el.clientHeight + 50 && /(auto|scroll|overlay)/.test(style.overflowY);
+  const h = el.scrollWidth > el.clientWidth + 50 && /(auto|scroll|overlay)/.test(style.overflowX);
+  return v || h ? { v, h } : null;
+}

@@ -1,0 +1,19 @@
+import { getRole } from 'dom-accessibility-api';
+
+const INPUT_FALLBACK: Record<string, string> = {
+  password: 'textbox', date: 'textbox', 'datetime-local': 'textbox', month: 'textbox', week: 'textbox',
+  time: 'textbox', color: 'button', file: 'button',
+};
+
+/** ARIA role (explicit, else implicit); elements with no widget role are 'clickable' or, for containers, 'region'. */
+export function roleOf(el: Element, scrollContainer: boolean): string {
+  const role = getRole(el);
+  if (role && role !== 'generic' && role !== 'presentation' && role !== 'none') return role;
+  const tag = el.tagName;
+  if (tag === 'INPUT') return INPUT_FALLBACK[(el as HTMLInputElement).type] ?? 'textbox';
+  if (tag === 'SUMMARY') return 'button';
+  if (tag === 'TEXTAREA') return 'textbox';
+  if ((el as HTMLElement).isContentEditable) return 'textbox';
+  if (scrollContainer && !el.hasAttribute('onclick')) return 'region';
+  return 'clickable';
+}

@@ -1,0 +1,57 @@
+import { clean } from './names.js';
+
+const MAX_VALUE = 100;
+export const REDACTED = '***';
+const NO_VALUE_TYPES = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'hidden', 'file', 'color']);
+// Fields whose content is a secret even when the type does not say so.
+const SECRET_AUTOCOMPLETE = /\b(current-password|new-password|one-time-code|cc-number|cc-csc|cc-exp)\b/;
+
+export function isSecretField(el: Element): boolean {
+  if (el.tagName !== 'INPUT') return false;
+  const input = el as HTMLInputElement;
+  return input.type === 'password' || SECRET_AUTOCOMPLETE.test(input.autocomplete || input.getAttribute('autocomplete') || '');
+}
+
+/** The current value of a field, truncated; secrets are replaced before anything leaves the page. */
+export function valueOf(el: Element, role: string): string | undefined {
+  const tag = el.tagName;
+  if (tag === 'INPUT') {
+    const input = el as HTMLInputElement;
+    if (NO_VALUE_TYPES.has(input.type) || !input.value) return undefined;
+    if (isSecretField(el)) return REDACTED;
+    return clean(input.value, MAX_VALUE);
+  }
+  if (tag === 'TEXTAREA') return clean((el as HTMLTextAreaElement).value, MAX_VALUE) || undefined;
+  if (tag === 'SELECT') {
+    const selected = Array.from((el as HTMLSelectElement).selectedOptions, (o) => clean(o.label || o.textContent, 40));
+    return selected.join(', ') || undefined;
+  }
+  if (role === 'slider' || role === 'spinbutton' || role === 'progressbar') {
+    return clean(el.getAttribute('aria-valuetext') || el.getAttribute('aria-valuenow')) || undefined;
+  }
+  if ((el as HTMLElement).isContentEditable) return clean(el.textContent, MAX_VALUE) || undefined;
+  return undefined;
+}
+
+/** States in a fixed order, so equal elements always serialise the same way. */
+export function statesOf(el: Element, focused: Element | null): string[] {
+  const s: string[] = [];
+  const aria = (name: string) => el.getAttribute(name);
+  const input = el as HTMLInputElement;
+  if (el.matches(':disabled') || aria('aria-disabled') === 'true') s.push('disabled');
+  const checkable = el.tagName === 'INPUT' && (input.type === 'checkbox' || input.type === 'radio');
+  if (checkable && input.indeterminate || aria('aria-checked') === 'mixed') s.push('mixed');
+  else if (checkable ? input.checked : aria('aria-checked') === 'true') s.push('checked');
+  const expanded = aria('aria-expanded');
+  if (expanded === 'true') s.push('expanded');
+  else if (expanded === 'false') s.push('collapsed');
+  else if (el.tagName === 'SUMMARY' && el.parentElement?.tagName === 'DETAILS') {
+    s.push((el.parentElement as HTMLDetailsElement).open ? 'expanded' : 'collapsed');
+  }
+  if (aria('aria-selected') === 'true' || (el.tagName === 'OPTION' && (el as HTMLOptionElement).selected)) s.push('selected');
+  if (aria('aria-pressed') === 'true') s.push('pressed');
+  if (input.required === true || aria('aria-required') === 'true') s.push('required');
+  if (input.readOnly === true || aria('aria-readonly') === 'true') s.push('readonly');
+  if (focused === el) s.push('focused');
+  return s;
+}

@@ -1,0 +1,125 @@
+// Stable element IDs. An ID is bound to an element object in a WeakMap the page cannot see;
+// the `data-llm-id` attribute only mirrors it. So an attribute the page forged, or one that
+// came along with cloneNode, is never believed: it is replaced or removed.
+import { isInteractiveByMarkup, looksClickable, scrollOverflow } from './interactive.js';
+import { onShadowRootAdopted, shadowRootOf } from './shadow.js';
+import type { Box } from '../model/schema.js';
+import { ROOT_CONTEXT, walkElements, type WalkContext } from './walker.js';
+
+export const ID_ATTR = 'data-llm-id';
+
+let counter = 0;
+const idOf = new WeakMap<Element, string>();
+const byId = new Map<string, WeakRef<Element>>();
+
+export function idFor(el: Element): string | undefined {
+  return idOf.get(el);
+}
+
+export function stamp(el: Element): string {
+  let id = idOf.get(el);
+  if (id === undefined) {
+    id = String(++counter);
+    idOf.set(el, id);
+    byId.set(id, new WeakRef(el));
+  }
+  if (el.getAttribute(ID_ATTR) !== id) el.setAttribute(ID_ATTR, id);
+  return id;
+}
+
+/** The live element behind an ID, or null once it was removed from the document. */
+export function lookup(id: string): Element | null {
+  const el = byId.get(id)?.deref();
+  return el && el.isConnected ? el : null;
+}
+
+export function lastIssuedId(): number {
+  return counter;
+}
+
+export interface Inspection {
+  interactive: boolean;
+  scroll: { v: boolean; h: boolean } | null;
+  /** What the element's children inherit. */
+  children: WalkContext;
+}
+
+/** One look at an element, shared by the tagger and the snapshot so they never disagree. */
+export function inspect(el: Element, ctx: WalkContext): Inspection {
+  const style = getComputedStyle(el);
+  const cursor = style.cursor;
+  const interactive = isInteractiveByMarkup(el) || looksClickable(el, cursor, ctx.parentCursor);
+  const isRoot = el.tagName === 'BODY' || el.tagName === 'HTML';
+  const scroll = isRoot ? null : scrollOverflow(el, style);
+  if (el.hasAttribute(ID_ATTR) && !idOf.has(el) && !interactive && !scroll) el.removeAttribute(ID_ATTR);
+  const root = shadowRootOf(el);
+  if (root) observeRoot(root);
+  return { interactive, scroll, children: childContext(el, style, ctx, cursor, isRoot) };
+}
+
+function childContext(el: Element, style: CSSStyleDeclaration, ctx: WalkContext, cursor: string, isRoot: boolean): WalkContext {
+  let { hardClip, viewClip } = ctx;
+  if (style.position === 'fixed') hardClip = viewClip = null; // escapes every ancestor's clip
+  const ox = style.overflowX, oy = style.overflowY;
+  if (!isRoot && (ox !== 'visible' || oy !== 'visible')) {
+    const r = el.getBoundingClientRect();
+    const own: Box = [r.x + el.clientLeft, r.y + el.clientTop, el.clientWidth, el.clientHeight];
+    const scrolls = /(auto|scroll|overlay)/.test(ox + oy);
+    viewClip = viewClip ? intersectBox(viewClip, own) : own;
+    if (!scrolls) hardClip = hardClip ? intersectBox(hardClip, own) : own;
+  }
+  return { inShadow: ctx.inShadow, parentCursor: cursor, hardClip, viewClip };
+}
+
+/** Intersection, collapsing to an empty box rather than null so that "clipped away" stays a clip. */
+export function intersectBox(a: Box, b: Box): Box {
+  const x = Math.max(a[0], b[0]);
+  const y = Math.max(a[1], b[1]);
+  const w = Math.max(0, Math.min(a[0] + a[2], b[0] + b[2]) - x);
+  const h = Math.max(0, Math.min(a[1] + a[3], b[1] + b[3]) - y);
+  return [x, y, w, h];
+}
+
+export function tagSubtree(root: ParentNode, start?: WalkContext): void {
+  walkElements(root, (el, ctx) => {
+    const seen = inspect(el, ctx);
+    if (seen.interactive || seen.scroll) stamp(el);
+    return seen.children;
+  }, start);
+}
+
+let observer: MutationObserver | null = null;
+const observedRoots = new WeakSet<Node>();
+
+/** Watches a document or shadow root for added elements (MutationObserver does not cross shadow boundaries). */
+export function observeRoot(root: Node): void {
+  if (!observer || observedRoots.has(root)) return;
+  observedRoots.add(root);
+  observer.observe(root, { childList: true, subtree: true });
+}
+
+/** Tags elements as they are added, debounced, so IDs exist before anyone asks for a snapshot. */
+export function startAutoTagger(doc: Document, delayMs = 100): void {
+  if (observer) return;
+  const pending = new Set<Element>();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const flush = () => {
+    timer = undefined;
+    for (const el of pending) {
+      if (!el.isConnected) continue;
+      const parent = el.parentElement;
+      const parentCursor = parent ? getComputedStyle(parent).cursor : 'auto';
+      const ctx: WalkContext = { ...ROOT_CONTEXT, inShadow: el.getRootNode() instanceof ShadowRoot, parentCursor };
+      const seen = inspect(el, ctx);
+      if (seen.interactive || seen.scroll) stamp(el);
+      tagSubtree(el, seen.children);
+    }
+    pending.clear();
+  };
+  observer = new MutationObserver((records) => {
+    for (const r of records) for (const n of Array.from(r.addedNodes)) if (n.nodeType === Node.ELEMENT_NODE) pending.add(n as Element);
+    if (pending.size && timer === undefined) timer = setTimeout(flush, delayMs);
+  });
+  observeRoot(doc);
+  onShadowRootAdopted(observeRoot);
+}

@@ -1,0 +1,80 @@
+import type { Box } from '../model/schema.js';
+import { composedContains, deepElementFromPoint } from './shadow.js';
+
+const VISIBILITY_CHECK = { checkOpacity: true, checkVisibilityCSS: true } as const;
+
+/** The element's box in its frame's viewport, or null when a person could not see it. */
+export function visibleBox(el: Element): Box | null {
+  if (!el.checkVisibility(VISIBILITY_CHECK)) return proxyBox(el);
+  let r = el.getBoundingClientRect();
+  if (r.width < 1 || r.height < 1) {
+    // An inline element wrapping block content (a link around a card) has an empty box of its own.
+    const inner = unionOfChildren(el);
+    if (!inner) return proxyBox(el);
+    r = inner;
+  }
+  return [round(r.x), round(r.y), round(r.width), round(r.height)];
+}
+
+/**
+ * Styled checkboxes and radios hide the real input and show its label instead: the label is
+ * where a person clicks, so it lends the input its box.
+ */
+function proxyBox(el: Element): Box | null {
+  if (el.tagName !== 'INPUT') return null;
+  const type = (el as HTMLInputElement).type;
+  if (type !== 'checkbox' && type !== 'radio' && type !== 'file') return null;
+  for (const label of Array.from((el as HTMLInputElement).labels ?? [])) {
+    if (!label.checkVisibility(VISIBILITY_CHECK)) continue;
+    const r = label.getBoundingClientRect();
+    if (r.width >= 1 && r.height >= 1) return [round(r.x), round(r.y), round(r.width), round(r.height)];
+  }
+  return null;
+}
+
+function unionOfChildren(el: Element): DOMRect | null {
+  let left = Infinity, top = Infinity, right = -Infinity, bottom = -Infinity;
+  let n = 0;
+  for (let c = el.firstElementChild; c && n < 50; c = c.nextElementSibling, n++) {
+    if (!c.checkVisibility(VISIBILITY_CHECK)) continue;
+    const r = c.getBoundingClientRect();
+    if (r.width < 1 || r.height < 1) continue;
+    left = Math.min(left, r.left); top = Math.min(top, r.top);
+    right = Math.max(right, r.right); bottom = Math.max(bottom, r.bottom);
+  }
+  return right > left && bottom > top ? new DOMRect(left, top, right - left, bottom - top) : null;
+}
+
+export function round(v: number): number {
+  return Math.round(v);
+}
+
+export function intersectsViewport(box: Box, width: number, height: number): boolean {
+  const [x, y, w, h] = box;
+  return x + w > 0 && y + h > 0 && x < width && y < height;
+}
+
+/**
+ * Hit-tests the centre, then a few inner points: true when every tested point lands on something
+ * that is neither the element, inside it, an ancestor of it, nor a label for it.
+ * Undefined when no point is inside the viewport (nothing to test against).
+ */
+export function isOccluded(el: Element, box: Box, doc: Document, width: number, height: number): boolean | undefined {
+  const [x, y, w, h] = box;
+  const points: Array<[number, number]> = [
+    [x + w / 2, y + h / 2], [x + w * 0.25, y + h * 0.25], [x + w * 0.75, y + h * 0.25],
+    [x + w * 0.25, y + h * 0.75], [x + w * 0.75, y + h * 0.75],
+  ];
+  let tested = false;
+  for (const [px, py] of points) {
+    if (px < 0 || py < 0 || px >= width || py >= height) continue;
+    const hit = deepElementFromPoint(doc, px, py);
+    if (!hit) continue;
+    tested = true;
+    if (composedContains(el, hit) || composedContains(hit, el)) return false;
+    if (hit.tagName === 'LABEL' && (hit as HTMLLabelElement).control === el) return false;
+    const label = hit.closest('label');
+    if (label && (label as HTMLLabelElement).control === el) return false;
+  }
+  return tested ? true : undefined;
+}

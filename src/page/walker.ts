@@ -1,0 +1,46 @@
+import type { Box } from '../model/schema.js';
+import { shadowRootOf } from './shadow.js';
+
+// Subtrees that never hold anything an agent can see or operate.
+const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'svg', 'math']);
+
+/** What an element passes down to its children. */
+export interface WalkContext {
+  inShadow: boolean;
+  /** `cursor` of the parent element. */
+  parentCursor: string;
+  /** Region outside of which ancestors with overflow: hidden/clip cut content off (null: none). */
+  hardClip: Box | null;
+  /** The same, also counting scroll containers: what is shown right now. */
+  viewClip: Box | null;
+}
+
+export const ROOT_CONTEXT: WalkContext = { inShadow: false, parentCursor: 'auto', hardClip: null, viewClip: null };
+
+/**
+ * Visits every element below `root` in document order, shadow content before light children,
+ * without recursion (pages nest thousands deep). `visit` returns the context its children get,
+ * or null to skip the subtree.
+ */
+export function walkElements(
+  root: ParentNode,
+  visit: (el: Element, ctx: WalkContext) => WalkContext | null,
+  start: WalkContext = ROOT_CONTEXT,
+): void {
+  const stack: Array<[Element, WalkContext]> = [];
+  pushChildren(root, start, stack);
+  while (stack.length) {
+    const [el, ctx] = stack.pop()!;
+    if (SKIP.has(el.tagName)) continue;
+    const childCtx = visit(el, ctx);
+    if (childCtx === null) continue;
+    pushChildren(el, childCtx, stack);
+    const shadow = shadowRootOf(el);
+    if (shadow) pushChildren(shadow, childCtx.inShadow ? childCtx : { ...childCtx, inShadow: true }, stack);
+  }
+}
+
+function pushChildren(parent: ParentNode, ctx: WalkContext, stack: Array<[Element, WalkContext]>): void {
+  // Pushed in reverse so that pops come out in document order.
+  for (let c = parent.lastElementChild; c; c = c.previousElementSibling) stack.push([c, ctx]);
+}

@@ -1,0 +1,59 @@
+// Shared test setup: one real headless Chromium per test file, fixtures served from two loopback
+// origins (127.0.0.1 and localhost on another port) so cross-origin iframes are out-of-process,
+// and every other request blocked.
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
+import { blockExternalRequests, launchChromium } from '../src/browser/chromium.js';
+import { Lens } from '../src/browser/lens.js';
+import { gotoSettled } from '../src/browser/session.js';
+import { serveFolder, type StaticServer } from '../src/browser/static.js';
+
+export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../test/fixtures');
+
+export interface Harness {
+  browser: Browser;
+  /** http://127.0.0.1:A/ */
+  originA: string;
+  /** http://localhost:B/ — a different site, so its frames run in another process. */
+  originB: string;
+  open(path: string, opts?: { viewport?: { width: number; height: number }; origin?: 'A' | 'B' }): Promise<Opened>;
+  close(): Promise<void>;
+}
+
+export interface Opened {
+  context: BrowserContext;
+  page: Page;
+  lens: Lens;
+}
+
+export async function startHarness(): Promise<Harness> {
+  const replacements: Record<string, string> = {};
+  const a = await serveFolder(FIXTURES, { replacements });
+  const b: StaticServer = await serveFolder(FIXTURES, { host: 'localhost', replacements });
+  replacements['{{ORIGIN_A}}'] = a.url.slice(0, -1);
+  replacements['{{ORIGIN_B}}'] = b.url.slice(0, -1);
+  const browser = await launchChromium();
+  const contexts: BrowserContext[] = [];
+  return {
+    browser,
+    originA: a.url,
+    originB: b.url,
+    async open(path, opts = {}) {
+      const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 800 } });
+      contexts.push(context);
+      await blockExternalRequests(context);
+      const page = await context.newPage();
+      page.on('dialog', (d) => { void d.dismiss().catch(() => {}); });
+      const lens = await Lens.attach(page);
+      await gotoSettled(page, (opts.origin === 'B' ? b.url : a.url) + path);
+      return { context, page, lens };
+    },
+    async close() {
+      for (const c of contexts) await c.close().catch(() => {});
+      await browser.close().catch(() => {});
+      await a.close();
+      await b.close();
+    },
+  };
+}
