@@ -4,6 +4,8 @@ import type { CDPSession } from 'playwright-core';
 import { PagelensError } from '../model/errors.js';
 
 export const DEFAULT_CDP_TIMEOUT_MS = 15_000;
+/** PAGELENS_DEBUG=1 reports slow CDP commands on stderr. */
+const DEBUG = !!process.env.PAGELENS_DEBUG;
 
 export function classifyCdpError(message: string): PagelensError {
   if (/Execution context was destroyed|Cannot find context with specified id|Inspected target navigated|context.*(destroyed|not found)/i.test(message)) {
@@ -23,6 +25,7 @@ export class Cdp {
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new PagelensError('CDP_TIMEOUT', `${method} got no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
     });
+    const started = DEBUG ? performance.now() : 0;
     try {
       return await Promise.race([this.session.send(method as any, params as any) as Promise<T>, deadline]);
     } catch (e) {
@@ -30,6 +33,7 @@ export class Cdp {
       throw classifyCdpError((e as Error).message);
     } finally {
       clearTimeout(timer);
+      if (DEBUG && performance.now() - started > 200) process.stderr.write(`pagelens: slow CDP ${method} ${Math.round(performance.now() - started)} ms\n`);
     }
   }
 

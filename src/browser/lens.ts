@@ -2,13 +2,23 @@
 // out-of-process), runs the engine in each, and places the results in one page model.
 import type { Frame, Page } from 'playwright-core';
 import { PagelensError } from '../model/errors.js';
-import { composePage, intersect, parseGlobalId, type PageModel, type PlacedFrame } from '../model/page.js';
+import { composePage, intersect, parseGlobalId, type OwnerInfo, type PageModel, type PlacedFrame } from '../model/page.js';
 import { renderSemantic, renderText, renderV3 } from '../model/render.js';
 import { SnapshotOptions, type Box, type FrameInfo, type FrameSnapshot, type SemanticResult, type SemanticV3Result, type SnapshotOptionsInput } from '../model/schema.js';
 import { countTokens } from '../model/tokens.js';
+import { axToSemanticNodes, renderAxOutline, walkAx, type AxTreeResult } from '../model/axtree.js';
+import { readAxTree } from './axtree.js';
 import { Target, type TargetFrame } from './target.js';
+import type { Action } from '../model/actions.js';
+import type { ActionResult, ExpectedOutcome, MutationEvent, MutationSummary, VerificationResult } from '../model/outcome.js';
+import { summarize } from '../model/outcome.js';
+import { performAction, type ActOptions } from './actions.js';
+import { recentEvents, renderEvents } from './events.js';
+import { rememberModel } from './recovery.js';
+import { waitForDomStability, type StabilityOptionsInput, type StabilityResult } from './stability.js';
+import { capturePreActionState, defaultOutcome, verifyOutcome, type PreActionState } from './verify.js';
 
-interface OwnerInfo { content: Box; sandboxed: boolean; scripts: boolean; visible: boolean; order: number }
+const AX_ID = /^\d+-\d+$/;
 
 /** A frame as laid out for one snapshot. */
 export interface LaidOutFrame {
@@ -25,6 +35,8 @@ export interface LaidOutFrame {
   /** The content origin of this frame within its parent's viewport. */
   originInParent: [number, number];
   ownerObjectId?: string;
+  /** Backend node ID of the iframe element, in the parent's target. */
+  ownerBackendId?: number;
   sandboxed: boolean;
   error?: string;
 }
@@ -37,6 +49,8 @@ export class Lens {
   private nextOrdinal = 1;
   /** The layout of the last snapshot: how global IDs map to frames. */
   private lastLayout: LaidOutFrame[] = [];
+  /** EncodedId → path, from the last axtree read. */
+  private lastXpathMap: Record<string, string> = {};
 
   private constructor(readonly page: Page, private readonly pageTarget: Target) {}
 
@@ -53,8 +67,51 @@ export class Lens {
     const opts = SnapshotOptions.parse(options);
     const model = await this.model({ fullPage: opts.fullPage });
     const result = opts.mode === 'semantic' ? renderSemantic(model) : renderV3(model, { boxes: opts.boxes });
+    const events = await this.recentEvents();
+    if (events.length) result.recent_events = renderEvents(events);
     result.meta.estimatedTokens = await countTokens(JSON.stringify(result));
     return result;
+  }
+
+  /**
+   * The accessibility-tree path: Chrome's AX tree of every frame in one tree, as semantic nodes
+   * and as an outline. Nodes the tagger stamped carry their data-llm-id, so either ID works.
+   */
+  async axtree(): Promise<AxTreeResult> {
+    const t0 = performance.now();
+    const layout = await this.layout();
+    try {
+      const read = await readAxTree(layout);
+      const mainFailure = read.failures.get(layout[0]);
+      if (mainFailure) throw new PagelensError('CDP_ERROR', `Could not read the accessibility tree of the page: ${mainFailure}`);
+      for (const [f, reason] of read.failures) f.error ??= reason;
+      this.lastXpathMap = read.xpathMap;
+      const outline = renderAxOutline(read.roots);
+      const nodes = axToSemanticNodes(read.roots);
+      let kept = 0;
+      for (const _ of walkAx(read.roots)) kept++;
+      const root = read.roots[0];
+      const result: AxTreeResult = {
+        mode: 'axtree',
+        url: layout[0].url,
+        title: root?.role === 'RootWebArea' ? root.name : '',
+        nodes,
+        outline,
+        xpathMap: read.xpathMap,
+        frames: layout.map(frameInfo),
+        meta: {
+          axNodes: read.axNodes,
+          keptNodes: kept,
+          interactiveNodes: nodes.length,
+          taggedInteractive: nodes.filter((n) => n.id !== n.axId).length,
+          extractionTimeMs: Math.round((performance.now() - t0) * 10) / 10,
+          estimatedTokens: await countTokens(outline),
+        },
+      };
+      return result;
+    } finally {
+      await Promise.all([...new Set(layout.map((f) => f.target))].map((t) => t.release(LAYOUT_GROUP)));
+    }
   }
 
   /** The compact text form of the same model. */
@@ -97,6 +154,7 @@ export class Lens {
       await this.markOccludedByParents(layout, placed);
       const model = composePage(main, placed, layout.map(frameInfo), viewportOnly, 0);
       model.timeMs = Math.round((performance.now() - t0) * 10) / 10;
+      rememberModel(this, model);
       return model;
     } finally {
       await Promise.all([...new Set(layout.map((f) => f.target))].map((t) => t.release(LAYOUT_GROUP)));
@@ -157,8 +215,8 @@ export class Lens {
   }
 
   private async layoutChildren(parent: LaidOutFrame, kids: Array<TargetFrame & { target: Target }>): Promise<LaidOutFrame[]> {
-    const owners: Array<string | null> = await Promise.all(kids.map((k) => parent.target.frameOwner(k.frameId, parent.frameId, LAYOUT_GROUP).catch(() => null)));
-    const present = owners.filter((o): o is string => o !== null);
+    const owners = await Promise.all(kids.map((k) => parent.target.frameOwner(k.frameId, parent.frameId, LAYOUT_GROUP).catch(() => null)));
+    const present = owners.filter((o) => o !== null).map((o) => o.objectId);
     let infos: OwnerInfo[] = [];
     if (present.length) {
       infos = await parent.target.callFunction<OwnerInfo[]>(parent.frameId,
@@ -168,23 +226,24 @@ export class Lens {
     const laid: Array<LaidOutFrame & { order: number }> = [];
     let j = 0;
     kids.forEach((k, i) => {
-      const ownerId = owners[i];
-      const info = ownerId ? infos[j++] : undefined;
+      const owner = owners[i];
+      const info = owner ? infos[j++] : undefined;
       const frame: LaidOutFrame & { order: number } = {
         ordinal: -1, frameId: k.frameId, target: k.target, parent, url: k.url, origin: k.origin,
         offset: parent.offset, clip: null, originInParent: [0, 0], sandboxed: info?.sandboxed ?? false,
         order: info?.order ?? Number.MAX_SAFE_INTEGER,
       };
-      if (!info || !ownerId) {
+      if (!info || !owner) {
         frame.error = 'detached: its iframe element is gone';
       } else {
-        frame.ownerObjectId = ownerId;
+        frame.ownerObjectId = owner.objectId;
+        frame.ownerBackendId = owner.backendNodeId;
         frame.originInParent = [info.content[0], info.content[1]];
         frame.offset = [parent.offset[0] + info.content[0], parent.offset[1] + info.content[1]];
         const content: Box = [frame.offset[0], frame.offset[1], info.content[2], info.content[3]];
         frame.clip = info.visible && parent.clip ? intersect(content, parent.clip) : null;
-        if (k.url.startsWith('chrome-error:')) frame.error = 'failed to load (blocked or unreachable)';
-        else if (!info.scripts) frame.error = 'sandboxed without allow-scripts: not read';
+        if (k.failed) frame.error = 'failed to load (blocked or unreachable)';
+
       }
       laid.push(frame);
     });
@@ -272,9 +331,110 @@ export class Lens {
     return { frame, localId: parsed.local };
   }
 
+  /**
+   * The live element behind a global ID, as a remote object in its frame's isolated world
+   * (object group `objectGroup`, release it with frame.target.release). Throws UNKNOWN_ID when
+   * the element is gone: callers decide whether to recover, never this function.
+   */
+  async resolve(gid: string, objectGroup = 'pagelens-resolve'): Promise<{ frame: LaidOutFrame; localId: string; objectId: string }> {
+    if (!this.lastLayout.length) await this.layout();
+    if (AX_ID.test(gid.trim())) return this.resolveAxId(gid.trim(), objectGroup);
+    const { frame, localId } = this.frameOf(gid);
+    const handle = await frame.target.callFunction<{ objectId?: string; subtype?: string }>(frame.frameId,
+      'function (id) { return globalThis.__pagelens.lookup(id); }', [{ value: localId }], false, objectGroup);
+    if (!handle.objectId || handle.subtype === 'null') {
+      throw new PagelensError('UNKNOWN_ID', `Element ${gid} is no longer on the page (removed or re-rendered). Take a new snapshot.`);
+    }
+    return { frame, localId, objectId: handle.objectId };
+  }
+
+  /**
+   * An EncodedId from the axtree path: by its path in the XPath map (which survives a re-render
+   * that keeps the structure), else by its backend node ID while that node lives.
+   */
+  private async resolveAxId(axId: string, objectGroup: string): Promise<{ frame: LaidOutFrame; localId: string; objectId: string }> {
+    const [ordinal, backend] = axId.split('-').map(Number);
+    const frame = this.lastLayout.find((f) => f.ordinal === ordinal && !f.error);
+    if (!frame) throw new PagelensError('UNKNOWN_ID', `No frame ${ordinal} for ${axId} in the last snapshot. Take a new axtree snapshot.`);
+    const path = this.lastXpathMap[axId];
+    if (path) {
+      const local = path.slice(path.lastIndexOf('/#document') >= 0 ? path.lastIndexOf('/#document') + '/#document'.length : 0);
+      const handle = await frame.target.callFunction<{ objectId?: string; subtype?: string }>(frame.frameId,
+        'function (p) { return globalThis.__pagelens.resolvePath(p); }', [{ value: local }], false, objectGroup);
+      if (handle.objectId && handle.subtype !== 'null') return { frame, localId: axId, objectId: handle.objectId };
+    }
+    try {
+      return { frame, localId: axId, objectId: await frame.target.resolveBackendNode(backend, frame.frameId, objectGroup) };
+    } catch {
+      throw new PagelensError('UNKNOWN_ID', `Element ${axId} no longer resolves${path ? ` (path ${path} matches nothing)` : ''}. Take a new axtree snapshot.`);
+    }
+  }
+
   async close(): Promise<void> {
     for (const entry of this.oopifTargets.values()) if (entry) await entry.target.detach();
     await this.pageTarget.detach();
+  }
+
+  // ---- Acting on the page (src/browser/actions.ts, stability.ts, verify.ts, events.ts) ----
+
+  /** Runs an action ("click(12)" or a typed Action) with self-healing and optional verification. */
+  act(action: string | Action, options: ActOptions = {}): Promise<ActionResult> {
+    return performAction(this, action, options);
+  }
+
+  /** Resolves once the DOM of every frame has been quiet and the network idle, or at the timeout. */
+  waitForDomStability(options: StabilityOptionsInput = {}): Promise<StabilityResult> {
+    return waitForDomStability(this, options);
+  }
+
+  /** The last meaningful changes across frames, from the in-page mutation logs, oldest first. */
+  recentEvents(limit = 10): Promise<MutationEvent[]> {
+    return recentEvents(this, limit);
+  }
+
+  async mutationSummary(): Promise<MutationSummary> {
+    return summarize(await recentEvents(this, 100));
+  }
+
+  private lastPreAction?: { state: PreActionState; id?: string };
+
+  /** Before an action: what verifyOutcome/quickVerify will compare against. */
+  async capturePreActionState(expected?: ExpectedOutcome, id?: string): Promise<PreActionState> {
+    const state = await capturePreActionState(this, expected, id);
+    this.lastPreAction = { state, id };
+    return state;
+  }
+
+  async verifyOutcome(expected: ExpectedOutcome, pre?: PreActionState, id?: string): Promise<VerificationResult> {
+    const base = pre ?? this.lastPreAction?.state;
+    if (!base) throw new PagelensError('BAD_INPUT', 'Call capturePreActionState() before the action.');
+    return verifyOutcome(this, base, expected, id ?? this.lastPreAction?.id);
+  }
+
+  /** verifyOutcome with defaults: a click changes something, setValue the value, navigate the URL. */
+  quickVerify(kind: 'click' | 'setValue' | 'navigate', id?: string): Promise<VerificationResult> {
+    return this.verifyOutcome(defaultOutcome(kind, id), undefined, id);
+  }
+
+  /** The page's own target: real input goes here, in top-level viewport coordinates. */
+  get pageInput(): Target {
+    return this.pageTarget;
+  }
+
+  /** The frames of the last snapshot (laid out now if there was none). */
+  async knownFrames(): Promise<LaidOutFrame[]> {
+    if (!this.lastLayout.length) await this.withLayout(async () => undefined);
+    return this.lastLayout;
+  }
+
+  /** A fresh layout of every frame; iframe owner handles stay valid until `fn` returns. */
+  async withLayout<T>(fn: (frames: LaidOutFrame[]) => Promise<T>): Promise<T> {
+    const layout = await this.layout();
+    try {
+      return await fn(layout);
+    } finally {
+      await Promise.all([...new Set(layout.map((f) => f.target))].map((t) => t.release(LAYOUT_GROUP)));
+    }
   }
 }
 
@@ -282,9 +442,10 @@ function frameInfo(f: LaidOutFrame): FrameInfo {
   const info: FrameInfo = {
     id: f.ordinal,
     url: f.url,
-    origin: f.origin,
+    // Sandboxed and srcdoc frames have an opaque origin, which CDP spells "://".
+    origin: !f.origin || f.origin === '://' ? 'null' : f.origin,
     parentId: f.parent ? f.parent.ordinal : null,
-    crossOrigin: f.parent ? f.parent.origin !== f.origin : false,
+    crossOrigin: f.parent ? f.parent.origin !== f.origin || f.origin === '://' : false,
     sandboxed: f.sandboxed,
   };
   if (f.error) info.error = f.error;

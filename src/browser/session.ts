@@ -42,7 +42,8 @@ export async function openPage(target: string, opts: OpenOptions = {}): Promise<
   const context = await browser.newContext({ viewport });
   const closeAll = async () => {
     await context.close().catch(() => {});
-    if (!opts.cdpEndpoint) await browser.close().catch(() => {});
+    // For a browser we attached to, close() only disconnects: the browser keeps running.
+    await browser.close().catch(() => {});
     await server?.close();
   };
   try {

@@ -29,6 +29,8 @@ export interface TargetFrame {
   parentId: string | null;
   url: string;
   origin: string;
+  /** The document failed to load (blocked, unreachable): Chrome shows an error page instead. */
+  failed: boolean;
 }
 
 interface CdpFrameTree {
@@ -90,6 +92,7 @@ export class Target {
         parentId: t.frame.parentId ?? null,
         url: t.frame.unreachableUrl || t.frame.url + (t.frame.urlFragment ?? ''),
         origin: t.frame.securityOrigin,
+        failed: !!t.frame.unreachableUrl || t.frame.url.startsWith('chrome-error:'),
       });
       for (const c of t.childFrames ?? []) visit(c);
     };
@@ -139,9 +142,14 @@ export class Target {
   }
 
   /** A handle, in the parent frame's isolated world, on the iframe element that hosts `childFrameId`. */
-  async frameOwner(childFrameId: string, parentFrameId: string, objectGroup: string): Promise<string> {
+  async frameOwner(childFrameId: string, parentFrameId: string, objectGroup: string): Promise<{ objectId: string; backendNodeId: number }> {
     const { backendNodeId } = await this.cdp.send<{ backendNodeId: number }>('DOM.getFrameOwner', { frameId: childFrameId });
-    const executionContextId = await this.engineContext(parentFrameId);
+    return { objectId: await this.resolveBackendNode(backendNodeId, parentFrameId, objectGroup), backendNodeId };
+  }
+
+  /** A DOM node known by its backend ID, as a remote object in our isolated world of its frame. */
+  async resolveBackendNode(backendNodeId: number, frameId: string, objectGroup: string): Promise<string> {
+    const executionContextId = await this.engineContext(frameId);
     const { object } = await this.cdp.send<{ object: { objectId: string } }>('DOM.resolveNode', { backendNodeId, executionContextId, objectGroup });
     return object.objectId;
   }

@@ -6,11 +6,13 @@ import { PagelensError } from '../model/errors.js';
 import { formatPayload } from '../model/format.js';
 import { V3_LEGEND } from '../model/roles.js';
 import { countTokens } from '../model/tokens.js';
+import { addRunCommand } from './run.js';
+import { addBenchCommand } from './bench.js';
 
 const DEMO_PAGE = fileURLToPath(new URL('../../../assets/demo.html', import.meta.url));
 
 interface SnapshotFlags {
-  mode: 'semantic_v3' | 'semantic';
+  mode: 'semantic_v3' | 'semantic' | 'axtree';
   fullPage?: boolean;
   viewport: string;
   format: 'json' | 'text';
@@ -27,13 +29,19 @@ async function snapshotCommand(target: string, flags: SnapshotFlags): Promise<vo
     ...(flags.offline && { blockExternal: true }),
   });
   try {
+    if (flags.mode === 'axtree') {
+      const ax = await open.lens.axtree();
+      process.stdout.write((flags.format === 'text' ? ax.outline : flags.pretty ? formatPayload(ax) : JSON.stringify(ax)) + '\n');
+      process.stderr.write(`pagelens: ${ax.meta.interactiveNodes} interactive of ${ax.meta.keptNodes} kept AX nodes (${ax.meta.axNodes} in Chrome's tree), ${ax.meta.taggedInteractive} carry a data-llm-id, outline ${ax.meta.estimatedTokens} tokens (o200k), ${ax.meta.extractionTimeMs} ms\n`);
+      return;
+    }
     if (flags.format === 'text') {
       const text = await open.lens.text({ fullPage: flags.fullPage });
       process.stdout.write(text + '\n');
       process.stderr.write(`pagelens: ${await countTokens(text)} tokens (o200k)\n`);
       return;
     }
-    const result = await open.lens.snapshot({ mode: flags.mode, fullPage: flags.fullPage, boxes: flags.boxes });
+    const result = await open.lens.snapshot({ mode: flags.mode as 'semantic_v3' | 'semantic', fullPage: flags.fullPage, boxes: flags.boxes });
     process.stdout.write((flags.pretty ? formatPayload(result) : JSON.stringify(result)) + '\n');
     const m = result.meta;
     process.stderr.write(`pagelens: ${m.viewportElements} elements shown of ${m.totalElements} visible (${m.prunedElements} off screen, ${m.occludedElements} covered), ${m.estimatedTokens} tokens (o200k), ${m.extractionTimeMs} ms\n`);
@@ -44,7 +52,7 @@ async function snapshotCommand(target: string, flags: SnapshotFlags): Promise<vo
 
 function addSnapshotOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--mode <mode>', 'output mode').choices(['semantic_v3', 'semantic']).default('semantic_v3'))
+    .addOption(new Option('--mode <mode>', 'output mode').choices(['semantic_v3', 'semantic', 'axtree']).default('semantic_v3'))
     .option('--full-page', 'keep elements outside the viewport too')
     .option('--viewport <WxH>', 'viewport size', '1280x800')
     .addOption(new Option('--format <format>', 'json payload or compact text').choices(['json', 'text']).default('json'))
@@ -60,6 +68,8 @@ export function buildCli(): Command {
     .action((target: string, flags: SnapshotFlags) => snapshotCommand(target, flags));
   addSnapshotOptions(program.command('demo').description('snapshot the built-in demo page (offline)'))
     .action((flags: SnapshotFlags) => snapshotCommand(DEMO_PAGE, { ...flags, pretty: flags.pretty ?? true }));
+  addRunCommand(program);
+  addBenchCommand(program);
   program.command('legend').description('print the semantic_v3 legend for system prompts').action(() => { process.stdout.write(V3_LEGEND + '\n'); });
   return program;
 }

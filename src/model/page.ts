@@ -20,6 +20,16 @@ export interface PageModel {
   timeMs: number;
 }
 
+/** What a parent frame's engine reports about one of its iframe elements. */
+export interface OwnerInfo {
+  /** The iframe's content box (inside border and padding) in the parent's viewport. */
+  content: Box;
+  sandboxed: boolean;
+  visible: boolean;
+  /** Rank in document order among the owners asked about. */
+  order: number;
+}
+
 export interface PlacedFrame {
   ordinal: number;
   snapshot: FrameSnapshot;

@@ -92,6 +92,8 @@ export const SemanticNode = z.object({
   bounds: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }).optional(),
   occluded: z.boolean().optional(),
   scroll: ScrollInfo.optional(),
+  /** EncodedId of the same element in the accessibility-tree path (axtree mode only). */
+  axId: z.string().optional(),
 });
 export type SemanticNode = z.infer<typeof SemanticNode>;
 
@@ -115,6 +117,8 @@ const resultBase = {
   scrollable_containers: z.array(ScrollableContainer),
   frames: z.array(FrameInfo).optional(),
   meta: SnapshotMeta,
+  /** Meaningful changes seen lately ("[2s ago] Added: 'Saved'"), including ones already gone again. */
+  recent_events: z.array(z.string()).optional(),
 };
 
 export const SemanticV3Result = z.object({

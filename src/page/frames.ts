@@ -1,17 +1,7 @@
 // What a parent frame knows about the iframes it hosts: where their content sits, whether they
 // are sandboxed, and whether a point in the parent really reaches them.
-import type { Box } from '../model/schema.js';
+import type { OwnerInfo } from '../model/page.js';
 import { composedContains, deepElementFromPoint } from './shadow.js';
-
-export interface OwnerInfo {
-  /** The iframe's content box (inside border and padding) in this frame's viewport. */
-  content: Box;
-  sandboxed: boolean;
-  scripts: boolean;
-  visible: boolean;
-  /** Rank in document order among the owners asked about. */
-  order: number;
-}
 
 export function frameOwners(owners: Element[]): OwnerInfo[] {
   const sorted = [...owners].sort((a, b) => (a.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1));
@@ -20,12 +10,10 @@ export function frameOwners(owners: Element[]): OwnerInfo[] {
     const style = getComputedStyle(el);
     const left = r.left + el.clientLeft + parseFloat(style.paddingLeft || '0');
     const top = r.top + el.clientTop + parseFloat(style.paddingTop || '0');
-    const sandbox = el.getAttribute('sandbox');
     return {
       content: [left, top, el.clientWidth - parseFloat(style.paddingLeft || '0') - parseFloat(style.paddingRight || '0'),
         el.clientHeight - parseFloat(style.paddingTop || '0') - parseFloat(style.paddingBottom || '0')],
-      sandboxed: sandbox !== null,
-      scripts: sandbox === null || /\ballow-scripts\b/.test(sandbox),
+      sandboxed: el.hasAttribute('sandbox'),
       visible: el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true }) && r.width > 0 && r.height > 0,
       order: sorted.indexOf(el),
     };

@@ -2,6 +2,9 @@
 // in an isolated world, so that the page can neither break it nor read its state.
 import type { EngineSnapshotOptions } from '../model/schema.js';
 import { frameOwners, ownerHits } from './frames.js';
+import { resolvePath } from './paths.js';
+import * as actions from './actions.js';
+import { domActivity, getMutationSummary, getRecentMutations, mutationsSince, recentMutationEvents, startMutationLog } from './mutationLog.js';
 import { adoptShadowRoot } from './shadow.js';
 import { snapshot } from './snapshot.js';
 import { lastIssuedId, lookup, startAutoTagger, tagSubtree } from './tagger.js';
@@ -16,11 +19,15 @@ const api = {
   lastIssuedId,
   tagAll: () => tagSubtree(document),
   frameOwners,
+  resolvePath,
   ownerHits,
+  act: actions,
+  domActivity, mutationsSince, getRecentMutations, getMutationSummary, recentMutationEvents,
 };
 export type EngineApi = typeof api;
 
 if (!(ENGINE_KEY in globalThis)) {
   Object.defineProperty(globalThis, ENGINE_KEY, { value: api, enumerable: false });
   startAutoTagger(document);
+  startMutationLog(document);
 }

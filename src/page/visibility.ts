@@ -7,6 +7,11 @@ const VISIBILITY_CHECK = { checkOpacity: true, checkVisibilityCSS: true } as con
 export function visibleBox(el: Element): Box | null {
   if (!el.checkVisibility(VISIBILITY_CHECK)) return proxyBox(el);
   let r = el.getBoundingClientRect();
+  // The "visually hidden" idiom shrinks a control to 1px and clips it: nobody can aim at that.
+  if (r.width <= 2 || r.height <= 2) {
+    const proxy = proxyBox(el);
+    if (proxy) return proxy;
+  }
   if (r.width < 1 || r.height < 1) {
     // An inline element wrapping block content (a link around a card) has an empty box of its own.
     const inner = unionOfChildren(el);

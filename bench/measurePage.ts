@@ -1,0 +1,145 @@
+// One page, one load, one page state: every representation is extracted from the same DOM,
+// timed warm from Node, counted in o200k tokens, then checked against Chrome's own tree.
+import type { Browser, Page } from 'playwright-core';
+import { blockExternalRequests } from '../src/browser/chromium.js';
+import { Lens } from '../src/browser/lens.js';
+import { gotoSettled } from '../src/browser/session.js';
+import { countTokens } from '../src/model/tokens.js';
+import type { SemanticV3Result } from '../src/model/schema.js';
+import { axOutline, compareWithChrome, fullAxTree } from './chromeAx.js';
+import type { PageResult } from './schema.js';
+import { round, share, timeWarm } from './stats.js';
+
+export const VIEWPORT = { width: 1280, height: 800 };
+
+export interface PageTask {
+  set: string;
+  name: string;
+  url: string;
+  /** Abort every request that is not to loopback (saved pages). */
+  offline: boolean;
+  /** Form field names the labels call visible, when the set has labels. */
+  formFields?: Set<string>;
+}
+
+// The floor: the least any extractor must do, one walk that reads every element's box.
+const FLOOR = () => {
+  let n = 0, sum = 0;
+  const walker = document.createTreeWalker(document.documentElement, NodeFilter.SHOW_ELEMENT);
+  for (let el = walker.currentNode as Element | null; el; el = walker.nextNode() as Element | null) {
+    const r = el.getBoundingClientRect();
+    sum += r.width;
+    n++;
+  }
+  return { n, sum };
+};
+
+/** The engine stamps data-llm-id on what it tags; raw HTML is counted as the site sent it. */
+export function stripIds(html: string): string {
+  return html.replace(/ data-llm-id="[^"]*"/g, '');
+}
+
+type Extractor = () => Promise<string | null>;
+
+export async function openTask(browser: Browser, task: PageTask): Promise<{ page: Page; lens: Lens; close: () => Promise<void> }> {
+  const context = await browser.newContext({ viewport: VIEWPORT });
+  try {
+    if (task.offline) await blockExternalRequests(context);
+    const page = await context.newPage();
+    page.on('dialog', (d) => { void d.dismiss().catch(() => {}); });
+    const lens = await Lens.attach(page);
+    await gotoSettled(page, task.url, 20_000);
+    return { page, lens, close: () => context.close().catch(() => {}) };
+  } catch (e) {
+    await context.close().catch(() => {});
+    throw e;
+  }
+}
+
+export async function measurePage(browser: Browser, task: PageTask, runs: number): Promise<PageResult> {
+  const debug = process.env.BENCH_DEBUG ? (() => { let t = performance.now(); return (l: string) => { const x = performance.now(); process.stderr.write(`  ${task.name} ${l} ${(x - t).toFixed(0)}ms\n`); t = x; }; })() : () => {};
+  const { page, lens, close } = await openTask(browser, task);
+  debug('open');
+  try {
+    const axtree = (lens as unknown as { axtree?: (o?: unknown) => Promise<{ outline: string }> }).axtree;
+    const extractors: Record<string, Extractor> = {
+      v3Viewport: async () => JSON.stringify(await lens.snapshot({ mode: 'semantic_v3' })),
+      v3Full: async () => JSON.stringify(await lens.snapshot({ mode: 'semantic_v3', fullPage: true })),
+      textFull: () => lens.text({ fullPage: true }),
+      semanticFull: async () => JSON.stringify(await lens.snapshot({ mode: 'semantic', fullPage: true })),
+      modelFull: async () => { await lens.model({ fullPage: true }); return null; },
+      html: () => page.content(),
+      playwrightAi: () => page.ariaSnapshot({ mode: 'ai' }),
+      floor: async () => { await page.evaluate(FLOOR); return null; },
+    };
+    // Warm-up round (also the outputs that are counted), then rounds that alternate methods so
+    // that drift in the machine's load spreads over all of them alike.
+    const outputs: Record<string, string | null> = {};
+    for (const [k, fn] of Object.entries(extractors)) outputs[k] = await fn();
+    debug('warm-up');
+    const times: Record<string, number[]> = {};
+    for (let r = 0; r < runs; r++) {
+      for (const [k, fn] of Object.entries(extractors)) {
+        const t0 = performance.now();
+        await fn();
+        (times[k] ??= []).push(performance.now() - t0);
+      }
+    }
+    const timeMs: Record<string, number> = {};
+    for (const [k, t] of Object.entries(times)) timeMs[k] = round(t.sort((a, b) => a - b)[t.length >> 1], 2);
+
+    debug('timed runs');
+    // Chrome's tree last: asking for it switches the renderer into accessibility mode, which
+    // would slow everything measured after it.
+    // lens.axtree() reads Chrome's tree too, so it belongs to this phase.
+    const cdp = await page.context().newCDPSession(page);
+    const ax = await timeWarm(runs, async () => { const nodes = await fullAxTree(cdp); return { nodes, outline: axOutline(nodes) }; });
+    timeMs.chromeAx = ax.ms;
+    outputs.chromeAx = ax.value.outline;
+    if (typeof axtree === 'function') {
+      const lensAx = await timeWarm(runs, async () => (await axtree.call(lens)).outline);
+      timeMs.axtree = lensAx.ms;
+      outputs.axtree = lensAx.value;
+    }
+    if (outputs.html !== null) outputs.html = stripIds(outputs.html);
+
+    debug('chrome ax');
+    const tokens: Record<string, number> = {};
+    for (const [k, text] of Object.entries(outputs)) if (text !== null) tokens[k] = await countTokens(text);
+
+    debug('tokens');
+    const v3 = JSON.parse(outputs.v3Full!) as SemanticV3Result;
+    const v3vp = JSON.parse(outputs.v3Viewport!) as SemanticV3Result;
+    const doc = await page.evaluate(() => ({
+      width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight,
+      elements: document.getElementsByTagName('*').length,
+    }));
+    const mainFrame = v3.interactive_tree.filter((n) => n.f === undefined);
+    const agreement = await compareWithChrome(cdp, ax.value.nodes, mainFrame, doc, task.formFields);
+    await cdp.detach().catch(() => {});
+    debug('compare');
+
+    const result: PageResult = {
+      set: task.set,
+      page: task.name,
+      url: task.url,
+      elements: { dom: doc.elements, axNodes: ax.value.nodes.length, listedFull: v3.interactive_tree.length, listedViewport: v3vp.interactive_tree.length },
+      tokens,
+      timeMs,
+      coverage: { ...agreement.coverage, share: share(agreement.coverage.covered, agreement.coverage.candidates) },
+      names: { ...agreement.names, share: share(agreement.names.agree, agreement.names.compared) },
+    };
+    if (agreement.forms) {
+      const f = agreement.forms.fields;
+      const named = f.filter((x) => x.listed && x.ours.trim() !== '').length;
+      result.forms = {
+        fields: f.length, listed: f.filter((x) => x.listed).length, named,
+        chromeNamed: f.filter((x) => x.chrome !== '').length, share: share(named, f.length), fieldList: f,
+      };
+    }
+    return result;
+  } finally {
+    await lens.close().catch(() => {});
+    await close();
+  }
+}

@@ -1,0 +1,109 @@
+// `npm run bench` and `pagelens bench`: measure pagelens against Playwright's AI snapshot and
+// Chrome's accessibility tree on saved pages, WPT name cases and generated large pages.
+import { Command, Option } from 'commander';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { defaultSets, resolveInputs } from './inputs.js';
+import { BASELINE, DEFAULT_ACCNAME, DEFAULT_OUT, readBaseline, runBench, saveBaseline, writeOutputs } from './runner.js';
+import { DEFAULT_SIZES } from './scale.js';
+import { compare } from './summary.js';
+
+interface Flags {
+  sets?: string;
+  limit?: string;
+  runs: string;
+  scale?: boolean;
+  scaleSizes?: string;
+  scaleRuns: string;
+  accname?: boolean | string;
+  accnameLimit?: string;
+  out: string;
+  saveBaseline?: boolean;
+  compare?: boolean | string;
+  quiet?: boolean;
+}
+
+const list = (s?: string) => s?.split(',').map((x) => x.trim()).filter(Boolean);
+
+function positive(name: string, s: string | undefined): number | undefined {
+  if (s === undefined) return undefined;
+  const n = Number(s);
+  if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${s}"`);
+  return n;
+}
+
+async function main(argv: string[]): Promise<number> {
+  const program = new Command('pagelens bench')
+    .description('Token, time, coverage and name benchmark against Playwright\'s AI snapshot and Chrome\'s accessibility tree.\n'
+      + 'Without inputs: the shared corpus sets (news, shop, forms), the WPT accname cases and generated pages.')
+    .argument('[inputs...]', 'folders of saved .html pages, single .html files, files listing URLs (one a line), or URLs')
+    .option('--sets <names>', 'only these sets, comma-separated (e.g. news,shop)')
+    .option('--limit <n>', 'pages per set')
+    .option('--runs <n>', 'timed runs per extraction, after one warm-up', '3')
+    .option('--scale', 'run the generated-page scale test (default: on without inputs)')
+    .option('--no-scale', 'skip the scale test')
+    .option('--scale-sizes <list>', `interactive elements per generated page (default ${DEFAULT_SIZES.join(',')})`)
+    .option('--scale-runs <n>', 'timed runs per extraction at scale', '3')
+    .addOption(new Option('--accname [file]', 'run the WPT name/role conformance cases (default: on without inputs)'))
+    .option('--no-accname', 'skip the conformance cases')
+    .option('--accname-limit <n>', 'only the first n conformance pages')
+    .option('--out <dir>', 'where results.json and report.html go', DEFAULT_OUT)
+    .option('--save-baseline', `write the summary to ${BASELINE}`)
+    .addOption(new Option('--compare [file]', 'flag regressions against the baseline; exit 1 when there are any'))
+    .option('--quiet', 'no progress bar')
+    .showHelpAfterError();
+  program.parse(argv, { from: 'user' });
+  const inputs = program.args;
+  const flags = program.opts<Flags>();
+
+  const only = list(flags.sets);
+  let sets;
+  if (inputs.length) {
+    sets = resolveInputs(inputs).filter((s) => !only || only.includes(s.name));
+  } else {
+    const found = defaultSets(only);
+    if (typeof found === 'string') {
+      process.stdout.write(`pagelens bench: nothing to measure: ${found}. Pass a folder of saved pages or a URL list.\n`);
+      return 0;
+    }
+    sets = found;
+  }
+  const defaultOn = inputs.length === 0;
+  const scaleOn = flags.scale ?? defaultOn;
+  const accnameFile = typeof flags.accname === 'string' ? resolve(flags.accname) : (flags.accname ?? defaultOn) ? DEFAULT_ACCNAME : undefined;
+  if (accnameFile && !existsSync(accnameFile) && typeof flags.accname === 'string') throw new Error(`no conformance file at ${accnameFile}`);
+  const compareFile = typeof flags.compare === 'string' ? resolve(flags.compare) : flags.compare ? BASELINE : undefined;
+  const baseline = compareFile ? readBaseline(compareFile) : undefined;
+
+  const results = await runBench({
+    sets,
+    limit: positive('--limit', flags.limit),
+    runs: positive('--runs', flags.runs) ?? 3,
+    scaleSizes: scaleOn ? (list(flags.scaleSizes)?.map((s) => positive('--scale-sizes', s)!) ?? DEFAULT_SIZES) : [],
+    scaleRuns: positive('--scale-runs', flags.scaleRuns) ?? 3,
+    accnameFile,
+    accnameLimit: positive('--accname-limit', flags.accnameLimit),
+    outDir: resolve(flags.out),
+    quiet: flags.quiet,
+  });
+
+  let compared;
+  if (baseline) {
+    compared = compare(baseline.summary, results.summary);
+    const same = JSON.stringify(baseline.config) === JSON.stringify(results.config);
+    if (!same) process.stderr.write(`pagelens bench: the baseline (${baseline.startedAt}) was taken with other settings ${JSON.stringify(baseline.config)}; only common figures are compared\n`);
+  }
+  const text = writeOutputs(results, resolve(flags.out), compared);
+  process.stdout.write(text + '\n');
+  process.stderr.write(`pagelens bench: wrote ${resolve(flags.out, 'results.json')} and ${resolve(flags.out, 'report.html')}\n`);
+  if (flags.saveBaseline) {
+    saveBaseline(results);
+    process.stderr.write(`pagelens bench: baseline saved to ${BASELINE}\n`);
+  }
+  return compared && compared.regressions.length ? 1 : 0;
+}
+
+main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (e: unknown) => {
+  process.stderr.write(`pagelens bench: ${(e as Error).stack ?? String(e)}\n`);
+  process.exitCode = 1;
+});

@@ -1,0 +1,147 @@
+// Generated pages with many interactive elements: how extraction time and the page's JS heap
+// grow with page size, flat and in the harder shapes (deep nesting, shadow roots, iframes).
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Browser, CDPSession } from 'playwright-core';
+import { serveFolder } from '../src/browser/static.js';
+import { countTokens } from '../src/model/tokens.js';
+import { openTask } from './measurePage.js';
+import type { Progress } from './progress.js';
+import type { ScaleResult } from './schema.js';
+import { round, timeWarm } from './stats.js';
+
+export type Variant = 'flat' | 'deep' | 'shadow' | 'iframes';
+export interface ScalePlan { variant: Variant; elements: number }
+
+export const DEFAULT_SIZES = [1000, 5000, 20000, 50000];
+/** The harder shapes cost more per element; they stop before the largest size to keep the run short. */
+const VARIANT_MAX = 20000;
+/** Playwright's snapshot gets slow on big pages; it is timed up to this size only, for comparison. */
+const PLAYWRIGHT_MAX = 5000;
+const PER_ROW = 5;
+const IFRAMES = 8;
+
+export const VARIANTS: Variant[] = ['flat', 'deep', 'shadow', 'iframes'];
+
+export function planScale(sizes: number[], variants: Variant[] = VARIANTS): ScalePlan[] {
+  const plans: ScalePlan[] = [];
+  for (const variant of variants) {
+    for (const elements of sizes) if (variant === 'flat' || elements <= VARIANT_MAX) plans.push({ variant, elements });
+  }
+  return plans;
+}
+
+/** Five interactive elements per row, each with a distinct name. */
+function rows(from: number, count: number): string {
+  let out = '';
+  for (let r = from; r < from + count; r++) {
+    out += `<div class="row"><button>Save ${r}</button><a href="#r${r}">Item ${r}</a><input name="q${r}" placeholder="Note ${r}">`
+      + `<label><input type="checkbox"> Pick ${r}</label><select aria-label="Size ${r}"><option>S</option><option>M</option></select></div>\n`;
+  }
+  return out;
+}
+
+const STYLE = '<style>body{font:13px sans-serif;margin:8px} .row{height:26px;display:flex;gap:8px;align-items:center}</style>';
+
+function doc(title: string, body: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>${title}</title>${STYLE}</head><body>\n${body}</body></html>`;
+}
+
+/** Writes the page (and its frames) for one plan; returns the file to open. */
+function writePage(dir: string, plan: ScalePlan, crossOrigin: string): string {
+  const nRows = Math.ceil(plan.elements / PER_ROW);
+  const base = `${plan.variant}-${plan.elements}`;
+  if (plan.variant === 'flat') {
+    writeFileSync(join(dir, `${base}.html`), doc(base, rows(0, nRows)));
+  } else if (plan.variant === 'deep') {
+    // Every ten rows sit 60 levels down: long ancestor chains for every walk and style lookup.
+    let body = '';
+    for (let r = 0; r < nRows; r += 10) body += '<div>'.repeat(60) + rows(r, Math.min(10, nRows - r)) + '</div>'.repeat(60) + '\n';
+    writeFileSync(join(dir, `${base}.html`), doc(base, body));
+  } else if (plan.variant === 'shadow') {
+    // Ten rows per host, hosts alternating open and closed roots (closed ones are fetched over CDP).
+    const hosts = Math.ceil(nRows / 10);
+    const script = `<script>
+const tpl = (from) => { let s = ''; for (let r = from; r < from + 10 && r < ${nRows}; r++) s += \`<div class="row" style="height:26px;display:flex;gap:8px"><button>Save \${r}</button><a href="#r\${r}">Item \${r}</a><input name="q\${r}" placeholder="Note \${r}"><label><input type="checkbox"> Pick \${r}</label><select aria-label="Size \${r}"><option>S</option><option>M</option></select></div>\`; return s; };
+for (let h = 0; h < ${hosts}; h++) { const host = document.createElement('div'); document.body.appendChild(host); host.attachShadow({ mode: h % 2 ? 'closed' : 'open' }).innerHTML = tpl(h * 10); }
+</script>`;
+    writeFileSync(join(dir, `${base}.html`), doc(base, script));
+  } else {
+    // Half the frames same-origin, half from another site (out-of-process).
+    const perFrame = Math.ceil(nRows / IFRAMES);
+    let body = '';
+    for (let f = 0; f < IFRAMES; f++) {
+      const name = `${base}-frame${f}.html`;
+      writeFileSync(join(dir, name), doc(name, rows(f * perFrame, Math.min(perFrame, nRows - f * perFrame))));
+      const src = f % 2 ? crossOrigin + name : name;
+      body += `<iframe src="${src}" style="width:1200px;height:${Math.min(perFrame * 26 + 20, 4000)}px;border:0;display:block"></iframe>\n`;
+    }
+    writeFileSync(join(dir, `${base}.html`), doc(base, body));
+  }
+  return `${base}.html`;
+}
+
+async function heapUsage(cdp: CDPSession): Promise<{ used: number; total: number }> {
+  const h = await cdp.send('Runtime.getHeapUsage') as { usedSize: number; totalSize: number };
+  return { used: h.usedSize, total: h.totalSize };
+}
+
+export async function runScale(browser: Browser, plans: ScalePlan[], runs: number, progress: Progress): Promise<ScaleResult[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'pagelens-scale-'));
+  const server = await serveFolder(dir);
+  const cross = `http://localhost:${server.port}/`;
+  const out: ScaleResult[] = [];
+  try {
+    for (const plan of plans) {
+      const file = writePage(dir, plan, cross);
+      const label = `${plan.variant} ${plan.elements}`;
+      try {
+        out.push(await measureScale(browser, server.url + file, plan, runs));
+      } catch (e) {
+        const error = (e as Error).message.split('\n')[0];
+        progress.note(`scale: ${label} failed: ${error}`);
+        out.push({ variant: plan.variant, elements: plan.elements, listedFull: 0, fullMs: NaN, viewportMs: NaN, modelMs: NaN, playwrightAiMs: null, tokensFull: 0, heapGrowthMb: NaN, heapTotalMb: NaN, error });
+      }
+      progress.tick(label);
+    }
+  } finally {
+    await server.close();
+    rmSync(dir, { recursive: true, force: true });
+  }
+  return out;
+}
+
+async function measureScale(browser: Browser, url: string, plan: ScalePlan, runs: number): Promise<ScaleResult> {
+  const { page, lens, close } = await openTask(browser, { set: 'scale', name: url, url, offline: true });
+  try {
+    // The shadow variant builds its DOM in a script: wait until every host is there.
+    await page.waitForFunction((n) => document.body.children.length >= n, plan.variant === 'shadow' ? Math.ceil(plan.elements / PER_ROW / 10) : 0);
+    const cdp = await page.context().newCDPSession(page);
+    await cdp.send('HeapProfiler.collectGarbage');
+    const before = await heapUsage(cdp);
+    const first = await lens.snapshot({ mode: 'semantic_v3', fullPage: true });
+    const after = await heapUsage(cdp);
+    const full = await timeWarm(runs, () => lens.snapshot({ mode: 'semantic_v3', fullPage: true }));
+    const model = await timeWarm(runs, () => lens.model({ fullPage: true }));
+    const viewport = await timeWarm(runs, () => lens.snapshot({ mode: 'semantic_v3' }));
+    let playwrightAiMs: number | null = null;
+    if (plan.variant === 'flat' && plan.elements <= PLAYWRIGHT_MAX) playwrightAiMs = (await timeWarm(1, () => page.ariaSnapshot({ mode: 'ai' }))).ms;
+    await cdp.detach().catch(() => {});
+    return {
+      variant: plan.variant,
+      elements: plan.elements,
+      listedFull: first.interactive_tree.length,
+      fullMs: full.ms,
+      viewportMs: viewport.ms,
+      modelMs: model.ms,
+      playwrightAiMs,
+      tokensFull: await countTokens(JSON.stringify(first)),
+      heapGrowthMb: round((after.used - before.used) / 2 ** 20, 1),
+      heapTotalMb: round(after.total / 2 ** 20, 1),
+    };
+  } finally {
+    await lens.close().catch(() => {});
+    await close();
+  }
+}

@@ -1,0 +1,138 @@
+// The benchmark's persisted shapes (results.json, baseline.json). They are read back by
+// --compare, so they are schemas first and types second.
+import { z } from 'zod';
+
+/** Every extraction the benchmark times and counts, in table order. */
+export const METHODS = ['v3Viewport', 'v3Full', 'textFull', 'semanticFull', 'axtree', 'html', 'playwrightAi', 'chromeAx'] as const;
+export type Method = (typeof METHODS)[number];
+
+export const METHOD_LABELS: Record<Method | 'floor' | 'modelFull', string> = {
+  v3Viewport: 'v3 viewport',
+  v3Full: 'v3 full',
+  textFull: 'text full',
+  semanticFull: 'semantic full',
+  axtree: 'axtree',
+  html: 'raw HTML',
+  playwrightAi: 'PW AI snap',
+  chromeAx: 'Chrome AX',
+  modelFull: 'model only',
+  floor: 'floor',
+};
+
+const Counts = z.record(z.string(), z.number());
+
+export const Missed = z.object({
+  role: z.string(),
+  name: z.string(),
+  tag: z.string(),
+  /** Why Chrome counts it: an interactive role, or only the focusable property. */
+  via: z.enum(['role', 'focusable']),
+  box: z.array(z.number()),
+  /** A quick diagnosis made in the page (tiny, transparent, nested in a listed element…). */
+  hint: z.string(),
+});
+export type Missed = z.infer<typeof Missed>;
+
+export const NameDiff = z.object({ id: z.string(), role: z.string(), tag: z.string(), ours: z.string(), chrome: z.string() });
+export type NameDiff = z.infer<typeof NameDiff>;
+
+export const FormField = z.object({ name: z.string(), tag: z.string(), type: z.string(), listed: z.boolean(), ours: z.string(), chrome: z.string() });
+export type FormField = z.infer<typeof FormField>;
+
+export const PageResult = z.object({
+  set: z.string(),
+  page: z.string(),
+  url: z.string(),
+  error: z.string().optional(),
+  elements: z.object({ dom: z.number(), axNodes: z.number(), listedFull: z.number(), listedViewport: z.number() }).optional(),
+  tokens: Counts.optional(),
+  /** Warm medians in ms, measured from Node. */
+  timeMs: Counts.optional(),
+  coverage: z.object({
+    candidates: z.number(),
+    covered: z.number(),
+    share: z.number().nullable(),
+    byHint: Counts,
+    missed: z.array(Missed),
+  }).optional(),
+  names: z.object({ compared: z.number(), agree: z.number(), oursOnly: z.number(), share: z.number().nullable(), disagreements: z.array(NameDiff) }).optional(),
+  forms: z.object({ fields: z.number(), listed: z.number(), named: z.number(), chromeNamed: z.number(), share: z.number().nullable(), fieldList: z.array(FormField) }).optional(),
+});
+export type PageResult = z.infer<typeof PageResult>;
+
+export const ConformanceCase = z.object({
+  suite: z.string(),
+  file: z.string(),
+  test: z.string(),
+  kind: z.enum(['name', 'role']),
+  expected: z.string(),
+  listed: z.boolean(),
+  ours: z.string().nullable(),
+  chrome: z.string().nullable(),
+  pass: z.boolean().nullable(),
+  chromePass: z.boolean(),
+});
+export type ConformanceCase = z.infer<typeof ConformanceCase>;
+
+export const ScaleResult = z.object({
+  variant: z.string(),
+  elements: z.number(),
+  listedFull: z.number(),
+  fullMs: z.number(),
+  viewportMs: z.number(),
+  /** The page model alone (no rendering, no token count): what the engine and CDP cost. */
+  modelMs: z.number(),
+  playwrightAiMs: z.number().nullable(),
+  tokensFull: z.number(),
+  /** JS heap used right after a full-page extraction, before any GC, minus the heap before it. */
+  heapGrowthMb: z.number(),
+  /** Committed JS heap after the extraction: the high-water mark of the isolate. */
+  heapTotalMb: z.number(),
+  error: z.string().optional(),
+});
+export type ScaleResult = z.infer<typeof ScaleResult>;
+
+const Dist = z.object({ median: z.number(), p90: z.number() });
+
+export const SetSummary = z.object({
+  pages: z.number(),
+  failed: z.number(),
+  tokens: z.record(z.string(), Dist),
+  /** Median over pages of (method tokens / Playwright AI tokens). */
+  tokenRatio: Counts,
+  timeMs: z.record(z.string(), Dist),
+  timeRatio: Counts,
+  coverage: z.number().nullable(),
+  nameAgreement: z.number().nullable(),
+  /** The same, leaving out elements Chrome gives no name and pagelens does. */
+  nameAgreementChromeNamed: z.number().nullable(),
+  formsNamed: z.number().nullable(),
+  formsChromeNamed: z.number().nullable(),
+});
+export type SetSummary = z.infer<typeof SetSummary>;
+
+export const Goal = z.object({ goal: z.string(), target: z.string(), measured: z.string(), value: z.number().nullable(), pass: z.boolean().nullable() });
+export type Goal = z.infer<typeof Goal>;
+
+export const Summary = z.object({
+  sets: z.record(z.string(), SetSummary),
+  conformance: z.object({
+    names: z.number(), listed: z.number(), passed: z.number(), passRate: z.number().nullable(), chromePassRate: z.number().nullable(),
+    roles: z.number(), rolesListed: z.number(), rolesPassed: z.number(),
+  }).nullable(),
+  scale: z.array(ScaleResult),
+  goals: z.array(Goal),
+});
+export type Summary = z.infer<typeof Summary>;
+
+export const Results = z.object({
+  version: z.literal(1),
+  startedAt: z.string(),
+  durationS: z.number(),
+  machine: z.object({ cpus: z.number(), node: z.string(), chromium: z.string(), playwright: z.string() }),
+  config: z.object({ sets: z.array(z.string()), limit: z.number().nullable(), runs: z.number() }),
+  summary: Summary,
+  pages: z.array(PageResult),
+  conformance: z.array(ConformanceCase),
+});
+export type Results = z.infer<typeof Results>;

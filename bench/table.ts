@@ -1,0 +1,104 @@
+// The stdout summary: one block per question (tokens, time, quality, conformance, scale, goals).
+import { METHOD_LABELS, type Method, type Results } from './schema.js';
+import type { Regression } from './summary.js';
+import { human, pct } from './stats.js';
+
+const TOKEN_ROWS = ['v3Viewport', 'v3Full', 'textFull', 'semanticFull', 'axtree', 'html', 'playwrightAi', 'chromeAx'];
+const TIME_ROWS = ['v3Viewport', 'v3Full', 'textFull', 'semanticFull', 'modelFull', 'axtree', 'html', 'playwrightAi', 'chromeAx', 'floor'];
+
+function pad(s: string, n: number, left = false): string {
+  return left ? s.padEnd(n) : s.padStart(n);
+}
+
+function label(k: string): string {
+  return METHOD_LABELS[k as Method | 'floor' | 'modelFull'] ?? k;
+}
+
+function grid(title: string, rows: string[][], widths: number[]): string {
+  return [title, ...rows.map((r) => r.map((c, i) => pad(c, widths[i] ?? 8, i === 0)).join(' '))].join('\n');
+}
+
+function methodBlock(r: Results, title: string, rows: string[], field: 'tokens' | 'timeMs', ratio: 'tokenRatio' | 'timeRatio'): string {
+  const sets = Object.keys(r.summary.sets);
+  const head = ['', ...sets.flatMap((s) => [s, 'p90', '×PW'])];
+  const body = rows.filter((k) => sets.some((s) => r.summary.sets[s][field][k])).map((k) => [
+    label(k),
+    ...sets.flatMap((s) => {
+      const d = r.summary.sets[s][field][k];
+      const x = r.summary.sets[s][ratio][k];
+      return d ? [human(d.median), human(d.p90), k === 'playwrightAi' ? '1' : ratioText(x, field)] : ['–', '–', '–'];
+    }),
+  ]);
+  return grid(title, [head, ...body], [14, ...sets.flatMap(() => [8, 7, 7])]);
+}
+
+function ratioText(x: number | undefined, field: 'tokens' | 'timeMs'): string {
+  if (x === undefined || !Number.isFinite(x)) return '–';
+  return field === 'tokens' ? pct(x, x < 0.1 ? 1 : 0) : x.toFixed(2);
+}
+
+export function renderTable(r: Results, compared?: { regressions: Regression[]; improvements: Regression[]; compared: number }): string {
+  const out: string[] = [];
+  const s = r.summary;
+  const sets = Object.keys(s.sets);
+  const counts = sets.filter((k) => k !== 'all').map((k) => `${k} ${s.sets[k].pages}`).join(', ');
+  out.push(`pagelens bench: ${r.pages.length} pages (${counts || 'none'}), ${r.config.runs} timed runs each, ${r.durationS.toFixed(0)} s on ${r.machine.cpus} CPUs, Chromium ${r.machine.chromium}`);
+  if (sets.length) {
+    out.push('', methodBlock(r, 'TOKENS (o200k): median, p90, median per-page ratio to the Playwright AI snapshot', TOKEN_ROWS, 'tokens', 'tokenRatio'));
+    out.push('', methodBlock(r, 'TIME (ms, warm median per page, from Node): median, p90, median per-page ratio to Playwright', TIME_ROWS, 'timeMs', 'timeRatio'));
+    const floorRows = ['v3Viewport', 'v3Full', 'playwrightAi'].map((k) => [`${label(k)} / floor`, ...sets.map((x) => {
+      const v = s.sets[x].timeRatio[`${k}/floor`];
+      return v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(1) + '×';
+    })]);
+    out.push('', grid('TIME against the floor (one in-page walk reading every box): median per-page ratio', [['', ...sets], ...floorRows], [22, ...sets.map(() => 10)]));
+    const q = (f: (x: (typeof s.sets)[string]) => number | null) => sets.map((x) => pct(f(s.sets[x])));
+    out.push('', grid('QUALITY against Chrome\'s accessibility tree (pooled over pages)', [
+      ['', ...sets],
+      ['coverage', ...q((x) => x.coverage)],
+      ['name agreement', ...q((x) => x.nameAgreement)],
+      ['  where Chrome names', ...q((x) => x.nameAgreementChromeNamed)],
+      ['forms: named', ...q((x) => x.formsNamed)],
+      ['forms: Chrome named', ...q((x) => x.formsChromeNamed)],
+      ['failed pages', ...sets.map((x) => String(s.sets[x].failed))],
+    ], [22, ...sets.map(() => 10)]));
+    out.push('', missSummary(r));
+  }
+  if (s.conformance) {
+    const c = s.conformance;
+    const failures = r.conformance.filter((x) => x.kind === 'name' && x.suite === 'accname' && x.listed && !x.pass).length;
+    out.push('', `CONFORMANCE (WPT): accname names ${pct(c.passRate)} of ${c.listed} listed cases (${c.passed} pass, ${failures} fail; ${c.names - c.listed} of ${c.names} not listed by pagelens; Chrome ${pct(c.chromePassRate)} of all ${c.names})`);
+    out.push(`  roles (all suites): ${c.rolesPassed}/${c.rolesListed} listed cases match (${c.roles - c.rolesListed} of ${c.roles} not listed)`);
+  }
+  if (s.scale.length) {
+    const rows = s.scale.map((x) => [x.variant, String(x.elements), x.error ? 'error' : human(x.fullMs), human(x.viewportMs), human(x.modelMs), human(x.playwrightAiMs),
+      String(x.listedFull), human(x.tokensFull), human(x.heapGrowthMb), human(x.heapTotalMb)]);
+    out.push('', grid('SCALE (generated pages; ms are warm medians; heap = main renderer JS heap)', [
+      ['variant', 'elements', 'full ms', 'vp ms', 'model ms', 'PW ms', 'listed', 'tokens', 'heap +MB', 'heap MB'], ...rows,
+    ], [8, 9, 9, 8, 9, 8, 8, 8, 9, 8]));
+  }
+  out.push('', 'GOALS (reported, not asserted)');
+  for (const g of s.goals) out.push(`  ${g.pass === null ? '  -  ' : g.pass ? ' pass' : ' MISS'}  ${g.goal.padEnd(50)} ${g.target.padEnd(8)} measured ${g.measured}`);
+  if (compared) {
+    out.push('', `COMPARED with the baseline: ${compared.compared} metrics, ${compared.regressions.length} regressions, ${compared.improvements.length} improvements beyond noise (>10% and above a small absolute amount)`);
+    for (const x of compared.regressions) out.push(`  REGRESSION ${x.metric}: ${human(x.baseline)} → ${human(x.now)} (${x.change})`);
+    for (const x of compared.improvements) out.push(`  improved   ${x.metric}: ${human(x.baseline)} → ${human(x.now)} (${x.change})`);
+  }
+  return out.join('\n');
+}
+
+/** Why pagelens missed what Chrome lists, and how names differ: the engine's to-do list. */
+function missSummary(r: Results): string {
+  const hints: Record<string, number> = {};
+  const byVia: Record<string, number> = {};
+  for (const p of r.pages) {
+    for (const [h, n] of Object.entries(p.coverage?.byHint ?? {})) hints[h] = (hints[h] ?? 0) + n;
+    for (const m of p.coverage?.missed ?? []) byVia[m.via] = (byVia[m.via] ?? 0) + 1;
+  }
+  const total = Object.values(hints).reduce((a, b) => a + b, 0);
+  const top = Object.entries(hints).sort((a, b) => b[1] - a[1]).slice(0, 6).map(([h, n]) => `${h} ${n}`).join(', ');
+  const emptyOurs = r.pages.reduce((a, p) => a + (p.names?.disagreements.filter((d) => !d.ours).length ?? 0), 0);
+  const emptyChrome = r.pages.reduce((a, p) => a + (p.names?.disagreements.filter((d) => !d.chrome).length ?? 0), 0);
+  const diffs = r.pages.reduce((a, p) => a + (p.names?.disagreements.length ?? 0), 0);
+  return `MISSES: ${total} visible interactive elements not listed (${byVia.role ?? 0} by role, ${byVia.focusable ?? 0} only focusable): ${top || 'none'}\n`
+    + `NAME DIFFERENCES (first 40 per page): ${diffs}, of which ours empty ${emptyOurs}, Chrome's empty ${emptyChrome}`;
+}

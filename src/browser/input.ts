@@ -1,0 +1,48 @@
+// Real input over CDP on the page's own session: the browser routes mouse events (top-level
+// viewport coordinates) into whichever frame, out-of-process ones included, is under the point,
+// and key events to the focused frame, exactly as it would a person's.
+import type { Chord, KeyDefinition } from '../model/keys.js';
+import type { Cdp } from './cdp.js';
+
+export async function mouseMove(cdp: Cdp, x: number, y: number): Promise<void> {
+  await cdp.send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'none', buttons: 0 });
+}
+
+/** A click (or a double click: two presses, the second with clickCount 2) at a point. */
+export async function mouseClick(cdp: Cdp, x: number, y: number, clicks: 1 | 2 = 1): Promise<void> {
+  await mouseMove(cdp, x, y);
+  for (let n = 1; n <= clicks; n++) {
+    await cdp.send('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button: 'left', buttons: 1, clickCount: n });
+    await cdp.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button: 'left', buttons: 0, clickCount: n });
+  }
+}
+
+export async function pressChord(cdp: Cdp, chord: Chord): Promise<void> {
+  let modifiers = 0;
+  const bits: Record<string, number> = { Alt: 1, Control: 2, Meta: 4, Shift: 8 };
+  for (const m of chord.modifierKeys) {
+    modifiers |= bits[m.key] ?? 0;
+    await key(cdp, 'rawKeyDown', m, modifiers);
+  }
+  // Control/Alt/Meta chords are commands, not text.
+  const text = chord.modifiers & 7 ? undefined : chord.key.text;
+  await key(cdp, text ? 'keyDown' : 'rawKeyDown', chord.key, chord.modifiers, text);
+  await key(cdp, 'keyUp', chord.key, chord.modifiers);
+  for (const m of [...chord.modifierKeys].reverse()) {
+    modifiers &= ~(bits[m.key] ?? 0);
+    await key(cdp, 'keyUp', m, modifiers);
+  }
+}
+
+/** Text as an IME would commit it: one input event per call, whatever the characters. */
+export async function insertText(cdp: Cdp, text: string): Promise<void> {
+  await cdp.send('Input.insertText', { text });
+}
+
+function key(cdp: Cdp, type: string, def: KeyDefinition, modifiers: number, text?: string): Promise<unknown> {
+  return cdp.send('Input.dispatchKeyEvent', {
+    type, modifiers, key: def.key, code: def.code, windowsVirtualKeyCode: def.keyCode, nativeVirtualKeyCode: def.keyCode,
+    ...(def.location !== undefined && { location: def.location }),
+    ...(text !== undefined && { text, unmodifiedText: text }),
+  });
+}

@@ -1,0 +1,353 @@
+// In-page half of acting on an element: bring it into view, find a point a click would really
+// reach (or name what covers it), and the operations a script does better than input events
+// (setting a controlled input's value, choosing an option, scrolling a container).
+import type { Box } from '../model/schema.js';
+import { nameOf } from './names.js';
+import { roleOf } from './roles.js';
+import { composedContains, composedParent, deepActiveElement, deepElementFromPoint, shadowRootOf } from './shadow.js';
+import { isSecretField, statesOf, REDACTED } from './state.js';
+import { idFor, stamp } from './tagger.js';
+import { visibleBox } from './visibility.js';
+import { walkElements } from './walker.js';
+
+export interface Cover {
+  /** "div.cookie-banner" */
+  selector: string;
+  /** What the cover says or offers, shortest useful form. */
+  text: string;
+  /** A button or link inside the cover, with its local ID: often the way to dismiss it. */
+  control?: { id: string; name: string };
+}
+
+export type PrepareResult =
+  | { ok: true; point: [number, number]; box: Box; viewport: [number, number] }
+  | { ok: false; code: 'NOT_ACTIONABLE' | 'COVERED'; reason: string; cover?: Cover; box?: Box };
+
+/** Scrolls the element into view if needed, then finds a point on it that a click would reach. */
+export function prepare(el: Element, opts: { allowDisabled?: boolean; nearest?: boolean } = {}): PrepareResult {
+  if (!el.isConnected) return { ok: false, code: 'NOT_ACTIONABLE', reason: 'is no longer in the document' };
+  let box = visibleBox(el);
+  if (!box) return { ok: false, code: 'NOT_ACTIONABLE', reason: `is not visible (${hiddenReason(el)})` };
+  if (!opts.allowDisabled && (el.matches(':disabled') || el.getAttribute('aria-disabled') === 'true')) {
+    return { ok: false, code: 'NOT_ACTIONABLE', reason: 'is disabled', box };
+  }
+  const vw = window.innerWidth, vh = window.innerHeight;
+  if (!fullyInside(box, vw, vh)) {
+    const anchor = el.checkVisibility() ? el : ((el as HTMLInputElement).labels?.[0] ?? el);
+    // In a child frame, scrolling propagates to the ancestors asynchronously: move them as little as possible.
+    const where = opts.nearest ? 'nearest' : 'center';
+    anchor.scrollIntoView({ block: where, inline: where, behavior: 'instant' });
+    box = visibleBox(el) ?? box;
+  }
+  const [x, y, w, h] = box;
+  const points: Array<[number, number]> = [
+    [x + w / 2, y + h / 2], [x + w * 0.25, y + h / 2], [x + w * 0.75, y + h / 2], [x + w / 2, y + h * 0.25], [x + w / 2, y + h * 0.75],
+  ];
+  let firstHit: Element | null = null;
+  for (const [px, py] of points) {
+    if (px < 0 || py < 0 || px >= vw || py >= vh) continue;
+    const hit = deepElementFromPoint(el.ownerDocument, px, py);
+    if (!hit) continue;
+    if (reaches(hit, el)) return { ok: true, point: [Math.round(px * 100) / 100, Math.round(py * 100) / 100], box, viewport: [vw, vh] };
+    firstHit ??= hit;
+  }
+  if (!firstHit) return { ok: false, code: 'NOT_ACTIONABLE', reason: 'lies outside the visible area even after scrolling', box };
+  const cover = describeCover(firstHit, el);
+  return { ok: false, code: 'COVERED', reason: `is covered by ${coverText(cover)}`, cover, box };
+}
+
+/** Scrolls an element (an iframe, before acting inside it) fully into view if it is not. */
+export function reveal(el: Element): boolean {
+  const r = el.getBoundingClientRect();
+  if (fullyInside([r.x, r.y, r.width, r.height], window.innerWidth, window.innerHeight)) return false;
+  el.scrollIntoView({ block: 'center', inline: 'center', behavior: 'instant' });
+  return true;
+}
+
+/** In a parent frame: whether a point reaches the iframe `owner`, else what covers it. */
+export function coverAt(owner: Element, x: number, y: number): Cover | null {
+  if (x < 0 || y < 0 || x >= window.innerWidth || y >= window.innerHeight) return null;
+  const hit = deepElementFromPoint(document, x, y);
+  if (!hit || composedContains(owner, hit)) return null;
+  return describeCover(hit, owner);
+}
+
+function reaches(hit: Element, el: Element): boolean {
+  if (composedContains(el, hit)) return true;
+  const label = hit.closest('label') as HTMLLabelElement | null;
+  return !!label && label.control === el;
+}
+
+export function coverText(c: Cover): string {
+  return `${c.selector}${c.text ? ` "${c.text}"` : ''}`;
+}
+
+/** The outermost element on top of the target that is not one of its ancestors: the banner, not its inner span. */
+function describeCover(hit: Element, target: Element): Cover {
+  let cover: Element = hit;
+  for (let p = composedParent(cover); p instanceof Element && p.tagName !== 'BODY' && p.tagName !== 'HTML' && !composedContains(p, target); p = composedParent(p)) cover = p;
+  const control = cover.matches('button,a[href],[role=button],input[type=button],input[type=submit]')
+    ? cover : cover.querySelector('button,a[href],[role=button],input[type=button],input[type=submit]');
+  const out: Cover = { selector: selectorOf(cover), text: '' };
+  if (control) {
+    const name = short(nameOf(control, roleOf(control, false)), 40);
+    out.text = name;
+    out.control = { id: idFor(control) ?? stamp(control), name };
+  } else {
+    out.text = short((cover as HTMLElement).innerText ?? cover.textContent ?? '', 40);
+  }
+  return out;
+}
+
+function selectorOf(el: Element): string {
+  const tag = el.tagName.toLowerCase();
+  if (el.id && /^[A-Za-z][\w-]*$/.test(el.id)) return `${tag}#${el.id}`;
+  const classes = Array.from(el.classList).filter((c) => /^[A-Za-z_-][\w-]*$/.test(c)).slice(0, 2);
+  return tag + classes.map((c) => `.${c}`).join('');
+}
+
+function hiddenReason(el: Element): string {
+  const style = getComputedStyle(el);
+  if (style.display === 'none') return 'display: none';
+  if (style.visibility === 'hidden') return 'visibility: hidden';
+  if (style.opacity === '0') return 'opacity: 0';
+  for (let p = el.parentElement; p; p = p.parentElement) if (getComputedStyle(p).display === 'none') return 'inside a hidden container';
+  return 'zero size';
+}
+
+function fullyInside(box: Box, vw: number, vh: number): boolean {
+  const [x, y, w, h] = box;
+  return x >= 0 && y >= 0 && x + Math.min(w, vw) <= vw && y + Math.min(h, vh) <= vh;
+}
+
+export interface ElementState {
+  connected: boolean;
+  visible: boolean;
+  tag: string;
+  role: string;
+  name: string;
+  /** Shown value (secrets redacted) and a fingerprint of the real one, for change detection. */
+  value: string | null;
+  valueKey: string | null;
+  checked: boolean | 'mixed' | null;
+  states: string[];
+  focused: boolean;
+  scrollContainer: boolean;
+}
+
+export function elementState(el: Element): ElementState {
+  const role = el.isConnected ? roleOf(el, false) : '';
+  const raw = rawValue(el);
+  const focused = deepActiveElement(el.ownerDocument);
+  return {
+    connected: el.isConnected,
+    visible: el.isConnected && visibleBox(el) !== null,
+    tag: el.tagName.toLowerCase(),
+    role,
+    name: el.isConnected ? nameOf(el, role) : '',
+    value: raw === null ? null : isSecretField(el) ? REDACTED : short(raw, 100),
+    valueKey: raw === null ? null : fingerprint(raw),
+    checked: checkedOf(el),
+    states: el.isConnected ? statesOf(el, focused) : [],
+    focused: focused === el,
+    scrollContainer: isScrollContainer(el),
+  };
+}
+
+function rawValue(el: Element): string | null {
+  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || el instanceof HTMLSelectElement) return el.value;
+  if ((el as HTMLElement).isContentEditable) return el.textContent ?? '';
+  const now = el.getAttribute('aria-valuenow');
+  return now;
+}
+
+function fingerprint(s: string): string {
+  let h = 2166136261;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return `${s.length}:${(h >>> 0).toString(36)}`;
+}
+
+export function checkedOf(el: Element): boolean | 'mixed' | null {
+  if (el instanceof HTMLInputElement && (el.type === 'checkbox' || el.type === 'radio')) return el.indeterminate ? 'mixed' : el.checked;
+  const aria = el.getAttribute('aria-checked') ?? el.getAttribute('aria-pressed');
+  if (aria === 'mixed') return 'mixed';
+  if (aria === 'true' || aria === 'false') return aria === 'true';
+  return null;
+}
+
+function isScrollContainer(el: Element): boolean {
+  if (!el.isConnected) return false;
+  const style = getComputedStyle(el);
+  return (el.scrollHeight > el.clientHeight + 1 && /(auto|scroll|overlay)/.test(style.overflowY))
+    || (el.scrollWidth > el.clientWidth + 1 && /(auto|scroll|overlay)/.test(style.overflowX));
+}
+
+export type SetValueResult =
+  | { ok: true; stuck: boolean; value: string }
+  | { ok: false; reason: string; keyboard?: boolean };
+
+/**
+ * Sets a text field's value the way frameworks can see: through the prototype's native setter
+ * (a controlled input's own `value` property is the framework's tracker, which must not learn
+ * the new value first), followed by the input and change events a person's typing would fire.
+ */
+export function setValue(el: Element, value: string): SetValueResult {
+  if (el instanceof HTMLSelectElement) return { ok: false, reason: 'it is a <select>: use select(id, "option")' };
+  if (el instanceof HTMLInputElement && ['checkbox', 'radio'].includes(el.type)) return { ok: false, reason: `it is a ${el.type}: use check(id) or uncheck(id)` };
+  if (el instanceof HTMLInputElement && ['button', 'submit', 'reset', 'image', 'file', 'hidden'].includes(el.type)) return { ok: false, reason: `it is an input of type ${el.type}, which takes no typed value` };
+  if (!(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement)) {
+    if ((el as HTMLElement).isContentEditable) return { ok: false, reason: 'contenteditable', keyboard: true };
+    return { ok: false, reason: `it is a ${roleOf(el, false)} (${el.tagName.toLowerCase()}), not a text field` };
+  }
+  if (el.disabled) return { ok: false, reason: 'it is disabled' };
+  if (el.readOnly) return { ok: false, reason: 'it is read-only' };
+  el.focus();
+  const proto = el instanceof HTMLInputElement ? HTMLInputElement.prototype : HTMLTextAreaElement.prototype;
+  const setter = Object.getOwnPropertyDescriptor(proto, 'value')!.set!;
+  setter.call(el, value);
+  el.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertReplacementText', data: value }));
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+  return { ok: true, stuck: el.value === value, value: isSecretField(el) ? REDACTED : short(el.value, 100) };
+}
+
+/** Focuses the field and selects its whole content, so that keyboard input replaces it. */
+export function focusForTyping(el: Element): { ok: boolean; reason?: string } {
+  const html = el as HTMLElement;
+  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
+    if (el.disabled || el.readOnly) return { ok: false, reason: `it is ${el.disabled ? 'disabled' : 'read-only'}` };
+    el.focus();
+    try { el.select(); } catch { /* types without selection (number, email) are selected by Control+A instead */ }
+    return { ok: deepActiveElement(el.ownerDocument) === el };
+  }
+  if (html.isContentEditable) {
+    html.focus();
+    const range = el.ownerDocument.createRange();
+    range.selectNodeContents(el);
+    const sel = (el.getRootNode() as Document).getSelection?.() ?? el.ownerDocument.getSelection();
+    sel?.removeAllRanges();
+    sel?.addRange(range);
+    return { ok: true };
+  }
+  return { ok: false, reason: `it is a ${roleOf(el, false)} (${el.tagName.toLowerCase()}), not a text field` };
+}
+
+export function focus(el: Element): { ok: boolean } {
+  (el as HTMLElement).focus?.();
+  return { ok: deepActiveElement(el.ownerDocument) === el };
+}
+
+export function selectOption(el: Element, wanted: string): { ok: true; selected: string } | { ok: false; reason: string } {
+  if (!(el instanceof HTMLSelectElement)) {
+    return { ok: false, reason: `it is a ${roleOf(el, false)}, not a <select>: click it to open the list, then click the option` };
+  }
+  if (el.disabled) return { ok: false, reason: 'it is disabled' };
+  const options = Array.from(el.options);
+  const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
+  const label = (o: HTMLOptionElement) => norm(o.label || o.textContent || '');
+  const w = norm(wanted);
+  const match = options.find((o) => label(o) === w) ?? options.find((o) => o.value === wanted)
+    ?? options.find((o) => label(o).toLowerCase() === w.toLowerCase());
+  if (!match) {
+    const list = options.slice(0, 15).map((o) => `"${label(o)}"`).join(', ');
+    return { ok: false, reason: `no option "${wanted}" (options: ${list}${options.length > 15 ? ', …' : ''})` };
+  }
+  if (match.disabled) return { ok: false, reason: `option "${label(match)}" is disabled` };
+  el.focus();
+  match.selected = true;
+  el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
+  el.dispatchEvent(new Event('change', { bubbles: true }));
+  return { ok: true, selected: label(match) };
+}
+
+export function clickJs(el: Element): { ok: boolean } {
+  (el as HTMLElement).click();
+  return { ok: true };
+}
+
+export function submit(el: Element): { ok: boolean; reason?: string } {
+  const form = el instanceof HTMLFormElement ? el : (el as HTMLInputElement).form ?? el.closest('form');
+  if (!form) return { ok: false, reason: 'it is not in a form' };
+  const submitter = (el instanceof HTMLButtonElement || el instanceof HTMLInputElement) && (el.type === 'submit' || el.type === 'image') ? el : undefined;
+  form.requestSubmit(submitter);
+  return { ok: true };
+}
+
+export interface ScrollResult { moved: boolean; position: string; hasMore: boolean; scrolledIntoView?: boolean }
+
+type Dir = 'up' | 'down' | 'left' | 'right' | 'top' | 'bottom';
+
+/** Scrolls a container (no direction: a page down), or brings any other element into view. */
+export function scrollElement(el: Element, direction?: Dir, amount?: number, intoView?: boolean): ScrollResult {
+  if (intoView || (!direction && !isScrollContainer(el))) {
+    const before = el.getBoundingClientRect();
+    el.scrollIntoView({ block: 'center', inline: 'nearest', behavior: 'instant' });
+    const after = el.getBoundingClientRect();
+    return { moved: before.top !== after.top || before.left !== after.left, position: pagePosition(), hasMore: false, scrolledIntoView: true };
+  }
+  const vertical = direction !== 'left' && direction !== 'right';
+  const before = vertical ? el.scrollTop : el.scrollLeft;
+  scrollBy(el, direction ?? 'down', amount ?? Math.max(40, Math.round((vertical ? el.clientHeight : el.clientWidth) * 0.8)));
+  const after = vertical ? el.scrollTop : el.scrollLeft;
+  const max = vertical ? el.scrollHeight - el.clientHeight : el.scrollWidth - el.clientWidth;
+  return { moved: after !== before, position: percent(max > 0 ? after / max : 0), hasMore: after < max - 1 };
+}
+
+export function scrollPage(direction: Dir = 'down', amount?: number): ScrollResult {
+  const se = document.scrollingElement ?? document.documentElement;
+  const vertical = direction !== 'left' && direction !== 'right';
+  const before = vertical ? window.scrollY : window.scrollX;
+  scrollBy(se, direction, amount ?? Math.round((vertical ? window.innerHeight : window.innerWidth) * 0.8));
+  const after = vertical ? window.scrollY : window.scrollX;
+  const max = vertical ? se.scrollHeight - window.innerHeight : se.scrollWidth - window.innerWidth;
+  return { moved: after !== before, position: pagePosition(), hasMore: after < max - 1 };
+}
+
+function scrollBy(el: Element, direction: Dir, amount: number): void {
+  const opts: ScrollToOptions = { behavior: 'instant' };
+  if (direction === 'top') el.scrollTo({ top: 0, ...opts });
+  else if (direction === 'bottom') el.scrollTo({ top: el.scrollHeight, ...opts });
+  else el.scrollBy({
+    top: direction === 'down' ? amount : direction === 'up' ? -amount : 0,
+    left: direction === 'right' ? amount : direction === 'left' ? -amount : 0, ...opts,
+  });
+}
+
+function pagePosition(): string {
+  const se = document.scrollingElement ?? document.documentElement;
+  const max = se.scrollHeight - window.innerHeight;
+  return percent(max > 0 ? window.scrollY / max : 0);
+}
+
+function percent(f: number): string {
+  return `${Math.round(Math.min(1, Math.max(0, f)) * 100)}%`;
+}
+
+/** Whether visible text (case-insensitive, whitespace-normalised) or a visible selector match is on this frame's page now. */
+export function findOnPage(query: { text?: string; selector?: string }): boolean {
+  const roots: ParentNode[] = [document];
+  walkElements(document, (el, ctx) => { const sr = shadowRootOf(el); if (sr) roots.push(sr); return ctx; });
+  if (query.selector) {
+    for (const root of roots) {
+      for (const el of Array.from(root.querySelectorAll(query.selector))) if (visibleBox(el)) return true;
+    }
+    return false;
+  }
+  const wanted = norm(query.text ?? '').toLowerCase();
+  if (!wanted) return false;
+  for (const root of roots) {
+    const container = root instanceof Document ? root.body : root;
+    if (!container) continue;
+    const text = container instanceof HTMLElement ? container.innerText : Array.from(container.children, (c) => (c as HTMLElement).innerText ?? '').join(' ');
+    if (norm(text).toLowerCase().includes(wanted)) return true;
+  }
+  return false;
+}
+
+function norm(s: string): string {
+  return s.replace(/\s+/g, ' ').trim();
+}
+
+function short(s: string, max: number): string {
+  const t = norm(s);
+  return t.length > max ? t.slice(0, max - 1) + '…' : t;
+}

@@ -1,0 +1,115 @@
+// The benchmark measures itself correctly: a run on two small fixture pages (no corpus) gives
+// every figure the report promises, with sane values, and writes results.json and report.html.
+import assert from 'node:assert/strict';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import { runBench } from '../bench/runner.js';
+import { Results, type PageResult } from '../bench/schema.js';
+import { compare } from '../bench/summary.js';
+import { stripIds } from '../bench/measurePage.js';
+import { FIXTURES } from './harness.js';
+
+let out: string;
+let results: Results;
+before(async () => {
+  out = mkdtempSync(join(tmpdir(), 'pagelens-bench-test-'));
+  results = await runBench({
+    sets: [{
+      name: 'fixtures',
+      pages: ['bench-form.html', 'bench-links.html'].map((name) => ({ name, file: join(FIXTURES, name) })),
+      labels: new Map([['bench-form.html', new Set(['email', 'pass', 'user', 'remember'])]]),
+    }],
+    runs: 1,
+    scaleSizes: [100],
+    scaleRuns: 1,
+    scaleVariants: ['flat', 'shadow'],
+    accnameFile: join(FIXTURES, 'bench-accname.json'),
+    outDir: out,
+    quiet: true,
+  });
+});
+after(() => { if (out) rmSync(out, { recursive: true, force: true }); });
+
+const page = (name: string): PageResult => results.pages.find((p) => p.page === name)!;
+
+test('every page gets tokens and warm times for each extraction, in one load', () => {
+  assert.equal(results.pages.length, 2);
+  for (const p of results.pages) {
+    assert.equal(p.error, undefined, `${p.page}: ${p.error}`);
+    for (const k of ['v3Viewport', 'v3Full', 'textFull', 'semanticFull', 'html', 'playwrightAi', 'chromeAx']) {
+      assert.ok(p.tokens![k] > 0, `${p.page} tokens.${k} = ${p.tokens![k]}`);
+      assert.ok(p.timeMs![k] >= 0, `${p.page} timeMs.${k}`);
+    }
+    assert.ok(p.timeMs!.floor >= 0 && p.timeMs!.modelFull >= 0);
+    assert.ok(p.tokens!.v3Viewport <= p.tokens!.v3Full);
+    assert.ok(p.tokens!.textFull < p.tokens!.v3Full, 'the text form is the compact one');
+    assert.ok(p.elements!.listedViewport <= p.elements!.listedFull);
+  }
+  // The button below the 2000px spacer is only in the full page.
+  assert.ok(page('bench-links.html').elements!.listedViewport < page('bench-links.html').elements!.listedFull);
+});
+
+test('coverage and names are matched against Chrome through data-llm-id', () => {
+  const links = page('bench-links.html');
+  assert.ok(links.coverage!.candidates >= 7, `candidates ${links.coverage!.candidates}`);
+  assert.ok(links.coverage!.share! > 0 && links.coverage!.share! <= 1);
+  assert.ok(links.names!.compared > 0 && links.names!.agree <= links.names!.compared);
+  // The long link is truncated by the renderer and still agrees with Chrome's full name.
+  assert.ok(!links.names!.disagreements.some((d) => d.ours.startsWith('A very long link')), JSON.stringify(links.names!.disagreements));
+  const form = page('bench-form.html');
+  for (const m of form.coverage!.missed) assert.ok(m.hint && m.tag && m.box.length === 4, JSON.stringify(m));
+});
+
+test('form fields from the labels are counted, hidden ones are not', () => {
+  const f = page('bench-form.html').forms!;
+  assert.deepEqual(f.fieldList.map((x) => x.name).sort(), ['email', 'pass', 'remember', 'user']);
+  assert.ok(f.named <= f.listed && f.listed <= f.fields);
+  assert.equal(f.fieldList.find((x) => x.name === 'email')!.chrome, 'Email address');
+  assert.equal(page('bench-links.html').forms, undefined);
+});
+
+test('conformance cases compare names and roles, with Chrome as the reference', () => {
+  const c = results.conformance;
+  const names = c.filter((x) => x.kind === 'name');
+  assert.deepEqual(names.map((x) => x.test).sort(), ['#test', 'button text', 'heading', 'link title']);
+  assert.equal(c.filter((x) => x.kind === 'role').length, 2);
+  assert.ok(names.every((x) => x.chromePass), JSON.stringify(names));
+  // A heading is not interactive: reported as not listed rather than failed.
+  const heading = names.find((x) => x.test === 'heading')!;
+  assert.equal(heading.listed, false);
+  assert.equal(heading.pass, null);
+  assert.equal(results.summary.conformance!.names, 4);
+});
+
+test('scale pages report time and heap for each variant', () => {
+  assert.deepEqual(results.summary.scale.map((s) => s.variant), ['flat', 'shadow']);
+  for (const s of results.summary.scale) {
+    assert.equal(s.error, undefined);
+    assert.ok(s.listedFull > 0 && s.fullMs > 0 && s.viewportMs > 0 && s.heapTotalMb > 0, JSON.stringify(s));
+  }
+});
+
+test('summary, goals, files and the baseline comparison', () => {
+  const s = results.summary.sets.fixtures;
+  assert.equal(s.pages, 2);
+  assert.ok(s.tokenRatio.v3Full > 0 && s.coverage! > 0 && s.formsNamed !== null);
+  assert.equal(results.summary.goals.length, 9);
+  assert.ok(results.summary.goals.every((g) => g.measured.length > 0));
+  const written = Results.parse(JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')));
+  assert.equal(written.pages.length, 2);
+  const html = readFileSync(join(out, 'report.html'), 'utf8');
+  assert.ok(html.includes('<svg') && html.includes('Goals'));
+
+  assert.equal(compare(results.summary, results.summary).regressions.length, 0);
+  const worse = structuredClone(results.summary);
+  worse.sets.fixtures.tokens.v3Full.median *= 3;
+  worse.sets.fixtures.tokens.v3Full.median += 100;
+  const flagged = compare(results.summary, worse).regressions.map((r) => r.metric);
+  assert.deepEqual(flagged, ['fixtures tokens v3Full']);
+});
+
+test('raw HTML is counted without the ids pagelens stamped', () => {
+  assert.equal(stripIds('<a data-llm-id="12" href="#">x</a>'), '<a href="#">x</a>');
+});

@@ -1,0 +1,94 @@
+// The command line as a user runs it: a real process, real Chromium, real output.
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { test } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import { findChromium, CHROMIUM_ARGS } from '../src/browser/chromium.js';
+import { AxTreeResult } from '../src/model/axtree.js';
+import { SemanticResult, SemanticV3Result } from '../src/model/schema.js';
+import { FIXTURES } from './harness.js';
+
+const BIN = join(dirname(fileURLToPath(import.meta.url)), '../../bin/pagelens.js');
+
+function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => { stdout += d; });
+    child.stderr.on('data', (d) => { stderr += d; });
+    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
+  });
+}
+
+test('pagelens demo prints the demo payload and its token count, offline', async () => {
+  const r = await run(['demo']);
+  assert.equal(r.code, 0, r.stderr);
+  const payload = SemanticV3Result.parse(JSON.parse(r.stdout));
+  assert.equal(payload.title, 'Acme Outfitters — Checkout');
+  const byName = new Map(payload.interactive_tree.map((n) => [n.n, n]));
+  assert.equal(byName.get('Password')?.v, '***', 'the password is redacted');
+  assert.ok(!r.stdout.includes('hunter2'));
+  assert.equal(byName.get('Full name')?.v, 'Ada Lovelace');
+  assert.equal(byName.get('Street')?.r, 'inp', 'a field labelled only by preceding text is named');
+  assert.ok(payload.scrollable_containers.length >= 1, 'the cart list is scrollable');
+  assert.match(r.stderr, new RegExp(`${payload.meta.estimatedTokens} tokens \\(o200k\\)`));
+});
+
+test('pagelens snapshot: semantic mode, text format, axtree mode', async () => {
+  const page = join(FIXTURES, 'frames-leaf.html');
+  const semantic = await run(['snapshot', page, '--mode', 'semantic', '--full-page']);
+  assert.equal(semantic.code, 0, semantic.stderr);
+  const s = SemanticResult.parse(JSON.parse(semantic.stdout));
+  assert.deepEqual(s.nodes.map((n) => [n.role, n.name, n.state]), [['button', 'Leaf button', undefined], ['checkbox', 'Leaf check', 'checked']]);
+
+  const text = await run(['snapshot', page, '--format', 'text']);
+  assert.equal(text.code, 0, text.stderr);
+  assert.match(text.stdout, /^\[1\] btn "Leaf button" @\d+,\d+$/m);
+  assert.match(text.stdout, /^\[2\] chk "Leaf check" \{checked\} @\d+,\d+$/m);
+
+  const ax = await run(['snapshot', page, '--mode', 'axtree']);
+  assert.equal(ax.code, 0, ax.stderr);
+  const a = AxTreeResult.parse(JSON.parse(ax.stdout));
+  assert.ok(a.nodes.some((n) => n.id === '1' && n.role === 'button' && n.name === 'Leaf button'));
+});
+
+test('bad input: a clear message on stderr and a non-zero exit', async () => {
+  const missing = await run(['snapshot', '/no/such/page.html']);
+  assert.notEqual(missing.code, 0);
+  assert.match(missing.stderr, /BAD_INPUT: "\/no\/such\/page.html" is neither a URL nor an existing file/);
+  assert.equal(missing.stdout, '');
+  const badViewport = await run(['snapshot', join(FIXTURES, 'frames-leaf.html'), '--viewport', 'big']);
+  assert.notEqual(badViewport.code, 0);
+  assert.match(badViewport.stderr, /--viewport must look like 1280x800/);
+  const badMode = await run(['snapshot', join(FIXTURES, 'frames-leaf.html'), '--mode', 'everything']);
+  assert.notEqual(badMode.code, 0);
+  assert.match(badMode.stderr, /Allowed choices are semantic_v3, semantic, axtree/);
+});
+
+test('--cdp attaches to a browser that is already running', async () => {
+  const profile = mkdtempSync(join(tmpdir(), 'pagelens-cdp-'));
+  const chrome = spawn(findChromium(), ['--headless', ...CHROMIUM_ARGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  try {
+    const endpoint = await new Promise<string>((resolve, reject) => {
+      let err = '';
+      const timer = setTimeout(() => reject(new Error(`no DevTools endpoint: ${err}`)), 20_000);
+      chrome.stderr.on('data', (d) => {
+        err += d;
+        const m = /DevTools listening on (ws:\/\/\S+)/.exec(err);
+        if (m) { clearTimeout(timer); resolve(m[1]); }
+      });
+    });
+    const r = await run(['snapshot', join(FIXTURES, 'frames-leaf.html'), '--cdp', endpoint]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.deepEqual(SemanticV3Result.parse(JSON.parse(r.stdout)).interactive_tree.map((n) => n.n), ['Leaf button', 'Leaf check']);
+    assert.equal(chrome.exitCode, null, 'the remote browser is left running');
+  } finally {
+    chrome.kill();
+    await new Promise((r) => chrome.once('exit', r));
+    rmSync(profile, { recursive: true, force: true });
+  }
+});
