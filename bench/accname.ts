@@ -7,7 +7,8 @@ import { join } from 'node:path';
 import type { Browser, CDPSession } from 'playwright-core';
 import { serveFolder } from '../src/browser/static.js';
 import { norm } from './chromeAx.js';
-import { openTask } from './measurePage.js';
+import { gotoSettled } from '../src/browser/session.js';
+import { openTask, type OpenedPage } from './measurePage.js';
 import type { Progress } from './progress.js';
 import type { ConformanceCase } from './schema.js';
 
@@ -69,14 +70,22 @@ export async function runConformance(browser: Browser, plans: ConformancePlan[],
   const server = await serveFolder(dir);
   const out: ConformanceCase[] = [];
   try {
+    // One page for every case, navigated from case to case; a fresh one after any failure.
+    let opened: OpenedPage | undefined;
     for (const p of plans) {
+      const url = server.url + p.page;
       try {
-        out.push(...await runCase(browser, server.url, p));
+        if (opened) await gotoSettled(opened.page, url, 20_000);
+        else opened = await openTask(browser, { set: 'accname', name: p.page, url, offline: true });
+        out.push(...await runCase(opened, p));
       } catch (e) {
         progress.note(`conformance: ${p.suite}/${p.file} failed: ${(e as Error).message.split('\n')[0]}`);
+        await opened?.close();
+        opened = undefined;
       }
       progress.tick(`${p.suite}/${p.file}`);
     }
+    await opened?.close();
   } finally {
     await server.close();
     rmSync(dir, { recursive: true, force: true });
@@ -84,36 +93,31 @@ export async function runConformance(browser: Browser, plans: ConformancePlan[],
   return out;
 }
 
-async function runCase(browser: Browser, base: string, p: ConformancePlan): Promise<ConformanceCase[]> {
-  const { page, lens, close } = await openTask(browser, { set: 'accname', name: p.page, url: base + p.page, offline: true });
-  try {
-    const snap = await lens.snapshot({ mode: 'semantic', fullPage: true });
-    const listed = new Map(snap.nodes.filter((n) => !n.frameId).map((n) => [n.id, n]));
-    const cdp = await page.context().newCDPSession(page);
-    const found = await targets(cdp, p.selector);
-    const cases: ConformanceCase[] = [];
-    for (const [k, t] of found.entries()) {
-      const ours = listed.get(t.attrs.get('data-llm-id') ?? '');
-      const chrome = await chromeView(cdp, t.backendNodeId);
-      const test = t.attrs.get('data-testname') ?? (found.length > 1 ? `${p.selector}[${k}]` : p.selector);
-      const base = { suite: p.suite, file: p.file, test, listed: !!ours };
-      const name = p.name ?? t.attrs.get('data-expectedlabel');
-      if (name !== undefined && (p.name !== undefined ? k === 0 : true)) {
-        const pass = ours ? norm(ours.name) === norm(name) : null;
-        const chromeName = chrome?.name ?? null;
-        cases.push({ ...base, kind: 'name', expected: name, ours: ours?.name ?? null, chrome: chromeName, pass, chromePass: chromeName !== null && norm(chromeName) === norm(name) });
-      }
-      const role = p.role ?? t.attrs.get('data-expectedrole');
-      if (role !== undefined) {
-        const pass = ours ? ours.role === role : null;
-        const chromeRole = chrome?.role ?? null;
-        cases.push({ ...base, kind: 'role', expected: role, ours: ours?.role ?? null, chrome: chromeRole, pass, chromePass: chromeRole === role });
-      }
+async function runCase(opened: OpenedPage, p: ConformancePlan): Promise<ConformanceCase[]> {
+  const { page, lens } = opened;
+  const snap = await lens.snapshot({ mode: 'semantic', fullPage: true });
+  const listed = new Map(snap.nodes.filter((n) => !n.frameId).map((n) => [n.id, n]));
+  const cdp = await page.context().newCDPSession(page);
+  const found = await targets(cdp, p.selector);
+  const cases: ConformanceCase[] = [];
+  for (const [k, t] of found.entries()) {
+    const ours = listed.get(t.attrs.get('data-llm-id') ?? '');
+    const chrome = await chromeView(cdp, t.backendNodeId);
+    const test = t.attrs.get('data-testname') ?? (found.length > 1 ? `${p.selector}[${k}]` : p.selector);
+    const base = { suite: p.suite, file: p.file, test, listed: !!ours };
+    const name = p.name ?? t.attrs.get('data-expectedlabel');
+    if (name !== undefined && (p.name !== undefined ? k === 0 : true)) {
+      const pass = ours ? norm(ours.name) === norm(name) : null;
+      const chromeName = chrome?.name ?? null;
+      cases.push({ ...base, kind: 'name', expected: name, ours: ours?.name ?? null, chrome: chromeName, pass, chromePass: chromeName !== null && norm(chromeName) === norm(name) });
     }
-    await cdp.detach().catch(() => {});
-    return cases;
-  } finally {
-    await lens.close().catch(() => {});
-    await close();
+    const role = p.role ?? t.attrs.get('data-expectedrole');
+    if (role !== undefined) {
+      const pass = ours ? ours.role === role : null;
+      const chromeRole = chrome?.role ?? null;
+      cases.push({ ...base, kind: 'role', expected: role, ours: ours?.role ?? null, chrome: chromeRole, pass, chromePass: chromeRole === role });
+    }
   }
+  await cdp.detach().catch(() => {});
+  return cases;
 }

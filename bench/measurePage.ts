@@ -41,7 +41,10 @@ export function stripIds(html: string): string {
 
 type Extractor = () => Promise<string | null>;
 
-export async function openTask(browser: Browser, task: PageTask): Promise<{ page: Page; lens: Lens; close: () => Promise<void> }> {
+export interface OpenedPage { page: Page; lens: Lens; close: () => Promise<void> }
+
+/** A fresh context per page: its own routes, dialog handler and lens. */
+export async function openTask(browser: Browser, task: PageTask): Promise<OpenedPage> {
   const context = await browser.newContext({ viewport: VIEWPORT });
   try {
     if (task.offline) await blockExternalRequests(context);
@@ -49,97 +52,95 @@ export async function openTask(browser: Browser, task: PageTask): Promise<{ page
     page.on('dialog', (d) => { void d.dismiss().catch(() => {}); });
     const lens = await Lens.attach(page);
     await gotoSettled(page, task.url, 20_000);
-    return { page, lens, close: () => context.close().catch(() => {}) };
+    return { page, lens, close: async () => { await lens.close().catch(() => {}); await context.close().catch(() => {}); } };
   } catch (e) {
     await context.close().catch(() => {});
     throw e;
   }
 }
 
-export async function measurePage(browser: Browser, task: PageTask, runs: number): Promise<PageResult> {
+/**
+ * Measures an opened page (the caller closes it). `timed` is called once nothing timed is left,
+ * so that the caller can start loading the next page while this one is checked and counted.
+ */
+export async function measurePage(opened: OpenedPage, task: PageTask, runs: number, timed: () => void = () => {}): Promise<PageResult> {
   const debug = process.env.BENCH_DEBUG ? (() => { let t = performance.now(); return (l: string) => { const x = performance.now(); process.stderr.write(`  ${task.name} ${l} ${(x - t).toFixed(0)}ms\n`); t = x; }; })() : () => {};
-  const { page, lens, close } = await openTask(browser, task);
-  debug('open');
-  try {
-    const axtree = (lens as unknown as { axtree?: (o?: unknown) => Promise<{ outline: string }> }).axtree;
-    const extractors: Record<string, Extractor> = {
-      v3Viewport: async () => JSON.stringify(await lens.snapshot({ mode: 'semantic_v3' })),
-      v3Full: async () => JSON.stringify(await lens.snapshot({ mode: 'semantic_v3', fullPage: true })),
-      textFull: () => lens.text({ fullPage: true }),
-      semanticFull: async () => JSON.stringify(await lens.snapshot({ mode: 'semantic', fullPage: true })),
-      modelFull: async () => { await lens.model({ fullPage: true }); return null; },
-      html: () => page.content(),
-      playwrightAi: () => page.ariaSnapshot({ mode: 'ai' }),
-      floor: async () => { await page.evaluate(FLOOR); return null; },
-    };
-    // Warm-up round (also the outputs that are counted), then rounds that alternate methods so
-    // that drift in the machine's load spreads over all of them alike.
-    const outputs: Record<string, string | null> = {};
-    for (const [k, fn] of Object.entries(extractors)) outputs[k] = await fn();
-    debug('warm-up');
-    const times: Record<string, number[]> = {};
-    for (let r = 0; r < runs; r++) {
-      for (const [k, fn] of Object.entries(extractors)) {
-        const t0 = performance.now();
-        await fn();
-        (times[k] ??= []).push(performance.now() - t0);
-      }
+  const { page, lens } = opened;
+  const axtree = (lens as unknown as { axtree?: (o?: unknown) => Promise<{ outline: string }> }).axtree;
+  const extractors: Record<string, Extractor> = {
+    v3Viewport: async () => JSON.stringify(await lens.snapshot({ mode: 'semantic_v3' })),
+    v3Full: async () => JSON.stringify(await lens.snapshot({ mode: 'semantic_v3', fullPage: true })),
+    textFull: () => lens.text({ fullPage: true }),
+    semanticFull: async () => JSON.stringify(await lens.snapshot({ mode: 'semantic', fullPage: true })),
+    html: () => page.content(),
+    playwrightAi: () => page.ariaSnapshot({ mode: 'ai' }),
+    floor: async () => { await page.evaluate(FLOOR); return null; },
+  };
+  // Warm-up round (also the outputs that are counted), then rounds that alternate methods so
+  // that drift in the machine's load spreads over all of them alike.
+  const outputs: Record<string, string | null> = {};
+  for (const [k, fn] of Object.entries(extractors)) outputs[k] = await fn();
+  debug('warm-up');
+  const times: Record<string, number[]> = {};
+  for (let r = 0; r < runs; r++) {
+    for (const [k, fn] of Object.entries(extractors)) {
+      const t0 = performance.now();
+      await fn();
+      (times[k] ??= []).push(performance.now() - t0);
     }
-    const timeMs: Record<string, number> = {};
-    for (const [k, t] of Object.entries(times)) timeMs[k] = round(t.sort((a, b) => a - b)[t.length >> 1], 2);
-
-    debug('timed runs');
-    // Chrome's tree last: asking for it switches the renderer into accessibility mode, which
-    // would slow everything measured after it.
-    // lens.axtree() reads Chrome's tree too, so it belongs to this phase.
-    const cdp = await page.context().newCDPSession(page);
-    const ax = await timeWarm(runs, async () => { const nodes = await fullAxTree(cdp); return { nodes, outline: axOutline(nodes) }; });
-    timeMs.chromeAx = ax.ms;
-    outputs.chromeAx = ax.value.outline;
-    if (typeof axtree === 'function') {
-      const lensAx = await timeWarm(runs, async () => (await axtree.call(lens)).outline);
-      timeMs.axtree = lensAx.ms;
-      outputs.axtree = lensAx.value;
-    }
-    if (outputs.html !== null) outputs.html = stripIds(outputs.html);
-
-    debug('chrome ax');
-    const tokens: Record<string, number> = {};
-    for (const [k, text] of Object.entries(outputs)) if (text !== null) tokens[k] = await countTokens(text);
-
-    debug('tokens');
-    const v3 = JSON.parse(outputs.v3Full!) as SemanticV3Result;
-    const v3vp = JSON.parse(outputs.v3Viewport!) as SemanticV3Result;
-    const doc = await page.evaluate(() => ({
-      width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight,
-      elements: document.getElementsByTagName('*').length,
-    }));
-    const mainFrame = v3.interactive_tree.filter((n) => n.f === undefined);
-    const agreement = await compareWithChrome(cdp, ax.value.nodes, mainFrame, doc, task.formFields);
-    await cdp.detach().catch(() => {});
-    debug('compare');
-
-    const result: PageResult = {
-      set: task.set,
-      page: task.name,
-      url: task.url,
-      elements: { dom: doc.elements, axNodes: ax.value.nodes.length, listedFull: v3.interactive_tree.length, listedViewport: v3vp.interactive_tree.length },
-      tokens,
-      timeMs,
-      coverage: { ...agreement.coverage, share: share(agreement.coverage.covered, agreement.coverage.candidates) },
-      names: { ...agreement.names, share: share(agreement.names.agree, agreement.names.compared) },
-    };
-    if (agreement.forms) {
-      const f = agreement.forms.fields;
-      const named = f.filter((x) => x.listed && x.ours.trim() !== '').length;
-      result.forms = {
-        fields: f.length, listed: f.filter((x) => x.listed).length, named,
-        chromeNamed: f.filter((x) => x.chrome !== '').length, share: share(named, f.length), fieldList: f,
-      };
-    }
-    return result;
-  } finally {
-    await lens.close().catch(() => {});
-    await close();
   }
+  const timeMs: Record<string, number> = {};
+  for (const [k, t] of Object.entries(times)) timeMs[k] = round(t.sort((a, b) => a - b)[t.length >> 1], 2);
+
+  debug('timed runs');
+  // Chrome's tree last: asking for it switches the renderer into accessibility mode, which
+  // would slow everything measured after it.
+  // lens.axtree() reads Chrome's tree too, so it belongs to this phase.
+  const cdp = await page.context().newCDPSession(page);
+  const ax = await timeWarm(runs, async () => { const nodes = await fullAxTree(cdp); return { nodes, outline: axOutline(nodes) }; });
+  timeMs.chromeAx = ax.ms;
+  outputs.chromeAx = ax.value.outline;
+  if (typeof axtree === 'function') {
+    const lensAx = await timeWarm(runs, async () => (await axtree.call(lens)).outline);
+    timeMs.axtree = lensAx.ms;
+    outputs.axtree = lensAx.value;
+  }
+  timed();
+  if (outputs.html !== null) outputs.html = stripIds(outputs.html);
+
+  debug('chrome ax');
+  const tokens: Record<string, number> = {};
+  for (const [k, text] of Object.entries(outputs)) if (text !== null) tokens[k] = await countTokens(text);
+
+  debug('tokens');
+  const v3 = JSON.parse(outputs.v3Full!) as SemanticV3Result;
+  const v3vp = JSON.parse(outputs.v3Viewport!) as SemanticV3Result;
+  const doc = await page.evaluate(() => ({
+    width: document.documentElement.scrollWidth, height: document.documentElement.scrollHeight,
+    elements: document.getElementsByTagName('*').length,
+  }));
+  const mainFrame = v3.interactive_tree.filter((n) => n.f === undefined);
+  const agreement = await compareWithChrome(cdp, ax.value.nodes, mainFrame, doc, task.formFields);
+  await cdp.detach().catch(() => {});
+  debug('compare');
+
+  const result: PageResult = {
+    set: task.set,
+    page: task.name,
+    url: task.url,
+    elements: { dom: doc.elements, axNodes: ax.value.nodes.length, listedFull: v3.interactive_tree.length, listedViewport: v3vp.interactive_tree.length },
+    tokens,
+    timeMs,
+    coverage: { ...agreement.coverage, share: share(agreement.coverage.covered, agreement.coverage.candidates) },
+    names: { ...agreement.names, share: share(agreement.names.agree, agreement.names.compared) },
+  };
+  if (agreement.forms) {
+    const f = agreement.forms.fields;
+    const named = f.filter((x) => x.listed && x.ours.trim() !== '').length;
+    result.forms = {
+      fields: f.length, listed: f.filter((x) => x.listed).length, named,
+      chromeNamed: f.filter((x) => x.chrome !== '').length, share: share(named, f.length), fieldList: f,
+    };
+  }
+  return result;
 }

@@ -9,7 +9,7 @@ import { serveFolder, type StaticServer } from '../src/browser/static.js';
 import { loadTokenizer } from '../src/model/tokens.js';
 import { planConformance, runConformance } from './accname.js';
 import { CORPUS, REPO_ROOT, type PageSet } from './inputs.js';
-import { measurePage, type PageTask } from './measurePage.js';
+import { measurePage, openTask, type OpenedPage, type PageTask } from './measurePage.js';
 import { Progress } from './progress.js';
 import { renderReport } from './report.js';
 import { planScale, runScale, type Variant } from './scale.js';
@@ -82,27 +82,47 @@ export async function runBench(opts: BenchOptions): Promise<Results> {
     for (const set of sets) {
       let server: StaticServer | undefined;
       if (set.pages.some((p) => p.file)) server = await serveFolderOf(set);
+      const tasks: PageTask[] = set.pages.map((input) => ({
+        set: set.name,
+        name: input.name,
+        url: input.url ?? server!.url + encodeURIComponent(input.name),
+        offline: !input.url,
+        formFields: set.labels?.get(input.name),
+      }));
+      const limitMs = opts.pageTimeoutMs ?? 120_000;
+      // The next page loads while the current one is being checked and counted (nothing timed).
+      const next: { opening?: Promise<OpenedPage> } = {};
+      const open = (task: PageTask) => {
+        const p = openTask(browser, task);
+        p.catch(() => {}); // awaited (and reported) in its own turn
+        return p;
+      };
       try {
-        for (const input of set.pages) {
-          const task: PageTask = {
-            set: set.name,
-            name: input.name,
-            url: input.url ?? server!.url + encodeURIComponent(input.name),
-            offline: !input.url,
-            formFields: set.labels?.get(input.name),
-          };
+        for (const [i, task] of tasks.entries()) {
+          const opening = next.opening ?? open(task);
+          next.opening = undefined;
+          const startNext = () => { if (!next.opening && tasks[i + 1]) next.opening = open(tasks[i + 1]); };
+          let opened: OpenedPage | undefined;
           try {
-            pages.push(await withTimeout(measurePage(browser, task, opts.runs), opts.pageTimeoutMs ?? 120_000));
+            opened = await withTimeout(opening, limitMs);
+            pages.push(await withTimeout(measurePage(opened, task, opts.runs, startNext), limitMs));
           } catch (e) {
             const error = (e as Error).message.split('\n')[0];
-            progress.note(`${set.name}/${input.name}: ${error}`);
-            pages.push({ set: set.name, page: input.name, url: task.url, error });
+            progress.note(`${set.name}/${task.name}: ${error}`);
+            pages.push({ set: set.name, page: task.name, url: task.url, error });
             // A page stuck in a script loop keeps its renderer busy: start afresh.
-            if (e instanceof TimeoutError) await restart();
+            if (e instanceof TimeoutError) {
+              void discard(next.opening);
+              next.opening = undefined;
+              opened = undefined;
+              await restart();
+            }
           }
-          progress.tick(`${set.name}/${input.name}`);
+          if (opened) await withTimeout(opened.close(), 10_000).catch(() => {});
+          progress.tick(`${set.name}/${task.name}`);
         }
       } finally {
+        await discard(next.opening);
         await server?.close();
       }
     }
@@ -124,6 +144,11 @@ export async function runBench(opts: BenchOptions): Promise<Results> {
   };
   writeOutputs(results, opts.outDir);
   return results;
+}
+
+/** Closes a page opened ahead of time that will not be measured. */
+async function discard(opening: Promise<OpenedPage> | undefined): Promise<void> {
+  await opening?.then((o) => o.close(), () => {});
 }
 
 /** Loose files of one set may live in different folders: serve their common parent. */

@@ -141,7 +141,6 @@ async function measureScale(browser: Browser, url: string, plan: ScalePlan, runs
       heapTotalMb: round(after.total / 2 ** 20, 1),
     };
   } finally {
-    await lens.close().catch(() => {});
     await close();
   }
 }

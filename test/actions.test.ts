@@ -125,6 +125,16 @@ test('"Invalid email" shown for one second fails the verification; the snapshot 
   assert.equal(ok.verification?.success, true, ok.verification?.feedback);
   assert.equal(ok.verification?.verifiedOutcome, 'navigation');
   assert.match(page.url(), /actions-thanks\.html$/);
+  // IDs restart in the new document: the old ID of "Email" now names the thank-you page's link.
+  // (Until the engine is injected at document start, the new page's link is tagged only by the
+  // first read, so the first attempt may find no element 1 at all; either way nothing is done.)
+  const first = tally(await lens.act(`setValue(${email}, "x")`));
+  assert.equal(first.ok, false);
+  assert.match(first.error!.code, /^(STALE_ID|UNKNOWN_ID)$/);
+  const stale = tally(await lens.act(`setValue(${email}, "x")`));
+  assert.equal(stale.ok, false);
+  assert.equal(stale.error?.code, 'STALE_ID', JSON.stringify(stale));
+  assert.match(stale.error!.message, /is now link "Back", not the textbox "Email" of the last snapshot/);
 });
 
 test('a plain link: navigation verified; the sentinel API by hand; back and reload', async () => {

@@ -145,3 +145,14 @@ test('unknown and malformed IDs are clear errors', async () => {
   await assert.rejects(lens.resolve('99999'), { code: 'UNKNOWN_ID' });
   await assert.rejects(lens.resolve('0-99999999'), { code: 'UNKNOWN_ID' });
 });
+
+test('an ID from before a navigation never names an element of the new page', async () => {
+  const { page, lens } = await h.open('frames-leaf.html');
+  const before = await lens.snapshot();
+  assert.equal(before.interactive_tree[0].n, 'Leaf button');
+  await page.goto(h.originA + 'frames-scrolled.html');
+  // The new document numbers from 1 again; "1" must not silently become its "Top button".
+  await assert.rejects(lens.resolve('1'), { code: 'UNKNOWN_ID', message: /navigated/ });
+  const after = await lens.snapshot();
+  assert.equal((await describeResolved(lens, after.interactive_tree[0].i)).text, 'Top button');
+});

@@ -8,7 +8,8 @@ import { ExpectedOutcome, parseExpectSpec, type ActionMethod, type ActionResult 
 import { insertText, mouseClick, mouseMove, pressChord } from './input.js';
 import type { Lens } from './lens.js';
 import { locate, type Resolved } from './locate.js';
-import { recoverElement } from './recovery.js';
+import { lastKnown, recoverElement } from './recovery.js';
+import type { GhostTarget } from '../model/ghost.js';
 import { trackNetwork, waitForDomStability, type StabilityOptionsInput } from './stability.js';
 import { capturePreActionState, verifyOutcome } from './verify.js';
 
@@ -42,6 +43,7 @@ export async function performAction(lens: Lens, input: string | Action, opts: Ac
     if (requested) {
       try {
         el = await lens.resolve(requested, GROUP);
+        await refuseIfStale(el, requested, lastKnown(lens, requested));
       } catch (e) {
         if (!(e instanceof PagelensError) || e.code !== 'UNKNOWN_ID' || opts.recover === false) throw e;
         const r = await recoverElement(lens, requested);
@@ -69,6 +71,20 @@ export async function performAction(lens: Lens, input: string | Action, opts: Ac
     if (el) await el.frame.target.release(GROUP);
   }
   return result;
+}
+
+/**
+ * IDs restart at 1 in a new document, so after a navigation an old ID can name a different
+ * element. An element whose role and name both differ from the last snapshot's is not the one
+ * the agent chose.
+ */
+async function refuseIfStale(el: Resolved, gid: string, known: GhostTarget | undefined): Promise<void> {
+  if (!known) return;
+  const now = await call<{ role: string; name: string }>(el, 'elementState');
+  const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+  if (now.role !== known.role && norm(now.name) !== norm(known.name)) {
+    throw new Refused('STALE_ID', `${gid} is now ${now.role} "${now.name}", not the ${known.role} "${known.name}" of the last snapshot: the page changed (navigated or re-rendered). Take a new snapshot.`);
+  }
 }
 
 async function call<T>(el: Resolved, fn: string, args: unknown[] = []): Promise<T> {

@@ -11,7 +11,7 @@ export function classifyCdpError(message: string): PagelensError {
   if (/Execution context was destroyed|Cannot find context with specified id|Inspected target navigated|context.*(destroyed|not found)/i.test(message)) {
     return new PagelensError('NAVIGATED', `The page navigated while pagelens was reading it (${message}). Take a new snapshot.`);
   }
-  if (/Target closed|Session closed|has been closed|detached|No frame with given id|Frame.*not found/i.test(message)) {
+  if (/Target closed|Session closed|has been closed|detached|No frame (with|for) given id|Frame.*not found/i.test(message)) {
     return new PagelensError('FRAME_DETACHED', `The frame went away while pagelens was reading it (${message}).`);
   }
   return new PagelensError('CDP_ERROR', message);

@@ -39,6 +39,8 @@ export interface LaidOutFrame {
   ownerBackendId?: number;
   sandboxed: boolean;
   error?: string;
+  /** Execution context of the document the last snapshot read: IDs belong to that document. */
+  seenContext?: number;
 }
 
 const LAYOUT_GROUP = 'pagelens-layout';
@@ -144,6 +146,7 @@ export class Lens {
           return null;
         }
       }));
+      layout.forEach((f, i) => { if (reads[i]) f.seenContext = f.target.currentContext(f.frameId); });
       const main = reads[0];
       if (!main) throw new PagelensError('ENGINE_ERROR', 'The main frame returned nothing');
       const placed: PlacedFrame[] = [];
@@ -210,6 +213,8 @@ export class Lens {
       f.ordinal = ord;
     }
     const ordered = depthFirst(out);
+    // IDs handed out by a snapshot stay bound to the document that snapshot saw.
+    for (const f of ordered) f.seenContext = this.lastLayout.find((old) => old.frameId === f.frameId)?.seenContext;
     this.lastLayout = ordered;
     return ordered;
   }
@@ -327,6 +332,10 @@ export class Lens {
     const frame = this.lastLayout.find((f) => f.ordinal === parsed.frame);
     if (!frame || frame.error) {
       throw new PagelensError('UNKNOWN_ID', `No frame ${parsed.frame} in the last snapshot${frame?.error ? ` (${frame.error})` : ''}. Take a new snapshot.`);
+    }
+    if (frame.seenContext !== undefined && frame.target.currentContext(frame.frameId) !== frame.seenContext) {
+      // A new document numbers its elements from 1 again: an old ID would name a stranger.
+      throw new PagelensError('UNKNOWN_ID', `Element ${gid} belonged to a page that has since navigated${frame.ordinal ? ` (frame ${frame.ordinal})` : ''}. Take a new snapshot.`);
     }
     return { frame, localId: parsed.local };
   }

@@ -6,9 +6,12 @@ import type { Lens } from './lens.js';
 
 const MAX_REMEMBERED = 5000;
 const memories = new WeakMap<object, Map<string, GhostTarget>>();
+/** Lenses reading the page for a recovery: what the agent last saw must stay what it last saw. */
+const searching = new WeakSet<object>();
 
 /** Called with every page model read: the last sighting of each ID wins. */
 export function rememberModel(owner: object, model: PageModel): void {
+  if (searching.has(owner)) return;
   let memory = memories.get(owner);
   if (!memory) { memory = new Map(); memories.set(owner, memory); }
   for (const n of model.nodes) {
@@ -30,7 +33,13 @@ export type Recovery =
 export async function recoverElement(lens: Lens, gid: string): Promise<Recovery> {
   const lost = lastKnown(lens, gid);
   if (!lost) return { ok: false, message: `element ${gid} is gone and was in no snapshot this lens took, so there is nothing to match it by`, considered: [] };
-  const model = await lens.model({ fullPage: true });
+  searching.add(lens);
+  let model: PageModel;
+  try {
+    model = await lens.model({ fullPage: true });
+  } finally {
+    searching.delete(lens);
+  }
   const verdict = pickGhost(scoreGhosts(lost, model.nodes.map((n) => ({
     gid: n.gid, role: n.role, name: n.name, centre: [n.box[0] + n.box[2] / 2, n.box[1] + n.box[3] / 2] as [number, number],
   })), gid));

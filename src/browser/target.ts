@@ -76,6 +76,8 @@ export class Target {
     });
     session.on('Detached' as any, () => { t.closed = true; });
     await t.cdp.send('Runtime.enable');
+    // Without the Page domain enabled, Chrome never runs scripts added for new documents.
+    await t.cdp.send('Page.enable');
     await t.cdp.send('Runtime.addBinding', { name: SHADOW_HINT_BINDING });
     await t.cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: SHADOW_HINT_SCRIPT });
     await t.cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: ENGINE_SOURCE, worldName: WORLD_NAME });
@@ -98,6 +100,11 @@ export class Target {
     };
     visit(frameTree);
     return out;
+  }
+
+  /** Our world's context in a frame right now (undefined until created, or after navigation). */
+  currentContext(frameId: string): number | undefined {
+    return this.contexts.get(frameId);
   }
 
   /** Execution context of our isolated world in a frame, with the engine installed in it. */

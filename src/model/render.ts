@@ -86,19 +86,18 @@ export function renderSemantic(model: PageModel): SemanticResult {
 }
 
 /**
- * The compact text form: one line per element, `[id] role "name" = value {states} @x,y`.
- * Meant for prompts where JSON punctuation is pure cost.
+ * The compact text form: one line per element, `[id] role name = "value" {states}`. No
+ * coordinates and no JSON punctuation: an agent acts by ID, so this is the cheapest full listing.
  */
 export function renderText(model: PageModel): string {
-  const lines = [`page: ${model.title} <${model.url}> viewport ${model.viewport.width}x${model.viewport.height} scrolled ${model.scrollPosition}`];
+  const lines = [`page: ${model.title} <${model.url}> scrolled ${model.scrollPosition}`];
   for (const n of model.nodes) {
-    const [x, y] = centre(n);
-    let line = `[${n.gid}] ${minifyRole(n.role)} "${truncate(n.name, V3_NAME_MAX)}"`;
+    let line = `[${n.gid}] ${minifyRole(n.role)}`;
+    if (n.name) line += ` ${truncate(n.name, V3_NAME_MAX)}`;
     if (n.value !== undefined) line += ` = "${n.value}"`;
     if (n.states.length) line += ` {${n.states.join(',')}}`;
-    line += ` @${x},${y}`;
-    if (n.scr) line += ` scroll ${n.scr.depth}${n.scr.h ? '+' : ''}`;
-    if (n.occ) line += ' covered';
+    if (n.scr) line += ` (scrolls, ${n.scr.depth}${n.scr.h ? ', more' : ''})`;
+    if (n.occ) line += ' (covered)';
     lines.push(line);
   }
   return lines.join('\n');

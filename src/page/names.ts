@@ -94,7 +94,10 @@ function humanize(raw: string | null): string {
 
 /** Elements without a name from the spec (clickable divs, icon buttons): their text, title, or an image's alt. */
 function fallbackName(el: Element): string {
-  const text = clean(el.textContent);
+  // innerText separates blocks ("Pro plan $10", not "Pro plan$10") and leaves out hidden text, but
+  // costs a walk of the rendered subtree: for a big container whose name is cut short anyway, skip it.
+  const raw = el.textContent ?? '';
+  const text = clean(raw.length <= MAX_NAME * 4 ? (el as HTMLElement).innerText ?? raw : raw);
   if (text) return text;
   const attr = el.getAttribute('title') || el.getAttribute('aria-label') || el.getAttribute('data-tooltip');
   if (attr) return clean(attr);
