@@ -74,26 +74,37 @@ export interface ListedNode { i: string; r: string; n: string }
 
 interface Described { tag: string; attrs: Map<string, string>; box: number[] | null }
 
-async function describe(cdp: CDPSession, backendNodeId: number): Promise<Described | null> {
-  try {
-    const [{ node }, box] = await Promise.all([
-      cdp.send('DOM.describeNode', { backendNodeId }) as Promise<{ node: { nodeName: string; attributes?: string[] } }>,
-      (cdp.send('DOM.getBoxModel', { backendNodeId }) as Promise<{ model: { border: number[] } }>).catch(() => null),
-    ]);
-    const attrs = new Map<string, string>();
-    const a = node.attributes ?? [];
-    for (let i = 0; i + 1 < a.length; i += 2) attrs.set(a[i], a[i + 1]);
-    let rect: number[] | null = null;
-    if (box) {
-      const q = box.model.border;
-      const xs = [q[0], q[2], q[4], q[6]], ys = [q[1], q[3], q[5], q[7]];
-      const x = Math.min(...xs), y = Math.min(...ys);
-      rect = [Math.round(x), Math.round(y), Math.round(Math.max(...xs) - x), Math.round(Math.max(...ys) - y)];
-    }
-    return { tag: node.nodeName.toLowerCase(), attrs, box: rect };
-  } catch {
-    return null; // the node went away
+interface DomSnapshot {
+  strings: string[];
+  documents: Array<{
+    nodes: { backendNodeId?: number[]; nodeName?: number[]; attributes?: number[][] };
+    layout: { nodeIndex: number[]; bounds: number[][] };
+  }>;
+}
+
+/**
+ * Tag, attributes and layout box (document coordinates) of every node, in one round trip: per-node
+ * DOM.describeNode and DOM.getBoxModel calls cost more than the rest of the page's checks together.
+ */
+async function describeAll(cdp: CDPSession): Promise<Map<number, Described>> {
+  const snap = await cdp.send('DOMSnapshot.captureSnapshot', { computedStyles: [] }) as unknown as DomSnapshot;
+  const out = new Map<number, Described>();
+  const str = (i: number) => (i >= 0 ? snap.strings[i] : '');
+  for (const doc of snap.documents) {
+    const ids = doc.nodes.backendNodeId ?? [];
+    const names = doc.nodes.nodeName ?? [];
+    const attributes = doc.nodes.attributes ?? [];
+    const boxes = new Map<number, number[]>();
+    doc.layout.nodeIndex.forEach((node, k) => { if (!boxes.has(node)) boxes.set(node, doc.layout.bounds[k]); });
+    ids.forEach((backendNodeId, i) => {
+      const attrs = new Map<string, string>();
+      const a = attributes[i] ?? [];
+      for (let j = 0; j + 1 < a.length; j += 2) attrs.set(str(a[j]), str(a[j + 1]));
+      const b = boxes.get(i);
+      out.set(backendNodeId, { tag: str(names[i]).toLowerCase(), attrs, box: b ? b.map((x) => Math.round(x)) : null });
+    });
   }
+  return out;
 }
 
 // Runs on the missed element in the page's main world: the cheapest explanation first.
@@ -117,19 +128,51 @@ const DIAGNOSE = `function () {
   };
 }`;
 
-async function diagnose(cdp: CDPSession, backendNodeId: number, listed: Map<string, ListedNode>): Promise<string> {
+/** Visible: a non-empty box that lies (at least partly) inside the document. */
+function visibleIn(b: number[], doc: { width: number; height: number }): boolean {
+  return b[2] > 0 && b[3] > 0 && b[0] + b[2] > 0 && b[1] + b[3] > 0 && b[0] < doc.width && b[1] < doc.height;
+}
+
+async function boxModel(cdp: CDPSession, backendNodeId: number): Promise<number[] | null> {
   try {
-    const { object } = await cdp.send('DOM.resolveNode', { backendNodeId, objectGroup: 'bench' }) as { object: { objectId: string } };
-    const { result } = await cdp.send('Runtime.callFunctionOn', { objectId: object.objectId, functionDeclaration: DIAGNOSE, returnByValue: true }) as
-      { result: { value?: { hint: string; up?: [string, string] | null; down?: [string, string] | null } } };
-    const v = result.value;
+    const { model } = await cdp.send('DOM.getBoxModel', { backendNodeId }) as { model: { border: number[] } };
+    const q = model.border;
+    const xs = [q[0], q[2], q[4], q[6]], ys = [q[1], q[3], q[5], q[7]];
+    const x = Math.min(...xs), y = Math.min(...ys);
+    return [Math.round(x), Math.round(y), Math.round(Math.max(...xs) - x), Math.round(Math.max(...ys) - y)];
+  } catch {
+    return null;
+  }
+}
+
+type Diagnosis = { hint: string; up?: [string, string] | null; down?: [string, string] | null };
+
+/** Diagnoses the missed elements in one call (one resolveNode per element, then one function over all). */
+async function diagnoseAll(cdp: CDPSession, backendNodeIds: number[], listed: Map<string, ListedNode>): Promise<string[]> {
+  const handles = await Promise.all(backendNodeIds.map((backendNodeId) =>
+    (cdp.send('DOM.resolveNode', { backendNodeId, objectGroup: 'bench' }) as Promise<{ object: { objectId: string } }>).then((r) => r.object.objectId, () => null)));
+  const present = handles.filter((h): h is string => h !== null);
+  let found: Diagnosis[] = [];
+  if (present.length) {
+    try {
+      const { result } = await cdp.send('Runtime.callFunctionOn', {
+        objectId: present[0], functionDeclaration: `function (...els) { const one = ${DIAGNOSE}; return els.map((el) => one.call(el)); }`,
+        arguments: present.map((objectId) => ({ objectId })), returnByValue: true,
+      }) as { result: { value?: Diagnosis[] } };
+      found = result.value ?? [];
+    } catch {
+      found = [];
+    }
+  }
+  await cdp.send('Runtime.releaseObjectGroup', { objectGroup: 'bench' }).catch(() => {});
+  let k = 0;
+  return handles.map((h) => {
+    const v = h === null ? undefined : found[k++];
     if (!v) return 'unknown';
     if (v.up && listed.has(v.up[0])) return `inside listed <${v.up[1]}>`;
     if (v.down && listed.has(v.down[0])) return `contains listed <${v.down[1]}>`;
     return v.hint;
-  } catch {
-    return 'unknown';
-  }
+  });
 }
 
 export interface Agreement {
@@ -158,36 +201,43 @@ export async function compareWithChrome(
   cdp: CDPSession, nodes: AXNode[], listed: ListedNode[], doc: { width: number; height: number }, formFields?: Set<string>,
 ): Promise<Agreement> {
   const byId = new Map(listed.map((n) => [n.i, n]));
-  const candidates = interactiveCandidates(nodes);
-  const described = await Promise.all(candidates.map((c) => describe(cdp, c.ax.backendDOMNodeId!)));
-  const coverage: Agreement['coverage'] = { candidates: 0, covered: 0, byHint: {}, missed: [] };
+  const all = await describeAll(cdp);
+  type Seen = { c: Candidate; d: Described; ours?: ListedNode };
+  const seen: Seen[] = [];
+  for (const c of interactiveCandidates(nodes)) {
+    const d = all.get(c.ax.backendDOMNodeId!);
+    if (!d?.box || !visibleIn(d.box, doc)) continue;
+    const id = d.attrs.get('data-llm-id');
+    seen.push({ c, d, ours: id !== undefined ? byId.get(id) : undefined });
+  }
+  // A miss must also have a CSS box in DOM.getBoxModel's sense: the layout tree keeps bounds for
+  // a few things that have none (inside collapsed or transformed-away containers).
+  const misses = seen.filter((x) => !x.ours);
+  const confirmed = await Promise.all(misses.map((x) => boxModel(cdp, x.c.ax.backendDOMNodeId!)));
+  const gone = new Set<Seen>();
+  misses.forEach((x, k) => { const b = confirmed[k]; if (b && visibleIn(b, doc)) x.d.box = b; else gone.add(x); });
+  const visible = seen.filter((x) => !gone.has(x));
+
+  const coverage: Agreement['coverage'] = { candidates: visible.length, covered: 0, byHint: {}, missed: [] };
   const names: Agreement['names'] = { compared: 0, agree: 0, oursOnly: 0, disagreements: [] };
   const fields: FormField[] = [];
-  const toDiagnose: Array<{ c: Candidate; d: Described }> = [];
-  candidates.forEach((c, k) => {
-    const d = described[k];
-    const b = d?.box;
-    // Visible: a non-empty box that lies (at least partly) inside the document.
-    if (!d || !b || b[2] <= 0 || b[3] <= 0 || b[0] + b[2] <= 0 || b[1] + b[3] <= 0 || b[0] >= doc.width || b[1] >= doc.height) return;
-    coverage.candidates++;
-    const id = d.attrs.get('data-llm-id');
-    const ours = id !== undefined ? byId.get(id) : undefined;
+  for (const { c, d, ours } of visible) {
     const chrome = nameOf(c.ax);
     const fieldName = d.attrs.get('name');
     if (formFields && fieldName !== undefined && formFields.has(fieldName) && d.tag !== 'option') {
       fields.push({ name: fieldName, tag: d.tag, type: d.attrs.get('type') ?? '', listed: !!ours, ours: ours?.n ?? '', chrome: norm(chrome) });
     }
-    if (!ours) { toDiagnose.push({ c, d }); return; }
+    if (!ours) continue;
     coverage.covered++;
     names.compared++;
-    if (sameName(ours.n, chrome)) { names.agree++; return; }
+    if (sameName(ours.n, chrome)) { names.agree++; continue; }
     if (!norm(chrome) && norm(ours.n)) names.oursOnly++;
     if (names.disagreements.length < MAX_LISTED_DIFFS) names.disagreements.push({ id: ours.i, role: ours.r, tag: d.tag, ours: ours.n, chrome: norm(chrome).slice(0, 120) });
-  });
-  const hints = await Promise.all(toDiagnose.map(({ c }, k) => k < MAX_DIAGNOSED ? diagnose(cdp, c.ax.backendDOMNodeId!, byId) : Promise.resolve('not diagnosed')));
-  await cdp.send('Runtime.releaseObjectGroup', { objectGroup: 'bench' }).catch(() => {});
-  toDiagnose.forEach(({ c, d }, k) => {
-    const hint = hints[k];
+  }
+  const missed = visible.filter((x) => !x.ours);
+  const hints = await diagnoseAll(cdp, missed.slice(0, MAX_DIAGNOSED).map((x) => x.c.ax.backendDOMNodeId!), byId);
+  missed.forEach(({ c, d }, k) => {
+    const hint = hints[k] ?? 'not diagnosed';
     coverage.byHint[hint] = (coverage.byHint[hint] ?? 0) + 1;
     coverage.missed.push({ role: roleOf(c.ax), name: norm(nameOf(c.ax)).slice(0, 80), tag: d.tag, via: c.via, box: d.box ?? [], hint });
   });

@@ -43,20 +43,34 @@ type Extractor = () => Promise<string | null>;
 
 export interface OpenedPage { page: Page; lens: Lens; close: () => Promise<void> }
 
-/** A fresh context per page: its own routes, dialog handler and lens. */
-export async function openTask(browser: Browser, task: PageTask): Promise<OpenedPage> {
+/** A fresh context per page, not yet navigated: its own routes, dialog handler and lens. */
+export async function blankPage(browser: Browser, offline: boolean): Promise<OpenedPage> {
   const context = await browser.newContext({ viewport: VIEWPORT });
   try {
-    if (task.offline) await blockExternalRequests(context);
+    if (offline) await blockExternalRequests(context);
     const page = await context.newPage();
     page.on('dialog', (d) => { void d.dismiss().catch(() => {}); });
     const lens = await Lens.attach(page);
-    await gotoSettled(page, task.url, 20_000);
     return { page, lens, close: async () => { await lens.close().catch(() => {}); await context.close().catch(() => {}); } };
   } catch (e) {
     await context.close().catch(() => {});
     throw e;
   }
+}
+
+/** Loads a page into a blank one and lets it settle; closes it when that fails. */
+export async function navigate(blank: OpenedPage, url: string): Promise<OpenedPage> {
+  try {
+    await gotoSettled(blank.page, url, 20_000);
+    return blank;
+  } catch (e) {
+    await blank.close();
+    throw e;
+  }
+}
+
+export async function openTask(browser: Browser, task: PageTask): Promise<OpenedPage> {
+  return navigate(await blankPage(browser, task.offline), task.url);
 }
 
 /**

@@ -9,7 +9,7 @@ import { serveFolder, type StaticServer } from '../src/browser/static.js';
 import { loadTokenizer } from '../src/model/tokens.js';
 import { planConformance, runConformance } from './accname.js';
 import { CORPUS, REPO_ROOT, type PageSet } from './inputs.js';
-import { measurePage, openTask, type OpenedPage, type PageTask } from './measurePage.js';
+import { blankPage, measurePage, navigate, openTask, type OpenedPage, type PageTask } from './measurePage.js';
 import { Progress } from './progress.js';
 import { renderReport } from './report.js';
 import { planScale, runScale, type Variant } from './scale.js';
@@ -90,30 +90,26 @@ export async function runBench(opts: BenchOptions): Promise<Results> {
         formFields: set.labels?.get(input.name),
       }));
       const limitMs = opts.pageTimeoutMs ?? 120_000;
-      // The next page loads while the current one is being checked and counted (nothing timed).
-      const next: { opening?: Promise<OpenedPage> } = {};
-      const open = (task: PageTask) => {
-        const p = openTask(browser, task);
-        p.catch(() => {}); // awaited (and reported) in its own turn
-        return p;
-      };
+      const ahead = new Ahead();
       try {
         for (const [i, task] of tasks.entries()) {
-          const opening = next.opening ?? open(task);
-          next.opening = undefined;
-          const startNext = () => { if (!next.opening && tasks[i + 1]) next.opening = open(tasks[i + 1]); };
+          const nextTask = tasks[i + 1];
+          const opening = ahead.take(browser, task);
+          // The next page's context and renderer are made while this page loads.
+          if (nextTask) ahead.prepare(browser, nextTask);
           let opened: OpenedPage | undefined;
           try {
             opened = await withTimeout(opening, limitMs);
-            pages.push(await withTimeout(measurePage(opened, task, opts.runs, startNext), limitMs));
+            await ahead.ready();
+            // Once nothing timed is left, the next page starts loading.
+            pages.push(await withTimeout(measurePage(opened, task, opts.runs, () => nextTask && ahead.load(nextTask)), limitMs));
           } catch (e) {
             const error = (e as Error).message.split('\n')[0];
             progress.note(`${set.name}/${task.name}: ${error}`);
             pages.push({ set: set.name, page: task.name, url: task.url, error });
             // A page stuck in a script loop keeps its renderer busy: start afresh.
             if (e instanceof TimeoutError) {
-              void discard(next.opening);
-              next.opening = undefined;
+              void ahead.discard();
               opened = undefined;
               await restart();
             }
@@ -122,7 +118,7 @@ export async function runBench(opts: BenchOptions): Promise<Results> {
           progress.tick(`${set.name}/${task.name}`);
         }
       } finally {
-        await discard(next.opening);
+        await ahead.discard();
         await server?.close();
       }
     }
@@ -146,9 +142,50 @@ export async function runBench(opts: BenchOptions): Promise<Results> {
   return results;
 }
 
-/** Closes a page opened ahead of time that will not be measured. */
-async function discard(opening: Promise<OpenedPage> | undefined): Promise<void> {
-  await opening?.then((o) => o.close(), () => {});
+/**
+ * Pages made ready ahead of time, never while anything is timed: the next page's blank context
+ * while the current one loads, and its navigation while the current one is checked and counted.
+ */
+class Ahead {
+  private blank?: Promise<OpenedPage>;
+  private loading?: Promise<OpenedPage>;
+
+  /** The page for `task`: already loading, blank and ready to load, or opened now. */
+  take(browser: Browser, task: PageTask): Promise<OpenedPage> {
+    const { blank, loading } = this;
+    this.blank = this.loading = undefined;
+    if (loading) return loading;
+    if (blank) return blank.then((b) => navigate(b, task.url), () => openTask(browser, task));
+    return openTask(browser, task);
+  }
+
+  prepare(browser: Browser, task: PageTask): void {
+    this.blank = quiet(blankPage(browser, task.offline));
+  }
+
+  /** Waits until the blank page is made (or failed), so that nothing is in flight while timing. */
+  async ready(): Promise<void> {
+    await this.blank?.catch(() => {});
+  }
+
+  load(task: PageTask): void {
+    const blank = this.blank;
+    if (!blank) return;
+    this.blank = undefined;
+    this.loading = quiet(blank.then((b) => navigate(b, task.url)));
+  }
+
+  async discard(): Promise<void> {
+    const pending = [this.blank, this.loading];
+    this.blank = this.loading = undefined;
+    await Promise.all(pending.map((p) => p?.then((o) => o.close(), () => {})));
+  }
+}
+
+/** A promise whose rejection is handled later, by whoever takes it. */
+function quiet<T>(p: Promise<T>): Promise<T> {
+  p.catch(() => {});
+  return p;
 }
 
 /** Loose files of one set may live in different folders: serve their common parent. */

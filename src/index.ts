@@ -9,3 +9,8 @@ export type { PageModel, PageNode } from './model/page.js';
 export {
   SemanticV3Result, SemanticResult, SemanticNodeV3, SemanticNode, SnapshotOptions, SnapshotMode, FrameInfo,
 } from './model/schema.js';
+export { AxTreeResult } from './model/axtree.js';
+export { Action, parseAction, formatAction } from './model/actions.js';
+export { ExpectedOutcome, VerificationResult, ActionResult, parseExpectSpec } from './model/outcome.js';
+export { computeTreeHash, shouldSendTree, DeltaTracker } from './model/hash.js';
+export type { MutationEvent, MutationSummary } from './model/mutations.js';

@@ -51,6 +51,7 @@ export class Lens {
   private nextOrdinal = 1;
   /** The layout of the last snapshot: how global IDs map to frames. */
   private lastLayout: LaidOutFrame[] = [];
+  private mainFrameId?: string;
   /** EncodedId → path, from the last axtree read. */
   private lastXpathMap: Record<string, string> = {};
 
@@ -112,7 +113,7 @@ export class Lens {
       };
       return result;
     } finally {
-      await Promise.all([...new Set(layout.map((f) => f.target))].map((t) => t.release(LAYOUT_GROUP)));
+      await releaseLayout(layout);
     }
   }
 
@@ -134,11 +135,20 @@ export class Lens {
 
   private async readModel(viewportOnly: boolean): Promise<PageModel> {
     const t0 = performance.now();
+    // The main frame's read does not depend on the frame layout: run both at once.
+    const mainId = this.mainFrameId;
+    const early = mainId === undefined ? undefined
+      : this.pageTarget.callEngine<FrameSnapshot>(mainId, 'snapshot', [{ viewportOnly }]).then((value) => ({ value }), (error: unknown) => ({ error }));
     const layout = await this.layout();
     try {
       const reads = await Promise.all(layout.map(async (f) => {
         if (f.error) return null;
         try {
+          if (f.ordinal === 0 && early && f.frameId === mainId) {
+            const r = await early;
+            if ('error' in r) throw r.error;
+            return r.value;
+          }
           return await f.target.callEngine<FrameSnapshot>(f.frameId, 'snapshot', [{ viewportOnly }]);
         } catch (e) {
           if (f.ordinal === 0) throw e;
@@ -160,7 +170,7 @@ export class Lens {
       rememberModel(this, model);
       return model;
     } finally {
-      await Promise.all([...new Set(layout.map((f) => f.target))].map((t) => t.release(LAYOUT_GROUP)));
+      await releaseLayout(layout);
     }
   }
 
@@ -190,6 +200,7 @@ export class Lens {
     }
     if (!mainFrame) throw new PagelensError('FRAME_DETACHED', 'The page has no main frame (closed or crashed).');
     this.ordinals.set(mainFrame.frameId, 0);
+    this.mainFrameId = mainFrame.frameId;
     const viewport = this.page.viewportSize() ?? await this.measureViewport(mainFrame);
     const root: LaidOutFrame = {
       ordinal: 0, frameId: mainFrame.frameId, target: this.pageTarget, parent: null, url: mainFrame.url, origin: mainFrame.origin,
@@ -220,7 +231,8 @@ export class Lens {
   }
 
   private async layoutChildren(parent: LaidOutFrame, kids: Array<TargetFrame & { target: Target }>): Promise<LaidOutFrame[]> {
-    const owners = await Promise.all(kids.map((k) => parent.target.frameOwner(k.frameId, parent.frameId, LAYOUT_GROUP).catch(() => null)));
+    // A frame whose page failed to load has nothing to read: list it, spend nothing on it.
+    const owners = await Promise.all(kids.map((k) => k.failed ? null : parent.target.frameOwner(k.frameId, parent.frameId, LAYOUT_GROUP).catch(() => null)));
     const present = owners.filter((o) => o !== null).map((o) => o.objectId);
     let infos: OwnerInfo[] = [];
     if (present.length) {
@@ -238,7 +250,9 @@ export class Lens {
         offset: parent.offset, clip: null, originInParent: [0, 0], sandboxed: info?.sandboxed ?? false,
         order: info?.order ?? Number.MAX_SAFE_INTEGER,
       };
-      if (!info || !owner) {
+      if (k.failed) {
+        frame.error = 'failed to load (blocked or unreachable)';
+      } else if (!info || !owner) {
         frame.error = 'detached: its iframe element is gone';
       } else {
         frame.ownerObjectId = owner.objectId;
@@ -247,7 +261,6 @@ export class Lens {
         frame.offset = [parent.offset[0] + info.content[0], parent.offset[1] + info.content[1]];
         const content: Box = [frame.offset[0], frame.offset[1], info.content[2], info.content[3]];
         frame.clip = info.visible && parent.clip ? intersect(content, parent.clip) : null;
-        if (k.failed) frame.error = 'failed to load (blocked or unreachable)';
 
       }
       laid.push(frame);
@@ -442,7 +455,7 @@ export class Lens {
     try {
       return await fn(layout);
     } finally {
-      await Promise.all([...new Set(layout.map((f) => f.target))].map((t) => t.release(LAYOUT_GROUP)));
+      await releaseLayout(layout);
     }
   }
 }
@@ -459,6 +472,12 @@ function frameInfo(f: LaidOutFrame): FrameInfo {
   };
   if (f.error) info.error = f.error;
   return info;
+}
+
+/** Frees the iframe handles a layout took, in the targets that hold them. */
+async function releaseLayout(layout: LaidOutFrame[]): Promise<void> {
+  const holders = new Set(layout.filter((f) => f.ownerObjectId && f.parent).map((f) => f.parent!.target));
+  await Promise.all([...holders].map((t) => t.release(LAYOUT_GROUP)));
 }
 
 function depthFirst(frames: LaidOutFrame[]): LaidOutFrame[] {

@@ -48,6 +48,14 @@ export function parseGlobalId(gid: string): { frame: number; local: string } | n
   return m ? { frame: m[1] ? Number(m[1]) : 0, local: m[2] } : null;
 }
 
+function absoluteUrl(href: string, base: string): string {
+  try {
+    return new URL(href, base).href;
+  } catch {
+    return href;
+  }
+}
+
 export function intersect(a: Box, b: Box): Box | null {
   const x = Math.max(a[0], b[0]);
   const y = Math.max(a[1], b[1]);
@@ -70,7 +78,9 @@ export function composePage(main: FrameSnapshot, placed: PlacedFrame[], frames: 
       const box: Box = [n.box[0] + ox, n.box[1] + oy, n.box[2], n.box[3]];
       const seen = p.clip ? intersect(box, p.clip) : null;
       if (viewportOnly && !seen) continue;
-      nodes.push({ ...n, box, gid: globalId(p.ordinal, n.id), frame: p.ordinal });
+      const node: PageNode = { ...n, box, gid: globalId(p.ordinal, n.id), frame: p.ordinal };
+      if (n.href) node.href = absoluteUrl(n.href, p.snapshot.base);
+      nodes.push(node);
     }
   }
   return {

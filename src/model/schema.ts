@@ -42,6 +42,8 @@ export type ScrollableContainer = z.infer<typeof ScrollableContainer>;
 /** What one frame's engine returns for one snapshot. */
 export const FrameSnapshot = z.object({
   url: z.string(),
+  /** The document's base URL, against which node hrefs (as written) resolve. */
+  base: z.string(),
   title: z.string(),
   viewport: z.object({ width: z.number(), height: z.number() }),
   scroll: z.object({ x: z.number(), y: z.number(), position: z.string() }),

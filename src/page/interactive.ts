@@ -1,6 +1,7 @@
 import { WIDGET_ROLES } from '../model/roles.js';
 
 const NATIVE_CONTROLS = new Set(['BUTTON', 'SELECT', 'TEXTAREA', 'SUMMARY']);
+const REAL_CONTROLS = 'a[href],button,input:not([type=hidden]),select,textarea,[role=button],[role=link],[onclick]';
 
 /** Explicit signals that an element can be operated, cheapest first; cursor is a separate, styled signal. */
 export function isInteractiveByMarkup(el: Element): boolean {
@@ -30,12 +31,26 @@ export function looksClickable(el: Element, cursor: string, parentCursor: string
   const tag = el.tagName;
   // A label forwards clicks to its control, which is tagged itself.
   if (tag === 'LABEL' && (el as HTMLLabelElement).control) return false;
-  return tag !== 'BODY' && tag !== 'HTML';
+  if (tag === 'BODY' || tag === 'HTML') return false;
+  // A styled wrapper around a real control (a card around its link) is not a second target.
+  return !el.querySelector(REAL_CONTROLS);
 }
 
-/** Containers whose own content overflows them and that the user can scroll. */
-export function scrollOverflow(el: Element, style: CSSStyleDeclaration): { v: boolean; h: boolean } | null {
-  const v = el.scrollHeight > el.clientHeight + 50 && /(auto|scroll|overlay)/.test(style.overflowY);
-  const h = el.scrollWidth > el.clientWidth + 50 && /(auto|scroll|overlay)/.test(style.overflowX);
+const SCROLLS = /^(auto|scroll|overlay)$/;
+
+export function isScrollingOverflow(overflow: string): boolean {
+  return SCROLLS.test(overflow);
+}
+
+/**
+ * Containers whose own content overflows them and that the user can scroll. Takes the overflow
+ * values already read: scrollHeight is costly, so it is read only where scrolling is possible.
+ */
+export function scrollOverflow(el: Element, overflowX: string, overflowY: string): { v: boolean; h: boolean } | null {
+  const canV = SCROLLS.test(overflowY);
+  const canH = SCROLLS.test(overflowX);
+  if (!canV && !canH) return null;
+  const v = canV && el.scrollHeight > el.clientHeight + 50;
+  const h = canH && el.scrollWidth > el.clientWidth + 50;
   return v || h ? { v, h } : null;
 }

@@ -30,6 +30,7 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
   });
   return {
     url: location.href,
+    base: doc.baseURI,
     title: clip(doc.title, 200),
     viewport: { width, height },
     scroll: { x: Math.round(window.scrollX), y: Math.round(window.scrollY), position: pageScrollPosition(doc, height) },
@@ -50,7 +51,9 @@ function describe(
   if (el.tagName === 'INPUT') node.type = (el as HTMLInputElement).type;
   const placeholder = el.getAttribute('placeholder');
   if (placeholder) node.placeholder = clip(placeholder, 100);
-  if (el.tagName === 'A' && el.hasAttribute('href')) node.href = clip((el as HTMLAnchorElement).href, 300);
+  // The attribute as written: resolving thousands of URLs here is costly, the model does it once.
+  const href = el.tagName === 'A' ? el.getAttribute('href') : null;
+  if (href) node.href = clip(href, 300);
   if (ctx.inShadow) node.shadow = true;
   if (intersectsViewport(box, width, height)) {
     const occ = isOccluded(el, box, el.ownerDocument, width, height);

@@ -1,7 +1,7 @@
 // Stable element IDs. An ID is bound to an element object in a WeakMap the page cannot see;
 // the `data-llm-id` attribute only mirrors it. So an attribute the page forged, or one that
 // came along with cloneNode, is never believed: it is replaced or removed.
-import { isInteractiveByMarkup, looksClickable, scrollOverflow } from './interactive.js';
+import { isInteractiveByMarkup, isScrollingOverflow, looksClickable, scrollOverflow } from './interactive.js';
 import { onShadowRootAdopted, shadowRootOf } from './shadow.js';
 import type { Box } from '../model/schema.js';
 import { ROOT_CONTEXT, walkElements, type WalkContext } from './walker.js';
@@ -44,30 +44,42 @@ export interface Inspection {
   children: WalkContext;
 }
 
-/** One look at an element, shared by the tagger and the snapshot so they never disagree. */
+/**
+ * One look at an element, shared by the tagger and the snapshot so they never disagree. This
+ * runs for every element of the page: each computed-style read costs, so each is read once and
+ * only when its answer can matter.
+ */
 export function inspect(el: Element, ctx: WalkContext): Inspection {
   const style = getComputedStyle(el);
   const cursor = style.cursor;
   const interactive = isInteractiveByMarkup(el) || looksClickable(el, cursor, ctx.parentCursor);
   const isRoot = el.tagName === 'BODY' || el.tagName === 'HTML';
-  const scroll = isRoot ? null : scrollOverflow(el, style);
+  const overflowX = style.overflowX;
+  // CSS turns a lone `visible` into `auto` when the other axis is not visible, so a visible x
+  // axis means a visible y axis, except for the rare `clip` pairing, which we accept to miss.
+  const overflowY = overflowX === 'visible' ? 'visible' : style.overflowY;
+  const scroll = isRoot ? null : scrollOverflow(el, overflowX, overflowY);
   if (el.hasAttribute(ID_ATTR) && !idOf.has(el) && !interactive && !scroll) el.removeAttribute(ID_ATTR);
   const root = shadowRootOf(el);
   if (root) observeRoot(root);
-  return { interactive, scroll, children: childContext(el, style, ctx, cursor, isRoot) };
+  return { interactive, scroll, children: childContext(el, style, ctx, cursor, isRoot, overflowX, overflowY) };
 }
 
-function childContext(el: Element, style: CSSStyleDeclaration, ctx: WalkContext, cursor: string, isRoot: boolean): WalkContext {
+function childContext(
+  el: Element, style: CSSStyleDeclaration, ctx: WalkContext, cursor: string, isRoot: boolean, ox: string, oy: string,
+): WalkContext {
   let { hardClip, viewClip } = ctx;
-  if (style.position === 'fixed') hardClip = viewClip = null; // escapes every ancestor's clip
-  const ox = style.overflowX, oy = style.overflowY;
-  if (!isRoot && (ox !== 'visible' || oy !== 'visible')) {
+  // A fixed element escapes every ancestor's clip (position is only worth reading under a clip).
+  if ((hardClip || viewClip) && style.position === 'fixed') hardClip = viewClip = null;
+  // Overflow does nothing on inline boxes, whatever the computed value says.
+  if (!isRoot && (ox !== 'visible' || oy !== 'visible') && !/^(inline|contents)$/.test(style.display)) {
     const r = el.getBoundingClientRect();
     const own: Box = [r.x + el.clientLeft, r.y + el.clientTop, el.clientWidth, el.clientHeight];
-    const scrolls = /(auto|scroll|overlay)/.test(ox + oy);
+    const scrolls = isScrollingOverflow(ox) || isScrollingOverflow(oy);
     viewClip = viewClip ? intersectBox(viewClip, own) : own;
     if (!scrolls) hardClip = hardClip ? intersectBox(hardClip, own) : own;
   }
+  if (cursor === ctx.parentCursor && hardClip === ctx.hardClip && viewClip === ctx.viewClip) return ctx;
   return { inShadow: ctx.inShadow, parentCursor: cursor, hardClip, viewClip };
 }
 
