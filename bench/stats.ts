@@ -40,9 +40,9 @@ export function pct(x: number | null | undefined, digits = 1): string {
   return x === null || x === undefined || !Number.isFinite(x) ? '–' : (x * 100).toFixed(digits) + '%';
 }
 
-/** Median wall time of `runs` calls after one warm-up call. */
-export async function timeWarm<T>(runs: number, fn: () => Promise<T>): Promise<{ ms: number; value: T }> {
-  let value = await fn();
+/** Median wall time of `runs` calls, after one warm-up call unless the caller already warmed it. */
+export async function timeWarm<T>(runs: number, fn: () => Promise<T>, warmUp = true): Promise<{ ms: number; value: T }> {
+  let value = warmUp ? await fn() : (undefined as T);
   const times: number[] = [];
   for (let i = 0; i < runs; i++) {
     const t0 = performance.now();

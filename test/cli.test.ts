@@ -47,8 +47,8 @@ test('pagelens snapshot: semantic mode, text format, axtree mode', async () => {
 
   const text = await run(['snapshot', page, '--format', 'text']);
   assert.equal(text.code, 0, text.stderr);
-  assert.match(text.stdout, /^\[1\] btn Leaf button$/m);
-  assert.match(text.stdout, /^\[2\] chk Leaf check \{checked\}$/m);
+  assert.match(text.stdout, /^1 btn Leaf button$/m);
+  assert.match(text.stdout, /^2 chk Leaf check \{checked\}$/m);
 
   const ax = await run(['snapshot', page, '--mode', 'axtree']);
   assert.equal(ax.code, 0, ax.stderr);

@@ -91,7 +91,8 @@ export function buildAxTree(nodes: CdpAxNode[], ctx: AxBuildContext): AxTreeNode
     if (DROPPED_ROLES.has(role)) return [];
     const name = text(raw.name?.value);
     // Text children that only repeat what this node already says (its name, its value) are dropped.
-    const childParentName = raw.ignored ? parentName : `${name} ${text(raw.value?.value)}`;
+    const transparent = raw.ignored || (WRAPPER_ROLES.has(role) && !name);
+    const childParentName = transparent ? parentName : `${name} ${text(raw.value?.value)}`;
     let children = (raw.childIds ?? []).flatMap((c) => convert(c, childParentName));
     if (role === 'Iframe' && raw.backendDOMNodeId !== undefined) children = ctx.frameRoots(raw.backendDOMNodeId) ?? children;
     if (raw.ignored) return children;

@@ -86,13 +86,14 @@ export function renderSemantic(model: PageModel): SemanticResult {
 }
 
 /**
- * The compact text form: one line per element, `[id] role name = "value" {states}`. No
- * coordinates and no JSON punctuation: an agent acts by ID, so this is the cheapest full listing.
+ * The compact text form: one line per element, `id role name = "value" {states}`. No
+ * coordinates and no punctuation that is not needed to read it back: an agent acts by ID,
+ * so this is the cheapest complete listing (the ID is the first word, the role the second).
  */
 export function renderText(model: PageModel): string {
   const lines = [`page: ${model.title} <${model.url}> scrolled ${model.scrollPosition}`];
   for (const n of model.nodes) {
-    let line = `[${n.gid}] ${minifyRole(n.role)}`;
+    let line = `${n.gid} ${minifyRole(n.role)}`;
     if (n.name) line += ` ${truncate(n.name, V3_NAME_MAX)}`;
     if (n.value !== undefined) line += ` = "${n.value}"`;
     if (n.states.length) line += ` {${n.states.join(',')}}`;
