@@ -1,14 +1,12 @@
 // Acting on form controls, scroll containers, cross-origin iframes and closed shadow roots,
 // delta hashing of real snapshots, and the `pagelens run` command.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { computeTreeHash } from '../src/model/hash.js';
-import type { ActionResult } from '../src/model/outcome.js';
-import type { SemanticV3Result } from '../src/model/schema.js';
+import { counter, idOf } from './action-helpers.js';
 import { FIXTURES, startHarness, type Harness } from './harness.js';
+import { runCli } from './cli-helpers.js';
 
 let h: Harness;
 before(async () => { h = await startHarness(); });
@@ -17,19 +15,7 @@ after(async () => {
   await h?.close();
 });
 
-const counts = { actions: 0, recovered: 0, caught: 0 };
-function tally(r: ActionResult): ActionResult {
-  counts.actions++;
-  if (r.recovered && r.ok) counts.recovered++;
-  if (r.ok && r.verification && !r.verification.success) counts.caught++;
-  return r;
-}
-
-function idOf(snap: SemanticV3Result, name: string, role?: string): string {
-  const n = snap.interactive_tree.find((x) => x.n === name && (!role || x.r === role));
-  assert.ok(n, `no "${name}" in ${JSON.stringify(snap.interactive_tree.map((x) => [x.i, x.r, x.n]))}`);
-  return n.i;
-}
+const { counts, tally } = counter();
 
 test('select by label or value, check/uncheck/toggle, press keys, scroll a feed that loads more', async () => {
   const { page, lens } = await h.open('actions-controls.html');
@@ -119,18 +105,7 @@ test('delta hash: two snapshots of an unchanged page hash the same; a change cha
   assert.notEqual(computeTreeHash(b), computeTreeHash(c));
 });
 
-const BIN = join(dirname(fileURLToPath(import.meta.url)), '../../bin/pagelens.js');
-
-function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const run = runCli;
 
 test('pagelens run: each step\'s result and the snapshot after it; a failed verification fails the run', async () => {
   const form = join(FIXTURES, 'actions-form.html');

@@ -2,8 +2,7 @@
 // controlled inputs, sentinel verification against errors that flash and vanish, navigation.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { SemanticV3Result } from '../src/model/schema.js';
-import type { ActionResult } from '../src/model/outcome.js';
+import { counter, idOf } from './action-helpers.js';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
@@ -15,19 +14,7 @@ after(async () => {
   await h?.close();
 });
 
-const counts = { actions: 0, recovered: 0, caught: 0 };
-function tally(r: ActionResult): ActionResult {
-  counts.actions++;
-  if (r.recovered && r.ok) counts.recovered++;
-  if (r.ok && r.verification && !r.verification.success) counts.caught++;
-  return r;
-}
-
-function idOf(snap: SemanticV3Result, name: string, role?: string): string {
-  const n = snap.interactive_tree.find((x) => x.n === name && (!role || x.r === role));
-  assert.ok(n, `no "${name}" in ${JSON.stringify(snap.interactive_tree.map((x) => [x.i, x.r, x.n]))}`);
-  return n.i;
-}
+const { counts, tally } = counter();
 
 test('a node replaced by a re-render between snapshot and click is recovered, and says so', async () => {
   const { page, lens } = await h.open('actions-rerender.html');

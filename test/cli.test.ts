@@ -3,26 +3,15 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
+import { join } from 'node:path';
 import { test } from 'node:test';
-import { fileURLToPath } from 'node:url';
 import { findChromium, CHROMIUM_ARGS } from '../src/browser/chromium.js';
 import { AxTreeResult } from '../src/model/axtree.js';
 import { SemanticResult, SemanticV3Result } from '../src/model/schema.js';
 import { FIXTURES } from './harness.js';
+import { runCli } from './cli-helpers.js';
 
-const BIN = join(dirname(fileURLToPath(import.meta.url)), '../../bin/pagelens.js');
-
-function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    child.on('close', (code) => resolve({ code: code ?? -1, stdout, stderr }));
-  });
-}
+const run = runCli;
 
 test('pagelens demo prints the demo payload and its token count, offline', async () => {
   const r = await run(['demo']);
