@@ -107,6 +107,8 @@ async function describeAll(cdp: CDPSession): Promise<Map<number, Described>> {
   return out;
 }
 
+export const UNSEEN_HINTS = new Set(['hidden or transparent', 'tiny (<=2px)', 'clipped by an overflow ancestor']);
+
 // Runs on the missed element in the page's main world: the cheapest explanation first.
 const DIAGNOSE = `function () {
   const el = this;
@@ -176,14 +178,17 @@ async function diagnoseAll(cdp: CDPSession, backendNodeIds: number[], listed: Ma
 }
 
 export interface Agreement {
-  coverage: { candidates: number; covered: number; byHint: Record<string, number>; missed: Missed[] };
+  /** unseen: misses a person could not see either (clipped away, transparent, 2px or less). */
+  coverage: { candidates: number; covered: number; unseen: number; byHint: Record<string, number>; missed: Missed[] };
   /** oursOnly: Chrome has no name where pagelens found one (a label Chrome does not associate). */
   names: { compared: number; agree: number; oursOnly: number; disagreements: NameDiff[] };
   forms?: { fields: FormField[] };
 }
 
-const MAX_DIAGNOSED = 80;
+/** Enough for the worst corpus pages (hundreds of clipped carousel links); one call does them all. */
+const MAX_DIAGNOSED = 1000;
 const MAX_LISTED_DIFFS = 40;
+const MAX_LISTED_MISSES = 150;
 
 /** Same-length comparison: the v3 renderer cuts names to 80 characters ending in '…'. */
 export function sameName(ours: string, chrome: string): boolean {
@@ -218,7 +223,7 @@ export async function compareWithChrome(
   misses.forEach((x, k) => { const b = confirmed[k]; if (b && visibleIn(b, doc)) x.d.box = b; else gone.add(x); });
   const visible = seen.filter((x) => !gone.has(x));
 
-  const coverage: Agreement['coverage'] = { candidates: visible.length, covered: 0, byHint: {}, missed: [] };
+  const coverage: Agreement['coverage'] = { candidates: visible.length, covered: 0, unseen: 0, byHint: {}, missed: [] };
   const names: Agreement['names'] = { compared: 0, agree: 0, oursOnly: 0, disagreements: [] };
   const fields: FormField[] = [];
   for (const { c, d, ours } of visible) {
@@ -239,7 +244,8 @@ export async function compareWithChrome(
   missed.forEach(({ c, d }, k) => {
     const hint = hints[k] ?? 'not diagnosed';
     coverage.byHint[hint] = (coverage.byHint[hint] ?? 0) + 1;
-    coverage.missed.push({ role: roleOf(c.ax), name: norm(nameOf(c.ax)).slice(0, 80), tag: d.tag, via: c.via, box: d.box ?? [], hint });
+    if (UNSEEN_HINTS.has(hint)) coverage.unseen++;
+    if (coverage.missed.length < MAX_LISTED_MISSES) coverage.missed.push({ role: roleOf(c.ax), name: norm(nameOf(c.ax)).slice(0, 80), tag: d.tag, via: c.via, box: d.box ?? [], hint });
   });
   return { coverage, names, ...(formFields && { forms: { fields } }) };
 }

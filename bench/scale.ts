@@ -9,17 +9,21 @@ import { countTokens } from '../src/model/tokens.js';
 import { openTask } from './measurePage.js';
 import type { Progress } from './progress.js';
 import type { ScaleResult } from './schema.js';
-import { round, timeWarm } from './stats.js';
+import { median, round, timeWarm } from './stats.js';
 
 export type Variant = 'flat' | 'deep' | 'shadow' | 'iframes';
 export interface ScalePlan { variant: Variant; elements: number }
 
 export const DEFAULT_SIZES = [1000, 5000, 20000, 50000];
-/** The harder shapes cost more per element; they stop before the largest size to keep the run short. */
-const VARIANT_MAX = 20000;
+/** The harder shapes stop before the largest sizes to keep the whole run within 15 minutes. */
+const VARIANT_MAX = 5000;
 /** Playwright's snapshot gets slow on big pages; it is timed up to this size only, for comparison. */
 const PLAYWRIGHT_MAX = 5000;
 const PER_ROW = 5;
+/** Beyond this, a warm extraction is timed once, not `runs` times. */
+const SLOW_MS = 1500;
+/** Beyond this (first or warm extraction), the variant's larger sizes are skipped. */
+const STOP_MS = 3000;
 const IFRAMES = 8;
 
 export const VARIANTS: Variant[] = ['flat', 'deep', 'shadow', 'iframes'];
@@ -27,7 +31,7 @@ export const VARIANTS: Variant[] = ['flat', 'deep', 'shadow', 'iframes'];
 export function planScale(sizes: number[], variants: Variant[] = VARIANTS): ScalePlan[] {
   const plans: ScalePlan[] = [];
   for (const variant of variants) {
-    for (const elements of sizes) if (variant === 'flat' || elements <= VARIANT_MAX) plans.push({ variant, elements });
+    for (const elements of [...sizes].sort((a, b) => a - b)) if (variant === 'flat' || elements <= VARIANT_MAX) plans.push({ variant, elements });
   }
   return plans;
 }
@@ -82,6 +86,17 @@ for (let h = 0; h < ${hosts}; h++) { const host = document.createElement('div');
   return `${base}.html`;
 }
 
+async function timeAdaptive(runs: number, fn: () => Promise<unknown>): Promise<{ ms: number }> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const t0 = performance.now();
+    await fn();
+    times.push(performance.now() - t0);
+    if (times[0] > SLOW_MS) break;
+  }
+  return { ms: round(median(times), 2) };
+}
+
 async function heapUsage(cdp: CDPSession): Promise<{ used: number; total: number }> {
   const h = await cdp.send('Runtime.getHeapUsage') as { usedSize: number; totalSize: number };
   return { used: h.usedSize, total: h.totalSize };
@@ -92,16 +107,31 @@ export async function runScale(browser: Browser, plans: ScalePlan[], runs: numbe
   const server = await serveFolder(dir);
   const cross = `http://localhost:${server.port}/`;
   const out: ScaleResult[] = [];
+  // A variant stops growing once an extraction fails or gets too slow: the next size would only
+  // cost minutes to say the same thing.
+  const stopped = new Map<Variant, string>();
+  const failed = (plan: ScalePlan, error: string): ScaleResult =>
+    ({ variant: plan.variant, elements: plan.elements, listedFull: 0, firstMs: NaN, fullMs: NaN, viewportMs: NaN, modelMs: NaN, playwrightAiMs: null, tokensFull: 0, heapGrowthMb: NaN, heapTotalMb: NaN, error });
   try {
     for (const plan of plans) {
-      const file = writePage(dir, plan, cross);
       const label = `${plan.variant} ${plan.elements}`;
+      const reason = stopped.get(plan.variant);
+      if (reason) {
+        out.push(failed(plan, `skipped: ${reason}`));
+        progress.tick(label);
+        continue;
+      }
+      const file = writePage(dir, plan, cross);
       try {
-        out.push(await measureScale(browser, server.url + file, plan, runs));
+        const r = await measureScale(browser, server.url + file, plan, runs);
+        out.push(r);
+        const slowest = Math.max(r.fullMs, r.firstMs);
+        if (slowest > STOP_MS) stopped.set(plan.variant, `${plan.elements} elements took ${(slowest / 1000).toFixed(1)} s`);
       } catch (e) {
         const error = (e as Error).message.split('\n')[0];
         progress.note(`scale: ${label} failed: ${error}`);
-        out.push({ variant: plan.variant, elements: plan.elements, listedFull: 0, fullMs: NaN, viewportMs: NaN, modelMs: NaN, playwrightAiMs: null, tokensFull: 0, heapGrowthMb: NaN, heapTotalMb: NaN, error });
+        out.push(failed(plan, error));
+        stopped.set(plan.variant, `${plan.elements} elements failed`);
       }
       progress.tick(label);
     }
@@ -120,12 +150,15 @@ async function measureScale(browser: Browser, url: string, plan: ScalePlan, runs
     const cdp = await page.context().newCDPSession(page);
     await cdp.send('HeapProfiler.collectGarbage');
     const before = await heapUsage(cdp);
+    const t0 = performance.now();
     const first = await lens.snapshot({ mode: 'semantic_v3', fullPage: true });
+    const firstMs = performance.now() - t0;
     const after = await heapUsage(cdp);
-    // The first snapshot warmed the engine up: every call after it is a timed one.
-    const full = await timeWarm(runs, () => lens.snapshot({ mode: 'semantic_v3', fullPage: true }), false);
-    const model = await timeWarm(runs, () => lens.model({ fullPage: true }), false);
-    const viewport = await timeWarm(runs, () => lens.snapshot({ mode: 'semantic_v3' }), false);
+    // The first snapshot warmed the engine up: every call after it is a timed one, repeated
+    // unless a single warm call is already slow.
+    const full = await timeAdaptive(runs, () => lens.snapshot({ mode: 'semantic_v3', fullPage: true }));
+    const model = await timeAdaptive(runs, () => lens.model({ fullPage: true }));
+    const viewport = await timeAdaptive(runs, () => lens.snapshot({ mode: 'semantic_v3' }));
     let playwrightAiMs: number | null = null;
     if (plan.variant === 'flat' && plan.elements <= PLAYWRIGHT_MAX) playwrightAiMs = (await timeWarm(1, () => page.ariaSnapshot({ mode: 'ai' }))).ms;
     await cdp.detach().catch(() => {});
@@ -133,6 +166,7 @@ async function measureScale(browser: Browser, url: string, plan: ScalePlan, runs
       variant: plan.variant,
       elements: plan.elements,
       listedFull: first.interactive_tree.length,
+      firstMs: round(firstMs, 1),
       fullMs: full.ms,
       viewportMs: viewport.ms,
       modelMs: model.ms,

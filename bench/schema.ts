@@ -19,7 +19,9 @@ export const METHOD_LABELS: Record<Method | 'floor' | 'modelFull', string> = {
   floor: 'floor',
 };
 
-const Counts = z.record(z.string(), z.number());
+/** A figure that may be missing: NaN in memory, null in JSON (which has no NaN), NaN again when read back. */
+const Num = z.number().nullable().transform((v) => v ?? NaN);
+const Counts = z.record(z.string(), Num);
 
 export const Missed = z.object({
   role: z.string(),
@@ -51,6 +53,8 @@ export const PageResult = z.object({
   coverage: z.object({
     candidates: z.number(),
     covered: z.number(),
+    /** Misses a person could not see either: clipped away, transparent, 2px or less. */
+    unseen: z.number(),
     share: z.number().nullable(),
     byHint: Counts,
     missed: z.array(Missed),
@@ -78,21 +82,23 @@ export const ScaleResult = z.object({
   variant: z.string(),
   elements: z.number(),
   listedFull: z.number(),
-  fullMs: z.number(),
-  viewportMs: z.number(),
+  /** The first full-page extraction on the page (cold: the engine tags everything first). */
+  firstMs: Num,
+  fullMs: Num,
+  viewportMs: Num,
   /** The page model alone (no rendering, no token count): what the engine and CDP cost. */
-  modelMs: z.number(),
+  modelMs: Num,
   playwrightAiMs: z.number().nullable(),
-  tokensFull: z.number(),
+  tokensFull: Num,
   /** JS heap used right after a full-page extraction, before any GC, minus the heap before it. */
-  heapGrowthMb: z.number(),
+  heapGrowthMb: Num,
   /** Committed JS heap after the extraction: the high-water mark of the isolate. */
-  heapTotalMb: z.number(),
+  heapTotalMb: Num,
   error: z.string().optional(),
 });
 export type ScaleResult = z.infer<typeof ScaleResult>;
 
-const Dist = z.object({ median: z.number(), p90: z.number() });
+const Dist = z.object({ median: Num, p90: Num });
 
 export const SetSummary = z.object({
   pages: z.number(),
@@ -103,6 +109,8 @@ export const SetSummary = z.object({
   timeMs: z.record(z.string(), Dist),
   timeRatio: Counts,
   coverage: z.number().nullable(),
+  /** Coverage leaving out what a person could not see either (see PageResult.coverage.unseen). */
+  coverageSeen: z.number().nullable(),
   nameAgreement: z.number().nullable(),
   /** The same, leaving out elements Chrome gives no name and pagelens does. */
   nameAgreementChromeNamed: z.number().nullable(),

@@ -64,7 +64,8 @@ export function logChart(o: ChartOptions): string {
   for (const r of o.refs ?? []) {
     const a = 10 ** x0, b = 10 ** x1;
     parts.push(`<line x1="${sx(a)}" y1="${sy(a * r.k)}" x2="${sx(b)}" y2="${sy(b * r.k)}" stroke="#888" stroke-dasharray="4 3"/>`);
-    const lx = 10 ** (x1 - 0.15 * (x1 - x0));
+    // Label the line where it is still inside the plot.
+    const lx = Math.min(10 ** (x1 - 0.15 * (x1 - x0)), 10 ** (y1 - 0.08 * (y1 - y0)) / r.k);
     parts.push(`<text x="${sx(lx)}" y="${sy(lx * r.k) - 4}" fill="#666" text-anchor="middle">${esc(r.label)}</text>`);
   }
   for (const s of o.series) {

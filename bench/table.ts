@@ -55,6 +55,7 @@ export function renderTable(r: Results, compared?: { regressions: Regression[]; 
     out.push('', grid('QUALITY against Chrome\'s accessibility tree (pooled over pages)', [
       ['', ...sets],
       ['coverage', ...q((x) => x.coverage)],
+      ['  of what can be seen', ...q((x) => x.coverageSeen)],
       ['name agreement', ...q((x) => x.nameAgreement)],
       ['  where Chrome names', ...q((x) => x.nameAgreementChromeNamed)],
       ['forms: named', ...q((x) => x.formsNamed)],
@@ -70,11 +71,13 @@ export function renderTable(r: Results, compared?: { regressions: Regression[]; 
     out.push(`  roles (all suites): ${c.rolesPassed}/${c.rolesListed} listed cases match (${c.roles - c.rolesListed} of ${c.roles} not listed)`);
   }
   if (s.scale.length) {
-    const rows = s.scale.map((x) => [x.variant, String(x.elements), x.error ? 'error' : human(x.fullMs), human(x.viewportMs), human(x.modelMs), human(x.playwrightAiMs),
-      String(x.listedFull), human(x.tokensFull), human(x.heapGrowthMb), human(x.heapTotalMb)]);
-    out.push('', grid('SCALE (generated pages; ms are warm medians; heap = main renderer JS heap)', [
-      ['variant', 'elements', 'full ms', 'vp ms', 'model ms', 'PW ms', 'listed', 'tokens', 'heap +MB', 'heap MB'], ...rows,
-    ], [8, 9, 9, 8, 9, 8, 8, 8, 9, 8]));
+    const rows = s.scale.map((x) => x.error
+      ? [x.variant, String(x.elements), x.error.startsWith('skipped') ? x.error : `failed: ${x.error}`.slice(0, 90)]
+      : [x.variant, String(x.elements), human(x.firstMs), human(x.fullMs), human(x.viewportMs), human(x.modelMs), human(x.playwrightAiMs),
+        String(x.listedFull), human(x.tokensFull), human(x.heapGrowthMb), human(x.heapTotalMb)]);
+    out.push('', grid('SCALE (generated pages; first = cold call, then warm medians; model = lens.model, no rendering or token count; heap = main renderer)', [
+      ['variant', 'elements', 'first ms', 'full ms', 'vp ms', 'model ms', 'PW ms', 'listed', 'tokens', 'heap +MB', 'heap MB'], ...rows,
+    ], [8, 9, 9, 9, 8, 9, 8, 8, 8, 9, 8]));
   }
   out.push('', 'GOALS (reported, not asserted)');
   for (const g of s.goals) out.push(`  ${g.pass === null ? '  -  ' : g.pass ? ' pass' : ' MISS'}  ${g.goal.padEnd(50)} ${g.target.padEnd(8)} measured ${g.measured}`);
@@ -99,6 +102,6 @@ function missSummary(r: Results): string {
   const emptyOurs = r.pages.reduce((a, p) => a + (p.names?.disagreements.filter((d) => !d.ours).length ?? 0), 0);
   const emptyChrome = r.pages.reduce((a, p) => a + (p.names?.disagreements.filter((d) => !d.chrome).length ?? 0), 0);
   const diffs = r.pages.reduce((a, p) => a + (p.names?.disagreements.length ?? 0), 0);
-  return `MISSES: ${total} visible interactive elements not listed (${byVia.role ?? 0} by role, ${byVia.focusable ?? 0} only focusable): ${top || 'none'}\n`
+  return `MISSES: ${total} interactive elements with a box not listed (${byVia.role ?? 0} by role, ${byVia.focusable ?? 0} only focusable): ${top || 'none'}\n`
     + `NAME DIFFERENCES (first 40 per page): ${diffs}, of which ours empty ${emptyOurs}, Chrome's empty ${emptyChrome}`;
 }

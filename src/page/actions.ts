@@ -6,7 +6,7 @@ import { nameOf } from './names.js';
 import { roleOf } from './roles.js';
 import { composedContains, composedParent, deepActiveElement, deepElementFromPoint, shadowRootOf } from './shadow.js';
 import { isSecretField, statesOf, REDACTED } from './state.js';
-import { idFor, stamp } from './tagger.js';
+import { flushStamps, idFor, stamp } from './tagger.js';
 import { visibleBox } from './visibility.js';
 import { walkElements } from './walker.js';
 
@@ -93,6 +93,7 @@ function describeCover(hit: Element, target: Element): Cover {
     const name = short(nameOf(control, roleOf(control, false)), 40);
     out.text = name;
     out.control = { id: idFor(control) ?? stamp(control), name };
+    flushStamps();
   } else {
     out.text = short((cover as HTMLElement).innerText ?? cover.textContent ?? '', 40);
   }

@@ -3,7 +3,7 @@ import { nameOf } from './names.js';
 import { roleOf } from './roles.js';
 import { deepActiveElement } from './shadow.js';
 import { statesOf, valueOf } from './state.js';
-import { inspect, stamp, type Inspection } from './tagger.js';
+import { flushStamps, inspect, stamp, type Inspection } from './tagger.js';
 import { intersectsViewport, isOccluded, visibleBox } from './visibility.js';
 import { walkElements, type WalkContext } from './walker.js';
 
@@ -28,6 +28,7 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
     nodes.push(describe(el, id, box, seen, ctx, focused, width, height));
     return seen.children;
   });
+  flushStamps();
   return {
     url: location.href,
     base: doc.baseURI,

@@ -16,6 +16,11 @@ export function idFor(el: Element): string | undefined {
   return idOf.get(el);
 }
 
+/**
+ * Binds an ID to the element. The attribute is written later, by flushStamps(): writing it in
+ * the middle of a walk that reads computed styles makes Chrome recompute style again and again
+ * (quadratic on large pages); written all at once it costs one recalculation.
+ */
 export function stamp(el: Element): string {
   let id = idOf.get(el);
   if (id === undefined) {
@@ -23,8 +28,16 @@ export function stamp(el: Element): string {
     idOf.set(el, id);
     byId.set(id, new WeakRef(el));
   }
-  if (el.getAttribute(ID_ATTR) !== id) el.setAttribute(ID_ATTR, id);
+  if (el.getAttribute(ID_ATTR) !== id) pendingWrites.push([el, id]);
   return id;
+}
+
+const pendingWrites: Array<[Element, string]> = [];
+
+/** Mirrors the IDs bound since the last flush into `data-llm-id` attributes. */
+export function flushStamps(): void {
+  for (const [el, id] of pendingWrites) if (idOf.get(el) === id && el.getAttribute(ID_ATTR) !== id) el.setAttribute(ID_ATTR, id);
+  pendingWrites.length = 0;
 }
 
 /** The live element behind an ID, or null once it was removed from the document. */
@@ -98,6 +111,7 @@ export function tagSubtree(root: ParentNode, start?: WalkContext): void {
     if (seen.interactive || seen.scroll) stamp(el);
     return seen.children;
   }, start);
+  flushStamps();
 }
 
 let observer: MutationObserver | null = null;
@@ -117,16 +131,24 @@ export function startAutoTagger(doc: Document, delayMs = 100): void {
   let timer: ReturnType<typeof setTimeout> | undefined;
   const flush = () => {
     timer = undefined;
+    const visited = new WeakSet<Element>();
     for (const el of pending) {
-      if (!el.isConnected) continue;
+      // The parser adds parents before children: a child already walked with its parent is skipped.
+      if (!el.isConnected || visited.has(el)) continue;
       const parent = el.parentElement;
       const parentCursor = parent ? getComputedStyle(parent).cursor : 'auto';
       const ctx: WalkContext = { ...ROOT_CONTEXT, inShadow: el.getRootNode() instanceof ShadowRoot, parentCursor };
       const seen = inspect(el, ctx);
       if (seen.interactive || seen.scroll) stamp(el);
-      tagSubtree(el, seen.children);
+      walkElements(el, (child, childCtx) => {
+        visited.add(child);
+        const look = inspect(child, childCtx);
+        if (look.interactive || look.scroll) stamp(child);
+        return look.children;
+      }, seen.children);
     }
     pending.clear();
+    flushStamps();
   };
   observer = new MutationObserver((records) => {
     for (const r of records) for (const n of Array.from(r.addedNodes)) if (n.nodeType === Node.ELEMENT_NODE) pending.add(n as Element);
