@@ -43,12 +43,15 @@ test('every page gets tokens and warm times for each extraction, in one load', (
       assert.ok(p.timeMs![k] >= 0, `${p.page} timeMs.${k}`);
     }
     assert.ok(p.timeMs!.floor >= 0 && p.timeMs!.axtree >= 0);
-    assert.ok(p.tokens!.v3Viewport <= p.tokens!.v3Full);
+    // A page that fits the viewport gives the same list twice; only meta figures (times) differ.
+    assert.ok(p.tokens!.v3Viewport <= p.tokens!.v3Full + 10, `${p.page}: ${p.tokens!.v3Viewport} > ${p.tokens!.v3Full}`);
     assert.ok(p.tokens!.textFull < p.tokens!.v3Full, 'the text form is the compact one');
     assert.ok(p.elements!.listedViewport <= p.elements!.listedFull);
   }
   // The button below the 2000px spacer is only in the full page.
-  assert.ok(page('bench-links.html').elements!.listedViewport < page('bench-links.html').elements!.listedFull);
+  const links = page('bench-links.html');
+  assert.ok(links.elements!.listedViewport < links.elements!.listedFull);
+  assert.ok(links.tokens!.v3Viewport < links.tokens!.v3Full);
 });
 
 test('coverage and names are matched against Chrome through data-llm-id', () => {

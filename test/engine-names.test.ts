@@ -153,3 +153,9 @@ test('meta.estimatedTokens is the token count of the JSON it is part of', async 
     assert.ok(Math.abs(actual - result.meta.estimatedTokens) <= 3, `${mode}: estimated ${result.meta.estimatedTokens}, actual ${actual}`);
   }
 });
+
+test('links without href are targets when onclick, a role or a tabindex makes them one', async () => {
+  const { lens } = await h.open('engine-hrefless.html');
+  const names = (await lens.snapshot()).interactive_tree.map((n) => [n.r, n.n]);
+  assert.deepEqual(names, [['clickable', 'Beauté'], ['btn', 'Log in'], ['clickable', 'Menu']]);
+});

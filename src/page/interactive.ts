@@ -8,7 +8,8 @@ export function isInteractiveByMarkup(el: Element): boolean {
   const tag = el.tagName;
   if (NATIVE_CONTROLS.has(tag)) return true;
   if (tag === 'INPUT') return (el as HTMLInputElement).type !== 'hidden';
-  if (tag === 'A' || tag === 'AREA') return el.hasAttribute('href');
+  // A link without href is inert by itself, but onclick, a role or a tabindex below still make it a target.
+  if ((tag === 'A' || tag === 'AREA') && el.hasAttribute('href')) return true;
   const role = el.getAttribute('role');
   if (role && WIDGET_ROLES.has(role.trim().split(/\s+/)[0])) return true;
   if (el.hasAttribute('onclick')) return true;
