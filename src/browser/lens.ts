@@ -46,7 +46,8 @@ export interface LaidOutFrame {
 const LAYOUT_GROUP = 'pagelens-layout';
 
 export class Lens {
-  private readonly oopifTargets = new Map<Frame, { target: Target; url: string } | null>();
+  /** Per child frame: its own target when it is out-of-process, null when it is not (as of `url`). */
+  private readonly frameTargets = new Map<Frame, { target: Target | null; url: string }>();
   private readonly ordinals = new Map<string, number>();
   private nextOrdinal = 1;
   /** The layout of the last snapshot: how global IDs map to frames. */
@@ -302,32 +303,27 @@ export class Lens {
   private async targets(): Promise<Target[]> {
     const frames = this.page.frames();
     const live = new Set(frames);
-    for (const [frame, entry] of this.oopifTargets) {
-      if (!live.has(frame) || entry?.target.closed) {
-        this.oopifTargets.delete(frame);
-        if (entry) void entry.target.detach();
+    for (const [frame, entry] of this.frameTargets) {
+      if (!live.has(frame) || entry.target?.closed) {
+        this.frameTargets.delete(frame);
+        if (entry.target) void entry.target.detach();
       }
     }
     await Promise.all(frames.map(async (frame) => {
       if (frame === this.page.mainFrame()) return;
-      const cached = this.oopifTargets.get(frame);
+      const cached = this.frameTargets.get(frame);
       // A same-process frame that navigated elsewhere may have moved to its own process.
-      if (cached !== undefined && (cached !== null || this.sameUrl(frame))) return;
+      if (cached && (cached.target || cached.url === frame.url())) return;
+      let target: Target | null = null;
       try {
-        const session = await this.page.context().newCDPSession(frame);
-        this.oopifTargets.set(frame, { target: await Target.open(session), url: frame.url() });
+        target = await Target.open(await this.page.context().newCDPSession(frame));
       } catch {
-        this.oopifTargets.set(frame, null);
-        this.lastUrls.set(frame, frame.url());
+        // Same-process frame: it has no session of its own and is read through its parent's target.
       }
+      this.frameTargets.set(frame, { target, url: frame.url() });
     }));
-    const oopifs = [...this.oopifTargets.values()].filter((e): e is { target: Target; url: string } => e !== null).map((e) => e.target);
+    const oopifs = [...this.frameTargets.values()].flatMap((e) => (e.target ? [e.target] : []));
     return [this.pageTarget, ...oopifs];
-  }
-
-  private readonly lastUrls = new WeakMap<Frame, string>();
-  private sameUrl(frame: Frame): boolean {
-    return this.lastUrls.get(frame) === frame.url();
   }
 
   private async measureViewport(main: TargetFrame & { target: Target }): Promise<{ width: number; height: number }> {
@@ -393,7 +389,7 @@ export class Lens {
   }
 
   async close(): Promise<void> {
-    for (const entry of this.oopifTargets.values()) if (entry) await entry.target.detach();
+    for (const entry of this.frameTargets.values()) if (entry.target) await entry.target.detach();
     await this.pageTarget.detach();
   }
 

@@ -19,21 +19,15 @@ export interface Chord {
 
 const MODIFIERS: Record<string, { bit: number; def: KeyDefinition }> = {
   alt: { bit: 1, def: { key: 'Alt', code: 'AltLeft', keyCode: 18, location: 1 } },
-  option: { bit: 1, def: { key: 'Alt', code: 'AltLeft', keyCode: 18, location: 1 } },
   control: { bit: 2, def: { key: 'Control', code: 'ControlLeft', keyCode: 17, location: 1 } },
-  ctrl: { bit: 2, def: { key: 'Control', code: 'ControlLeft', keyCode: 17, location: 1 } },
   meta: { bit: 4, def: { key: 'Meta', code: 'MetaLeft', keyCode: 91, location: 1 } },
-  cmd: { bit: 4, def: { key: 'Meta', code: 'MetaLeft', keyCode: 91, location: 1 } },
-  command: { bit: 4, def: { key: 'Meta', code: 'MetaLeft', keyCode: 91, location: 1 } },
   shift: { bit: 8, def: { key: 'Shift', code: 'ShiftLeft', keyCode: 16, location: 1 } },
 };
 
 const NAMED: Record<string, KeyDefinition> = {
   enter: { key: 'Enter', code: 'Enter', keyCode: 13, text: '\r' },
-  return: { key: 'Enter', code: 'Enter', keyCode: 13, text: '\r' },
   tab: { key: 'Tab', code: 'Tab', keyCode: 9 },
   escape: { key: 'Escape', code: 'Escape', keyCode: 27 },
-  esc: { key: 'Escape', code: 'Escape', keyCode: 27 },
   backspace: { key: 'Backspace', code: 'Backspace', keyCode: 8 },
   delete: { key: 'Delete', code: 'Delete', keyCode: 46 },
   space: { key: ' ', code: 'Space', keyCode: 32, text: ' ' },
@@ -41,10 +35,6 @@ const NAMED: Record<string, KeyDefinition> = {
   arrowdown: { key: 'ArrowDown', code: 'ArrowDown', keyCode: 40 },
   arrowleft: { key: 'ArrowLeft', code: 'ArrowLeft', keyCode: 37 },
   arrowright: { key: 'ArrowRight', code: 'ArrowRight', keyCode: 39 },
-  up: { key: 'ArrowUp', code: 'ArrowUp', keyCode: 38 },
-  down: { key: 'ArrowDown', code: 'ArrowDown', keyCode: 40 },
-  left: { key: 'ArrowLeft', code: 'ArrowLeft', keyCode: 37 },
-  right: { key: 'ArrowRight', code: 'ArrowRight', keyCode: 39 },
   home: { key: 'Home', code: 'Home', keyCode: 36 },
   end: { key: 'End', code: 'End', keyCode: 35 },
   pageup: { key: 'PageUp', code: 'PageUp', keyCode: 33 },
@@ -52,6 +42,16 @@ const NAMED: Record<string, KeyDefinition> = {
   insert: { key: 'Insert', code: 'Insert', keyCode: 45 },
 };
 for (let i = 1; i <= 12; i++) NAMED[`f${i}`] = { key: `F${i}`, code: `F${i}`, keyCode: 111 + i };
+
+// Other spellings people (and models) use for the same keys.
+const ALIASES: Record<string, string> = {
+  option: 'alt', ctrl: 'control', cmd: 'meta', command: 'meta',
+  return: 'enter', esc: 'escape', up: 'arrowup', down: 'arrowdown', left: 'arrowleft', right: 'arrowright',
+};
+for (const [alias, name] of Object.entries(ALIASES)) {
+  if (MODIFIERS[name]) MODIFIERS[alias] = MODIFIERS[name];
+  else NAMED[alias] = NAMED[name];
+}
 
 const PUNCTUATION: Record<string, [string, number]> = {
   '-': ['Minus', 189], '=': ['Equal', 187], '[': ['BracketLeft', 219], ']': ['BracketRight', 221],
