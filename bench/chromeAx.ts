@@ -2,6 +2,7 @@
 // the elements it considers interactive, and, through backend node IDs, whether pagelens listed
 // them and under which name.
 import type { CDPSession } from 'playwright-core';
+import { CHROME_CONTROL_PARTS, isInteractiveAxRole } from '../src/model/roles.js';
 import type { FormField, Missed, NameDiff } from './schema.js';
 
 interface AXValue { type: string; value?: unknown }
@@ -16,14 +17,8 @@ export interface AXNode {
   backendDOMNodeId?: number;
 }
 
-/** Roles an agent operates. Chrome reports ARIA role names for these. */
-const INTERACTIVE_ROLES = new Set([
-  'button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'option',
-  'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider', 'spinbutton', 'treeitem',
-  'PopUpButton', 'ToggleButton',
-]);
 /** Roles that are focusable by nature but are not something to operate. */
-const NOT_TARGETS = new Set(['RootWebArea', 'WebArea', 'MenuListOption', 'MenuListPopup']);
+const NOT_TARGETS = new Set(['RootWebArea', 'WebArea', ...CHROME_CONTROL_PARTS]);
 
 export async function fullAxTree(cdp: CDPSession): Promise<AXNode[]> {
   const { nodes } = await cdp.send('Accessibility.getFullAXTree', {}) as unknown as { nodes: AXNode[] };
@@ -64,7 +59,7 @@ export function interactiveCandidates(nodes: AXNode[]): Candidate[] {
     if (n.ignored || n.backendDOMNodeId === undefined) continue;
     const role = roleOf(n);
     if (NOT_TARGETS.has(role)) continue;
-    if (INTERACTIVE_ROLES.has(role)) out.push({ ax: n, via: 'role' });
+    if (isInteractiveAxRole(role)) out.push({ ax: n, via: 'role' });
     else if (focusable(n)) out.push({ ax: n, via: 'focusable' });
   }
   return out;

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { formatAction, parseAction, toAction } from '../src/model/actions.js';
 import { PagelensError } from '../src/model/errors.js';
-import { pickGhost, scoreGhosts } from '../src/model/ghost.js';
+import { pickGhost, sameLabelIgnoringCounts, scoreGhosts } from '../src/model/ghost.js';
 import { computeTreeHash, DeltaTracker, shouldSendTree } from '../src/model/hash.js';
 import { parseChord } from '../src/model/keys.js';
 import { eventText, formatMutation, summarize } from '../src/model/mutations.js';
@@ -24,6 +24,8 @@ test('parses what a backend sends into typed actions', () => {
     ['type(4, "line\\nbreak")', { type: 'type', id: '4', value: 'line\nbreak' }],
     ['clear(4)', { type: 'clear', id: '4' }],
     ['select(3, "Express")', { type: 'select', id: '3', option: 'Express' }],
+    ['select(12, ["Taiwan", "Tajikistan"])', { type: 'select', id: '12', option: ['Taiwan', 'Tajikistan'] }],
+    ["select(12, options=[ 'A, B' ,\"C\" ])", { type: 'select', id: '12', option: ['A, B', 'C'] }],
     ['check(f1_5)', { type: 'check', id: 'f1_5' }],
     ['uncheck(5)', { type: 'uncheck', id: '5' }],
     ['toggle(5)', { type: 'toggle', id: '5' }],
@@ -45,7 +47,7 @@ test('parses what a backend sends into typed actions', () => {
 });
 
 test('the canonical string form reads back as the same action', () => {
-  for (const s of ['click(12)', 'setValue(14, "Space \\"X\\"")', 'press(7, "Control+A")', 'scroll(12, down, 400)', 'scroll(down)', 'scrollIntoView(3)', 'navigate("https://a.b/")', 'back()']) {
+  for (const s of ['click(12)', 'select(12, ["Taiwan", "Tajikistan"])', 'setValue(14, "Space \\"X\\"")', 'press(7, "Control+A")', 'scroll(12, down, 400)', 'scroll(down)', 'scrollIntoView(3)', 'navigate("https://a.b/")', 'back()']) {
     const a = parseAction(s);
     assert.deepEqual(parseAction(formatAction(a)), a, s);
   }
@@ -69,11 +71,19 @@ test('malformed or unknown actions are BAD_INPUT saying what was expected, never
     ['navigate()', /missing url/],
     ['click(12) and then click(13)', /must be quoted/],
     ['', /expected name\(arguments\)/],
+    ['select(12, [])', /empty list/],
+    ['select(12, ["a", 3])', /list items must be quoted/],
+    ['select(12, ["a")', /unterminated list|expected "," or "\]"/],
+    ['click([1, 2])', /list items must be quoted|expected string/],
+    ['click(["1"])', /id: .*expected/i],
+    ['press(["Enter"])', /only accepted as the options of select/],
   ];
   for (const [text, message] of bad) {
     assert.throws(() => parseAction(text), (e: unknown) => e instanceof PagelensError && e.code === 'BAD_INPUT' && message.test(e.message), text);
   }
   assert.throws(() => toAction({ type: 'click' }), /Not a valid action object: id/);
+  // Unknown keys are refused, not ignored: a typo must not silently change what is done.
+  assert.throws(() => toAction({ type: 'click', id: '3', force: true }), (e: unknown) => e instanceof PagelensError && e.code === 'BAD_INPUT' && /force/.test(e.message));
   assert.deepEqual(toAction({ type: 'select', id: '3', option: 'Express' }), { type: 'select', id: '3', option: 'Express' });
 });
 
@@ -93,7 +103,7 @@ test('expected outcomes: CLI spec, wire spelling, validation', () => {
   assert.deepEqual(parseExpectSpec('navigation|element_appears:Thank you'), { type: 'navigation', orOutcome: { type: 'element_appears', text: 'Thank you' } });
   assert.deepEqual(parseExpectSpec('element_appears:css=.toast'), { type: 'element_appears', selector: '.toast' });
   assert.throws(() => parseExpectSpec('teleport'), /not an expected outcome/);
-  assert.throws(() => parseExpectSpec('element_appears'), /needs text or selector/);
+  assert.throws(() => parseExpectSpec('element_appears'), (e: unknown) => e instanceof PagelensError && e.code === 'BAD_INPUT' && /needs text or selector/.test(e.message));
   assert.deepEqual(ExpectedOutcome.parse({ type: 'navigation', or_element_appears: 'Thank you', timeout_ms: 1500 }),
     { type: 'navigation', orOutcome: { type: 'element_appears', text: 'Thank you' }, timeout: 1500 });
 });
@@ -112,23 +122,50 @@ test('mutation events render as the seed shows them and summarise errors and suc
   assert.deepEqual([s.has_errors, s.has_success, s.errors, s.successes], [true, true, ['Invalid email'], ['Saved']]);
 });
 
-test('ghost matching: name +0.4, role +0.3, within 50px +0.3; threshold and ambiguity', () => {
+test('ghost matching: same role and name required; the one in place wins; look-alikes are refused', () => {
   const lost = { role: 'button', name: 'Save', centre: [100, 100] as [number, number] };
   const scored = scoreGhosts(lost, [
     { gid: '92', role: 'button', name: 'Save', centre: [110, 104] },
-    { gid: '93', role: 'button', name: 'Discard', centre: [200, 100] },
+    { gid: '93', role: 'button', name: 'Discard', centre: [100, 100] },
+    { gid: '94', role: 'link', name: 'Save', centre: [100, 100] },
     { gid: '55', role: 'button', name: 'Save', centre: [100, 100] },
   ], '55');
-  assert.deepEqual(scored.map((c) => [c.gid, c.confidence]), [['92', 1], ['93', 0.3]]);
+  // Another name or another role is never the same element, however close.
+  assert.deepEqual(scored.map((c) => [c.gid, c.confidence, c.distance]), [['92', 1, 11]]);
   const v = pickGhost(scored);
   assert.ok(v.ok && v.match.gid === '92');
-  const weak = pickGhost(scoreGhosts(lost, [{ gid: '7', role: 'link', name: 'Save', centre: [900, 900] }]));
-  assert.ok(!weak.ok && /0.4 \(< 0.5\)/.test(weak.reason));
-  const tie = pickGhost(scoreGhosts(lost, [
-    { gid: '1', role: 'button', name: 'Save', centre: [400, 100] },
-    { gid: '2', role: 'button', name: 'Save', centre: [400, 100] },
+  // Moved far, but the only "Save" button left: recovered with less confidence.
+  const moved = pickGhost(scoreGhosts(lost, [{ gid: '7', role: 'button', name: '  save ', centre: [900, 900] }]));
+  assert.ok(moved.ok && moved.match.confidence === 0.7);
+  // Nothing shares role and name.
+  const none = pickGhost(scoreGhosts(lost, [{ gid: '7', role: 'link', name: 'Save', centre: [100, 100] }]));
+  assert.ok(!none.ok && /no element on the page has the same role and name/.test(none.reason));
+  // Two in place (a re-rendered list of identical buttons): refused, not guessed.
+  const rows = pickGhost(scoreGhosts(lost, [
+    { gid: '1', role: 'button', name: 'Save', centre: [100, 100] },
+    { gid: '2', role: 'button', name: 'Save', centre: [100, 140] },
   ]));
-  assert.ok(!tie.ok && /ambiguous/.test(tie.reason));
+  assert.ok(!rows.ok && /ambiguous: 2 elements .* where it was \(1, 2\)/.test(rows.reason), JSON.stringify(rows));
+  const far = pickGhost(scoreGhosts(lost, [
+    { gid: '1', role: 'button', name: 'Save', centre: [400, 100] },
+    { gid: '2', role: 'button', name: 'Save', centre: [600, 100] },
+  ]));
+  assert.ok(!far.ok && /ambiguous: 2 elements .* elsewhere/.test(far.reason));
+  // A nameless element matches only in place.
+  const icon = { role: 'button', name: '', centre: [10, 10] as [number, number] };
+  assert.equal(scoreGhosts(icon, [{ gid: '3', role: 'button', name: '', centre: [300, 300] }]).length, 0);
+  assert.equal(scoreGhosts(icon, [{ gid: '3', role: 'button', name: '', centre: [12, 10] }]).length, 1);
+});
+
+test('one element seen twice: a live counter is the same label, another word is not', () => {
+  assert.ok(sameLabelIgnoringCounts('Cart (2)', 'cart  (13)'));
+  assert.ok(sameLabelIgnoringCounts('Offer ends in 5:31', 'Offer ends in 5:30'));
+  assert.ok(sameLabelIgnoringCounts('$1,299.00', '$1,299.00'));
+  assert.ok(sameLabelIgnoringCounts('Cart', 'Cart (1)'));
+  assert.ok(!sameLabelIgnoringCounts('1', '2'), 'labels without words must match exactly');
+  assert.ok(!sameLabelIgnoringCounts('Play', 'Pause'));
+  assert.ok(!sameLabelIgnoringCounts('Follow', 'Following'));
+  assert.ok(!sameLabelIgnoringCounts('Email', 'Back'));
 });
 
 test('delta hash: ignores timings and sub-pixel jitter, changes with content', () => {

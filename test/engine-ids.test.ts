@@ -58,7 +58,9 @@ test('elements added by script are tagged by the auto-tagger before the next sna
   const { page, lens } = await h.open('engine-rerender.html');
   const first = validV3(await lens.snapshot());
   await page.evaluate(() => (window as any).addLate());
-  await page.waitForTimeout(300);
+  // Tagged by the debounced auto-tagger, before and without any snapshot.
+  await page.waitForSelector('#late[data-llm-id]');
+  await page.waitForSelector('#late-clickable[data-llm-id]');
   const lateId = await llmId(page, '#late');
   const clickableId = await llmId(page, '#late-clickable');
   assert.match(lateId ?? '', /^\d+$/);
@@ -71,10 +73,10 @@ test('elements added by script are tagged by the auto-tagger before the next sna
 
 test('the auto-tagger runs from the start of the document, before any snapshot', async () => {
   const { page } = await h.open('engine-rerender.html');
-  await page.waitForTimeout(300);
+  await page.waitForSelector('#static[data-llm-id]', { timeout: 3000 });
   assert.match(await llmId(page, '#static') ?? '', /^\d+$/, 'elements parsed with the page are tagged');
   await page.evaluate(() => (window as any).addLate());
-  await page.waitForTimeout(300);
+  await page.waitForSelector('#late[data-llm-id]', { timeout: 3000 });
   assert.match(await llmId(page, '#late') ?? '', /^\d+$/, 'elements added later are tagged');
 });
 

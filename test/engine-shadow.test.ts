@@ -34,8 +34,13 @@ test('closed shadow roots created after a snapshot show up in the next one', asy
   assert.equal(byName(first.nodes, 'Late closed button'), undefined);
 
   await page.click('#make-late');
-  await page.evaluate(() => new Promise((done) => { (window as any).addTimerWidget(); setTimeout(done, 200); }));
-  const second = validSemantic(await lens.snapshot({ mode: 'semantic' }));
+  await page.evaluate(() => (window as any).addTimerWidget());
+  // The page tells us of a new closed root through a CDP binding, an event of its own: read until it is in.
+  let second = validSemantic(await lens.snapshot({ mode: 'semantic' }));
+  for (let i = 0; i < 30 && !byName(second.nodes, 'Timer closed button'); i++) {
+    await new Promise((r) => setTimeout(r, 50));
+    second = validSemantic(await lens.snapshot({ mode: 'semantic' }));
+  }
   for (const name of ['Late closed button', 'Timer closed button']) {
     const node = byName(second.nodes, name);
     assert.ok(node, `"${name}" is listed after its closed root appeared`);
@@ -49,7 +54,7 @@ test('elements added inside an adopted closed root are auto-tagged before any sn
   const { page, lens } = await h.open('engine-shadow.html');
   await lens.snapshot();
   await page.evaluate(() => (window as any).addToClosed());
-  await page.waitForTimeout(300);
+  await page.waitForFunction(() => (window as any).closedIds().every((id: string | null) => id !== null));
   const ids: Array<string | null> = await page.evaluate(() => (window as any).closedIds());
   assert.equal(ids.length, 3);
   assert.ok(ids.every((id) => id !== null && /^\d+$/.test(id)), `every control in the closed root has an ID: ${JSON.stringify(ids)}`);

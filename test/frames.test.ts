@@ -2,7 +2,7 @@
 // IDs, top-level geometry, and the accessibility-tree path agreeing with the DOM path.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { Lens } from '../src/browser/lens.js';
+import { coreOf, type Lens } from '../src/browser/lens.js';
 import { AxTreeResult } from '../src/model/axtree.js';
 import { SemanticResult, SemanticV3Result } from '../src/model/schema.js';
 import { startHarness, type Harness } from './harness.js';
@@ -15,7 +15,7 @@ const FRAME_BUTTONS = ['Main button', 'Same-origin button', 'Closed in cross', '
 
 /** Reads a marker from the element an ID resolves to, through the lens's resolver. */
 async function describeResolved(lens: Lens, id: string): Promise<{ text: string; llmId: string | null }> {
-  const r = await lens.resolve(id);
+  const r = await coreOf(lens).resolve(id, 'test');
   return r.frame.target.callFunction(r.frame.frameId,
     'function (el) { return { text: (el.textContent || el.getAttribute("placeholder") || el.id || "").trim(), llmId: el.getAttribute("data-llm-id") }; }',
     [{ objectId: r.objectId }]);
@@ -140,10 +140,17 @@ test('axtree mode: one combined tree over all frames, IDs tie back to data-llm-i
 test('unknown and malformed IDs are clear errors', async () => {
   const { lens } = await h.open('frames-main.html');
   await lens.snapshot();
-  await assert.rejects(lens.resolve('nonsense'), { name: 'PagelensError', code: 'BAD_INPUT' });
-  await assert.rejects(lens.resolve('f99_1'), { code: 'UNKNOWN_ID' });
-  await assert.rejects(lens.resolve('99999'), { code: 'UNKNOWN_ID' });
-  await assert.rejects(lens.resolve('0-99999999'), { code: 'UNKNOWN_ID' });
+  const core = coreOf(lens);
+  await assert.rejects(core.resolve('nonsense', 'test'), { name: 'PagelensError', code: 'BAD_INPUT' });
+  await assert.rejects(core.resolve('f99_1', 'test'), { code: 'UNKNOWN_ID' });
+  await assert.rejects(core.resolve('99999', 'test'), { code: 'UNKNOWN_ID' });
+  await assert.rejects(core.resolve('0-99999999', 'test'), { code: 'UNKNOWN_ID', message: /no accessibility tree/ });
+  await lens.axtree();
+  await assert.rejects(core.resolve('0-99999999', 'test'), { code: 'UNKNOWN_ID', message: /no longer resolves/ });
+  // Through the public API the same refusals come back as action results.
+  const r = await lens.act('click(f99_1)');
+  assert.equal(r.ok, false);
+  assert.equal(r.error?.code, 'UNKNOWN_ID');
 });
 
 test('an ID from before a navigation never names an element of the new page', async () => {
@@ -152,7 +159,7 @@ test('an ID from before a navigation never names an element of the new page', as
   assert.equal(before.interactive_tree[0].n, 'Leaf button');
   await page.goto(h.originA + 'frames-scrolled.html');
   // The new document numbers from 1 again; "1" must not silently become its "Top button".
-  await assert.rejects(lens.resolve('1'), { code: 'UNKNOWN_ID', message: /navigated/ });
+  await assert.rejects(coreOf(lens).resolve('1', 'test'), { code: 'NAVIGATED', message: /changed from .*frames-leaf\.html to .*frames-scrolled\.html; take a new snapshot/ });
   const after = await lens.snapshot();
   assert.equal((await describeResolved(lens, after.interactive_tree[0].i)).text, 'Top button');
 });

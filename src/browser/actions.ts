@@ -1,21 +1,29 @@
-// Acting on the page: an action (string or typed) on an element ID, with self-healing when the
-// ID died in a re-render, real input where a person's input would go, and optional sentinel
-// verification of what it was meant to achieve.
+// Acting on the page: an action (string or typed) on an element ID, in the document that issued
+// the ID and nowhere else, with self-healing when the element was re-rendered away in that same
+// document, real input where a person's input would go, and optional sentinel verification.
+import { z } from 'zod';
 import { formatAction, toAction, targetOf, type Action } from '../model/actions.js';
-import { PagelensError } from '../model/errors.js';
+import type { ListedOption, OptionList } from '../model/engine.js';
+import { PagelensError, asPagelensError, isPagelensError } from '../model/errors.js';
+import { sameLabelIgnoringCounts } from '../model/ghost.js';
 import { parseChord } from '../model/keys.js';
 import { ExpectedOutcome, parseExpectSpec, type ActionMethod, type ActionResult } from '../model/outcome.js';
-import { insertText, mouseClick, mouseMove, pressChord } from './input.js';
-import type { Lens } from './lens.js';
-import { locate, type Resolved } from './locate.js';
-import { lastKnown, recoverElement } from './recovery.js';
-import type { GhostTarget } from '../model/ghost.js';
-import { trackNetwork, waitForDomStability, type StabilityOptionsInput } from './stability.js';
+import { globalId } from '../model/page.js';
+import { parseInput } from '../model/validate.js';
+import type { LensCore, Resolved } from './core.js';
+import { elementCall, engineCall } from './engine.js';
+import { describeFailure } from './frames.js';
+import { insertText, mouseClick, mouseMove, pressChord, typeText } from './input.js';
+import { locate } from './locate.js';
+import { recoverElement } from './recovery.js';
+import { StabilityOptions, trackNetwork, waitForDomStability, type StabilityOptionsInput } from './stability.js';
 import { capturePreActionState, verifyOutcome } from './verify.js';
 
 const GROUP = 'pagelens-act';
 /** Long enough for a page to react (a scroll handler, a debounced request), short enough per step. */
 const AFTER_ACTION: StabilityOptionsInput = { timeout: 3000, stabilityThreshold: 200, networkIdleThreshold: 200, quietFromStart: true };
+/** How long a custom dropdown may take to show its options after it is opened or typed into. */
+const OPTIONS_WAIT_MS = 1500;
 
 export interface ActOptions {
   /** The outcome to verify: typed, in the LLM's spelling, or the CLI form ("navigation|element_appears:Thanks"). */
@@ -26,70 +34,82 @@ export interface ActOptions {
   recover?: boolean;
 }
 
-interface Done { method: ActionMethod; detail: string }
-class Refused extends Error {
-  constructor(readonly code: string, message: string) { super(message); }
-}
+interface Done { method: ActionMethod; detail: string; warnings?: string[] }
 
-export async function performAction(lens: Lens, input: string | Action, opts: ActOptions = {}): Promise<ActionResult> {
+const ActOptionsShape = z.strictObject({ expect: z.unknown().optional(), settle: z.unknown().optional(), recover: z.boolean().optional() });
+
+export async function performAction(core: LensCore, input: string | Action, opts: ActOptions = {}): Promise<ActionResult> {
   const action = toAction(input);
-  const expected = opts.expect === undefined ? undefined : typeof opts.expect === 'string' ? parseExpectSpec(opts.expect) : ExpectedOutcome.parse(opts.expect);
+  parseInput(ActOptionsShape, opts, 'act options');
+  const expected = opts.expect === undefined ? undefined
+    : typeof opts.expect === 'string' ? parseExpectSpec(opts.expect) : parseInput(ExpectedOutcome, opts.expect, 'expected outcome');
+  const settle = typeof opts.settle === 'object' ? parseInput(StabilityOptions, opts.settle, 'stability options') : AFTER_ACTION;
   const result: ActionResult = { action: formatAction(action), ok: false, method: 'none' };
-  await trackNetwork(lens).catch(() => {});
+  const warnings: string[] = [];
   const requested = targetOf(action);
   let el: Resolved | undefined;
   let gid = requested;
   try {
+    const trackers = await trackNetwork(core);
+    for (const t of trackers) if (t.failure) warnings.push(`network activity is not watched (${t.failure}), so waits may end early`);
     if (requested) {
       try {
-        el = await lens.resolve(requested, GROUP);
-        await refuseIfStale(el, requested, lastKnown(lens, requested));
+        el = await core.resolve(requested, GROUP);
+        await refuseIfStale(core, el, requested);
       } catch (e) {
-        if (!(e instanceof PagelensError) || e.code !== 'UNKNOWN_ID' || opts.recover === false) throw e;
-        const r = await recoverElement(lens, requested);
-        if (!r.ok) throw new Refused('UNKNOWN_ID', r.message);
+        if (!isPagelensError(e, 'UNKNOWN_ID') || opts.recover === false) throw e;
+        const r = await recoverElement(core, requested);
+        if (!r.ok) throw new PagelensError(r.code, r.message);
         gid = r.gid;
-        el = await lens.resolve(gid, GROUP);
+        el = await core.resolve(gid, GROUP, { doc: r.doc });
         result.recovered = { from: requested, to: gid, confidence: r.confidence, message: r.message };
       }
     }
-    const pre = expected ? await capturePreActionState(lens, expected, gid) : undefined;
-    const done = await execute(lens, action, el, gid);
+    if (el && 'value' in action && await isSecret(el)) result.action = formatAction({ ...action, value: '***' });
+    const pre = expected ? await capturePreActionState(core, expected, gid) : undefined;
+    const done = await execute(core, action, el, gid);
     result.ok = true;
     result.method = done.method;
     result.detail = (result.recovered ? `${result.recovered.message}; ` : '') + done.detail;
+    warnings.push(...done.warnings ?? []);
     if (expected && pre) {
-      result.verification = await verifyOutcome(lens, pre, expected, gid);
+      result.verification = await verifyOutcome(core, pre, expected, gid);
     } else if (opts.settle !== false) {
-      await waitForDomStability(lens, typeof opts.settle === 'object' ? opts.settle : AFTER_ACTION).catch(() => null);
+      try {
+        const settled = await waitForDomStability(core, settle);
+        if (!settled.stable) warnings.push(`the page had not settled when the action returned (${settled.reason})`);
+      } catch (e) {
+        warnings.push(`the page could not be watched settling after the action (${describeFailure(e)})`);
+      }
     }
   } catch (e) {
-    if (!(e instanceof Refused || e instanceof PagelensError)) throw e;
-    result.error = { code: e.code, message: e.message };
-    if (result.recovered) result.error.message = `${result.recovered.message}; then: ${result.error.message}`;
+    const err = asPagelensError(e);
+    result.error = { code: err.code, message: result.recovered ? `${result.recovered.message}; then: ${err.message}` : err.message };
   } finally {
-    if (el) await el.frame.target.release(GROUP);
+    if (el) await el.frame.target.release(GROUP).catch(() => {});
   }
+  if (warnings.length) result.warnings = warnings;
   return result;
 }
 
 /**
- * IDs restart at 1 in a new document, so after a navigation an old ID can name a different
- * element. An element whose role and name both differ from the last snapshot's is not the one
- * the agent chose.
+ * Within one document an ID always names the same element object, but the element itself can
+ * change: a toggle that was "Play" is now "Pause", and clicking it would do the opposite of
+ * what the agent chose. Another role, or another label (numbers aside: live counters), is refused.
  */
-async function refuseIfStale(el: Resolved, gid: string, known: GhostTarget | undefined): Promise<void> {
-  if (!known) return;
-  const now = await call<{ role: string; name: string }>(el, 'elementState');
-  const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
-  if (now.role !== known.role && norm(now.name) !== norm(known.name)) {
-    throw new Refused('STALE_ID', `${gid} is now ${now.role} "${now.name}", not the ${known.role} "${known.name}" of the last snapshot: the page changed (navigated or re-rendered). Take a new snapshot.`);
+async function refuseIfStale(core: LensCore, el: Resolved, gid: string): Promise<void> {
+  const known = core.ids.sighting(gid);
+  // Chrome's accessibility tree names roles its own way: only the engine's own sightings compare.
+  if (!known || known.vocabulary === 'ax') return;
+  const now = await elementCall(el, 'elementState', [], GROUP);
+  if (now.role !== known.role || !sameLabelIgnoringCounts(now.name, known.name)) {
+    throw new PagelensError('STALE_ID', `${gid} is now ${now.role} "${now.name}", not the ${known.role} "${known.name}" of the last snapshot: the page changed. Take a new snapshot.`);
   }
 }
 
-async function call<T>(el: Resolved, fn: string, args: unknown[] = []): Promise<T> {
-  return el.frame.target.callFunction<T>(el.frame.frameId,
-    `function (el, ...a) { return globalThis.__pagelens.act.${fn}(el, ...a); }`, [{ objectId: el.objectId }, ...args.map((value) => ({ value }))], true, GROUP);
+async function isSecret(el: Resolved): Promise<boolean> {
+  const entry = await elementCall(el, 'textEntry', [], GROUP);
+  return entry.kind !== 'refuse' && entry.secret;
 }
 
 function need(el: Resolved | undefined): Resolved {
@@ -97,83 +117,82 @@ function need(el: Resolved | undefined): Resolved {
   return el;
 }
 
-async function execute(lens: Lens, action: Action, el: Resolved | undefined, gid = ''): Promise<Done> {
-  const cdp = lens.pageInput.cdp;
+const refuse = (code: 'NOT_ACTIONABLE' | 'COVERED' | 'AMBIGUOUS', message: string) => new PagelensError(code, message);
+
+async function execute(core: LensCore, action: Action, el: Resolved | undefined, gid = ''): Promise<Done> {
+  const cdp = core.input;
   switch (action.type) {
     case 'click': case 'dblclick': case 'hover': {
       const e = need(el);
-      const at = await locate(lens, e, gid);
+      const at = await locate(core, e, gid, { group: GROUP });
       if (at.ok) {
         if (action.type === 'hover') await mouseMove(cdp, at.x, at.y);
         else await mouseClick(cdp, at.x, at.y, action.type === 'dblclick' ? 2 : 1);
         return { method: 'mouse', detail: `${action.type === 'hover' ? 'moved the mouse to' : action.type === 'dblclick' ? 'double-clicked' : 'clicked'} ${gid} at (${Math.round(at.x)}, ${Math.round(at.y)})` };
       }
-      if (at.code !== 'UNREACHABLE' || action.type === 'hover') throw new Refused(at.code, at.reason);
+      if (at.code !== 'UNREACHABLE' || action.type === 'hover') throw refuse(at.code === 'UNREACHABLE' ? 'NOT_ACTIONABLE' : at.code, at.reason);
       // Only where real input cannot reach: never past a cover, never on a hidden or disabled element.
-      await call(e, 'clickJs');
-      if (action.type === 'dblclick') await call(e, 'clickJs');
+      await elementCall(e, 'clickJs', [], GROUP);
+      if (action.type === 'dblclick') await elementCall(e, 'clickJs', [], GROUP);
       return { method: 'js', detail: `clicked ${gid} by script: ${at.reason}` };
     }
     case 'focus': {
-      const r = await call<{ ok: boolean }>(need(el), 'focus');
-      if (!r.ok) throw new Refused('NOT_ACTIONABLE', `${gid} did not take focus (not focusable?)`);
+      const r = await elementCall(need(el), 'focus', [], GROUP);
+      if (!r.ok) throw refuse('NOT_ACTIONABLE', `${gid} did not take focus (not focusable?)`);
       return { method: 'js', detail: `focused ${gid}` };
     }
     case 'setValue': case 'clear': case 'type': {
       const e = need(el);
       const value = action.type === 'clear' ? '' : action.value;
-      if (action.type !== 'type') {
-        const r = await call<{ ok: true; stuck: boolean; value: string } | { ok: false; reason: string; keyboard?: boolean }>(e, 'setValue', [value]);
-        if (!r.ok && !r.keyboard) throw new Refused('NOT_ACTIONABLE', `${gid}: ${r.reason}`);
-        if (r.ok && r.stuck && await valueIs(e, value)) return { method: 'js', detail: `set ${gid} to "${r.value}"` };
+      const entry = await elementCall(e, 'textEntry', [], GROUP);
+      if (entry.kind === 'refuse') throw refuse('NOT_ACTIONABLE', `${gid}: ${entry.reason}`);
+      if (entry.kind === 'set') {
+        const r = await elementCall(e, 'setValue', [value], GROUP);
+        if (!r.ok) throw refuse('NOT_ACTIONABLE', `${gid}: ${r.reason}`);
+        if (!(await elementCall(e, 'valueIs', [value], GROUP))) throw refuse('NOT_ACTIONABLE', `${gid} did not take the value "${value}" (it shows "${r.value}")`);
+        return { method: 'js', detail: `set ${gid} to ${entry.secret ? '***' : `"${r.value}"`}` };
       }
-      await typeInto(lens, e, gid, value);
-      if (!(await valueIs(e, value))) {
-        const now = await call<{ value: string | null }>(e, 'elementState');
-        throw new Refused('NOT_ACTIONABLE', `${gid} did not keep the value: it shows "${now.value ?? ''}" (the page rejected or reformatted it)`);
+      await typeInto(core, e, gid, value, action.type === 'type' ? 'keys' : 'text');
+      if (!(await elementCall(e, 'valueIs', [value], GROUP))) {
+        const now = await elementCall(e, 'elementState', [], GROUP);
+        throw refuse('NOT_ACTIONABLE', `${gid} did not keep the value: it shows "${now.value ?? ''}" (the page rejected or reformatted it)`);
       }
-      return { method: 'keyboard', detail: `typed into ${gid}` };
+      const what = action.type === 'clear' ? `cleared ${gid}` : `typed ${entry.secret ? '***' : JSON.stringify(value)} into ${gid}`;
+      return { method: 'keyboard', detail: `${what} (not committed: press Enter or move on to commit it)` };
     }
-    case 'select': {
-      const r = await call<{ ok: true; selected: string } | { ok: false; reason: string }>(need(el), 'selectOption', [action.option]);
-      if (!r.ok) throw new Refused('NOT_ACTIONABLE', `${gid}: ${r.reason}`);
-      return { method: 'js', detail: `selected "${r.selected}" in ${gid}` };
-    }
+    case 'select':
+      return selectOptions(core, need(el), gid, Array.isArray(action.option) ? action.option : [action.option]);
     case 'check': case 'uncheck': case 'toggle': {
       const e = need(el);
-      const before = await call<boolean | 'mixed' | null>(e, 'checkedOf');
-      if (before === null) throw new Refused('NOT_ACTIONABLE', `${gid} is not a checkbox, radio or switch`);
+      const before = await elementCall(e, 'checkedOf', [], GROUP);
+      if (before === null) throw refuse('NOT_ACTIONABLE', `${gid} is not a checkbox, radio or switch`);
       const want = action.type === 'toggle' ? before !== true : action.type === 'check';
       if (before === want) return { method: 'none', detail: `${gid} was already ${want ? 'checked' : 'unchecked'}` };
-      if (!want && (await call<{ tag: string }>(e, 'elementState')).tag === 'input' && await isRadio(e)) {
-        throw new Refused('NOT_ACTIONABLE', `${gid} is a radio button: choose another option in its group instead of unchecking it`);
+      const state = await elementCall(e, 'elementState', [], GROUP);
+      if (!want && state.tag === 'input' && state.type === 'radio') {
+        throw refuse('NOT_ACTIONABLE', `${gid} is a radio button: choose another option in its group instead of unchecking it`);
       }
-      const at = await locate(lens, e, gid);
+      const at = await locate(core, e, gid, { group: GROUP });
       let method: ActionMethod = 'mouse';
       if (at.ok) await mouseClick(cdp, at.x, at.y);
-      else if (at.code === 'UNREACHABLE') { await call(e, 'clickJs'); method = 'js'; } else throw new Refused(at.code, at.reason);
-      const after = await call<boolean | 'mixed' | null>(e, 'checkedOf');
-      if (after !== want) throw new Refused('NOT_ACTIONABLE', `clicked ${gid}, but it is still ${after === true ? 'checked' : after === 'mixed' ? 'mixed' : 'unchecked'}`);
+      else if (at.code === 'UNREACHABLE') { await elementCall(e, 'clickJs', [], GROUP); method = 'js'; } else throw refuse(at.code, at.reason);
+      const after = await elementCall(e, 'checkedOf', [], GROUP);
+      if (after !== want) throw refuse('NOT_ACTIONABLE', `clicked ${gid}, but it is still ${after === true ? 'checked' : after === 'mixed' ? 'mixed' : 'unchecked'}`);
       return { method, detail: `${want ? 'checked' : 'unchecked'} ${gid}` };
     }
     case 'press': {
       const chord = parseChord(action.keys);
       if (el) {
-        const r = await call<{ ok: boolean }>(el, 'focus');
-        if (!r.ok) throw new Refused('NOT_ACTIONABLE', `${gid} did not take focus, so the keys would go elsewhere`);
+        const r = await elementCall(el, 'focus', [], GROUP);
+        if (!r.ok) throw refuse('NOT_ACTIONABLE', `${gid} did not take focus, so the keys would go elsewhere`);
       }
       await pressChord(cdp, chord);
       return { method: 'keyboard', detail: `pressed ${action.keys}${el ? ` in ${gid}` : ''}` };
     }
     case 'scroll': {
-      type S = { moved: boolean; position: string; hasMore: boolean; scrolledIntoView?: boolean };
-      let r: S;
-      if (el) r = await call<S>(el, 'scrollElement', [action.direction ?? null, action.amount ?? null, action.intoView ?? false]);
-      else {
-        const main = (await lens.knownFrames())[0];
-        r = await main.target.callFunction<S>(main.frameId, 'function (d, a) { return globalThis.__pagelens.act.scrollPage(d || undefined, a || undefined); }',
-          [{ value: action.direction ?? null }, { value: action.amount ?? null }]);
-      }
+      const r = el
+        ? await elementCall(el, 'scrollElement', [action.direction ?? null, action.amount ?? null, action.intoView ?? false], GROUP)
+        : await engineCall((await core.frames.known())[0], 'scrollPage', [action.direction ?? undefined, action.amount ?? undefined]);
       const what = el ? gid : 'the page';
       const detail = r.scrolledIntoView ? `scrolled ${what} into view` : r.moved
         ? `scrolled ${what} ${action.direction ?? 'down'} to ${r.position}${r.hasMore ? ' (more below)' : ' (end)'}`
@@ -181,23 +200,23 @@ async function execute(lens: Lens, action: Action, el: Resolved | undefined, gid
       return { method: 'js', detail };
     }
     case 'submit': {
-      const r = await call<{ ok: boolean; reason?: string }>(need(el), 'submit');
-      if (!r.ok) throw new Refused('NOT_ACTIONABLE', `${gid}: ${r.reason}`);
+      const r = await elementCall(need(el), 'submit', [], GROUP);
+      if (!r.ok) throw refuse('NOT_ACTIONABLE', `${gid}: ${r.reason}`);
       return { method: 'js', detail: `submitted the form of ${gid}` };
     }
     case 'navigate': {
-      const url = absoluteUrl(action.url, lens.page.url());
-      await navigation(() => lens.page.goto(url, { waitUntil: 'domcontentloaded', timeout: 30_000 }), `open ${url}`);
-      return { method: 'navigation', detail: `opened ${lens.page.url()}` };
+      const url = absoluteUrl(action.url, core.page.url());
+      await navigation(() => core.page.goto(url, { waitUntil: 'domcontentloaded', timeout: 30_000 }), `open ${url}`);
+      return { method: 'navigation', detail: `opened ${core.page.url()}` };
     }
     case 'back': case 'forward': {
-      const r = await navigation(() => action.type === 'back' ? lens.page.goBack({ waitUntil: 'domcontentloaded' }) : lens.page.goForward({ waitUntil: 'domcontentloaded' }), action.type);
-      if (r === null && lens.page.url() === 'about:blank') throw new Refused('NOT_ACTIONABLE', `no page to go ${action.type} to`);
-      return { method: 'navigation', detail: `went ${action.type} to ${lens.page.url()}` };
+      const r = await navigation(() => action.type === 'back' ? core.page.goBack({ waitUntil: 'domcontentloaded' }) : core.page.goForward({ waitUntil: 'domcontentloaded' }), action.type);
+      if (r === null && core.page.url() === 'about:blank') throw refuse('NOT_ACTIONABLE', `no page to go ${action.type} to`);
+      return { method: 'navigation', detail: `went ${action.type} to ${core.page.url()}` };
     }
     case 'reload':
-      await navigation(() => lens.page.reload({ waitUntil: 'domcontentloaded' }), 'reload');
-      return { method: 'navigation', detail: `reloaded ${lens.page.url()}` };
+      await navigation(() => core.page.reload({ waitUntil: 'domcontentloaded' }), 'reload');
+      return { method: 'navigation', detail: `reloaded ${core.page.url()}` };
   }
 }
 
@@ -205,42 +224,130 @@ async function navigation<T>(go: () => Promise<T>, what: string): Promise<T> {
   try {
     return await go();
   } catch (e) {
-    throw new Refused('NAVIGATION_FAILED', `could not ${what}: ${(e as Error).message.split('\n')[0]}`);
+    throw new PagelensError('NAVIGATION_FAILED', `could not ${what}: ${(e as Error).message.split('\n')[0]}`);
   }
 }
 
 function absoluteUrl(url: string, base: string): string {
+  let u: URL;
   try {
-    const u = new URL(url, base.startsWith('about:') ? undefined : base);
-    if (!/^(https?|file|data|about):$/.test(u.protocol)) throw new Error('scheme');
-    return u.href;
+    u = new URL(url, base.startsWith('about:') ? undefined : base);
   } catch {
     throw new PagelensError('BAD_INPUT', `"${url}" is not a URL pagelens can open (expected http(s)://…).`);
   }
+  if (!/^(https?|file|data|about):$/.test(u.protocol)) throw new PagelensError('BAD_INPUT', `"${url}" is not a URL pagelens can open (expected http(s)://…).`);
+  return u.href;
 }
 
-async function valueIs(el: Resolved, value: string): Promise<boolean> {
-  return el.frame.target.callFunction<boolean>(el.frame.frameId,
-    'function (el, v) { return ("value" in el ? el.value : el.textContent) === v; }', [{ objectId: el.objectId }, { value }], true, GROUP);
-}
-
-async function isRadio(el: Resolved): Promise<boolean> {
-  return el.frame.target.callFunction<boolean>(el.frame.frameId, 'function (el) { return el.type === "radio"; }', [{ objectId: el.objectId }], true, GROUP);
-}
-
-/** Real keystrokes: focus (by a click where one reaches, so the frame gets focus too), select all, insert. */
-async function typeInto(lens: Lens, el: Resolved, gid: string, value: string): Promise<void> {
-  const cdp = lens.pageInput.cdp;
-  const focus = await call<{ ok: boolean; reason?: string }>(el, 'focusForTyping');
-  if (!focus.ok && focus.reason) throw new Refused('NOT_ACTIONABLE', `${gid}: ${focus.reason}`);
+/**
+ * Typing as a person does: focus (by a click where one reaches, so the frame gets focus too),
+ * select what is there, then either one trusted text insertion (`text`) or key by key (`keys`).
+ * No change event is faked: the page commits the field when Enter is pressed or focus leaves.
+ */
+async function typeInto(core: LensCore, el: Resolved, gid: string, value: string, how: 'text' | 'keys'): Promise<void> {
+  const cdp = core.input;
+  const focus = await elementCall(el, 'focusForTyping', [], GROUP);
+  if (!focus.ok && focus.reason) throw refuse('NOT_ACTIONABLE', `${gid}: ${focus.reason}`);
   if (!focus.ok) {
-    const at = await locate(lens, el, gid);
-    if (!at.ok) throw new Refused(at.code === 'UNREACHABLE' ? 'NOT_ACTIONABLE' : at.code, at.reason);
+    const at = await locate(core, el, gid, { group: GROUP });
+    if (!at.ok) throw refuse(at.code === 'UNREACHABLE' ? 'NOT_ACTIONABLE' : at.code, at.reason);
     await mouseClick(cdp, at.x, at.y);
-    await call(el, 'focusForTyping');
+    const again = await elementCall(el, 'focusForTyping', [], GROUP);
+    if (!again.ok) throw refuse('NOT_ACTIONABLE', `${gid} did not take focus${again.reason ? `: ${again.reason}` : ''}, so the keys would go elsewhere`);
   }
   // Some input types cannot be selected by script; the keyboard can.
   await pressChord(cdp, parseChord('Control+A'));
-  if (value) await insertText(cdp, value);
-  else await pressChord(cdp, parseChord('Backspace'));
+  if (!value) await pressChord(cdp, parseChord('Backspace'));
+  else if (how === 'keys') await typeText(cdp, value);
+  else await insertText(cdp, value);
+}
+
+/**
+ * select(): a native <select> takes its options by script (as a person's choice in its popup
+ * would set them); a custom ARIA listbox or combobox is operated with real input: opened, typed
+ * into when it filters as you type, and the option clicked.
+ */
+async function selectOptions(core: LensCore, el: Resolved, gid: string, wanted: string[]): Promise<Done> {
+  const state = await elementCall(el, 'elementState', [], GROUP);
+  if (state.tag === 'select') {
+    const r = await elementCall(el, 'selectOptions', [wanted], GROUP);
+    if (!r.ok) throw refuse('NOT_ACTIONABLE', `${gid}: ${r.reason}`);
+    return { method: 'js', detail: `selected ${quoteAll(wanted)} in ${gid}; now selected: ${quoteAll(r.selected)}` };
+  }
+  let list = await elementCall(el, 'listOptions', [], GROUP);
+  if (list.widget === 'none') {
+    throw refuse('NOT_ACTIONABLE', `${gid} is a ${state.role}, not a select, listbox or combobox: click it to open it, then click the option`);
+  }
+  if (wanted.length > 1 && !list.multiselectable) throw refuse('NOT_ACTIONABLE', `${gid} takes one option, not ${wanted.length}`);
+  const steps: string[] = [];
+  // Options already on the page before the control opened belong to other widgets.
+  const earlier = new Set(list.source === 'page' ? list.options.map((o) => o.id) : []);
+  const fresh = (l: OptionList): OptionList => (l.source === 'page' ? { ...l, options: l.options.filter((o) => !earlier.has(o.id)) } : l);
+  if (list.widget === 'combobox' && (!list.expanded || !list.options.some((o) => o.visible))) {
+    await clickElement(core, el, gid);
+    steps.push('opened it');
+    list = fresh(await waitForOptions(el, (l) => fresh(l).options.some((o) => o.visible)));
+  }
+  let picked = pick(list, wanted);
+  if (picked.missing.length && list.editable && wanted.length === 1) {
+    await typeInto(core, el, gid, wanted[0], 'keys');
+    steps.push(`typed "${wanted[0]}" to filter`);
+    list = fresh(await waitForOptions(el, (l) => pick(fresh(l), wanted).missing.length === 0));
+    picked = pick(list, wanted);
+  }
+  const seen = list.options.filter((o) => o.visible).slice(0, 15).map((o) => `"${o.name}"`).join(', ') || 'none';
+  if (picked.ambiguous.length) throw refuse('AMBIGUOUS', `${gid}: several options are called ${quoteAll(picked.ambiguous)} (options seen: ${seen})`);
+  if (picked.missing.length) throw refuse('NOT_ACTIONABLE', `${gid}: no option ${quoteAll(picked.missing)} (options seen: ${seen})`);
+  for (const opt of picked.found) {
+    if (opt.disabled) throw refuse('NOT_ACTIONABLE', `${gid}: option "${opt.name}" is disabled`);
+    if (opt.selected && list.multiselectable) continue;
+    const optGid = globalId(el.frame.ordinal, opt.id);
+    const optEl = await core.resolve(optGid, GROUP, el.doc ? { doc: el.doc } : {});
+    await clickElement(core, optEl, optGid);
+    steps.push(`clicked option ${optGid} "${opt.name}"`);
+  }
+  const warnings: string[] = [];
+  try {
+    await waitForDomStability(core, { timeout: 1000, stabilityThreshold: 150, waitForNetwork: false });
+    const after = await elementCall(el, 'listOptions', [], GROUP);
+    const unconfirmed = picked.found.filter((o) => !after.options.some((a) => a.id === o.id && a.selected) && !after.shown.toLowerCase().includes(o.name.toLowerCase()));
+    if (unconfirmed.length) warnings.push(`${gid} does not show ${quoteAll(unconfirmed.map((o) => o.name))} as chosen (it shows "${after.shown}"); check the page`);
+  } catch (e) {
+    warnings.push(`the choice in ${gid} could not be confirmed (${describeFailure(e)})`);
+  }
+  return { method: 'mouse', detail: `selected ${quoteAll(wanted)} in ${gid} (${steps.join(', ')})`, warnings };
+}
+
+async function clickElement(core: LensCore, el: Resolved, gid: string): Promise<void> {
+  const at = await locate(core, el, gid, { group: GROUP });
+  if (!at.ok) throw refuse(at.code === 'UNREACHABLE' ? 'NOT_ACTIONABLE' : at.code, at.reason);
+  await mouseClick(core.input, at.x, at.y);
+}
+
+async function waitForOptions(el: Resolved, ready: (l: OptionList) => boolean): Promise<OptionList> {
+  const t0 = performance.now();
+  for (;;) {
+    const list = await elementCall(el, 'listOptions', [], GROUP);
+    if (ready(list) || performance.now() - t0 > OPTIONS_WAIT_MS) return list;
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
+
+/** Options by accessible name: exact (whitespace and case aside) first, then by prefix; two of a kind is ambiguous. */
+function pick(list: OptionList, wanted: string[]): { found: ListedOption[]; missing: string[]; ambiguous: string[] } {
+  const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
+  const candidates = list.options.filter((o) => o.visible || list.widget === 'listbox');
+  const out = { found: [] as ListedOption[], missing: [] as string[], ambiguous: [] as string[] };
+  for (const w of wanted) {
+    let hits = candidates.filter((o) => norm(o.name) === norm(w));
+    if (!hits.length) hits = candidates.filter((o) => norm(o.name).startsWith(norm(w)));
+    if (hits.length === 1) out.found.push(hits[0]);
+    else if (hits.length > 1) out.ambiguous.push(w);
+    else out.missing.push(w);
+  }
+  return out;
+}
+
+function quoteAll(xs: string[]): string {
+  return xs.map((x) => `"${x}"`).join(', ');
 }

@@ -1,8 +1,12 @@
 // Reads Chrome's accessibility tree of every frame over CDP and joins it into one tree, with an
 // EncodedId and a path for each kept node, and the tagger's ID wherever the element has one.
-import { buildAxTree, type AxTreeNode, type CdpAxNode } from '../model/axtree.js';
+import { axToSemanticNodes, buildAxTree, renderAxOutline, walkAx, type AxTreeNode, type AxTreeResult, type CdpAxNode } from '../model/axtree.js';
+import { PagelensError } from '../model/errors.js';
 import { globalId } from '../model/page.js';
-import type { LaidOutFrame } from './lens.js';
+import { countTokens } from '../model/tokens.js';
+import type { LensCore } from './core.js';
+import { engineCall } from './engine.js';
+import { describeFailure, frameInfo, type LaidOutFrame } from './frames.js';
 import type { Target } from './target.js';
 
 interface DomNode {
@@ -23,18 +27,16 @@ interface DomFacts {
   llmAttr?: string;
 }
 
-export interface AxFrameTree {
-  frame: LaidOutFrame;
-  roots: AxTreeNode[];
-  rawCount: number;
-}
-
-export interface AxRead {
+interface AxRead {
   roots: AxTreeNode[];
   xpathMap: Record<string, string>;
   axNodes: number;
   /** Frames whose tree could not be read, with the reason. */
   failures: Map<LaidOutFrame, string>;
+  /** Frames read only in part (their DOM could not be indexed: no IDs, no paths), with the reason. */
+  warnings: string[];
+  /** Frame ordinal → the document the tree was read from. */
+  docs: Map<number, string>;
 }
 
 /** Indexes one target's DOM (shadow roots and same-process frames included) by backend node ID. */
@@ -65,17 +67,31 @@ async function indexDom(target: Target, rootFrameId: string): Promise<Map<number
   return facts;
 }
 
-export async function readAxTree(layout: LaidOutFrame[]): Promise<AxRead> {
+async function readFrames(layout: LaidOutFrame[]): Promise<AxRead> {
   const failures = new Map<LaidOutFrame, string>();
+  const warnings: string[] = [];
+  const docs = new Map<number, string>();
   const live = layout.filter((f) => !f.error);
   // Stamp first, so that every element the tagger would list carries its ID in the DOM we index.
-  await Promise.all(live.map((f) => f.target.callEngine(f.frameId, 'tagAll').catch((e) => { failures.set(f, String((e as Error).message)); })));
+  await Promise.all(live.map(async (f) => {
+    try {
+      await engineCall(f, 'tagAll');
+      docs.set(f.ordinal, (await engineCall(f, 'domActivity')).doc);
+    } catch (e) {
+      failures.set(f, describeFailure(e));
+    }
+  }));
   const targets = [...new Set(live.map((f) => f.target))];
   const domByTarget = new Map<Target, Map<number, DomFacts>>();
   await Promise.all(targets.map(async (t) => {
     const rootFrame = live.find((f) => f.target === t && (!f.parent || f.parent.target !== t));
     if (!rootFrame) return;
-    domByTarget.set(t, await indexDom(t, rootFrame.frameId).catch(() => new Map()));
+    try {
+      domByTarget.set(t, await indexDom(t, rootFrame.frameId));
+    } catch (e) {
+      const frames = live.filter((f) => f.target === t).map((f) => (f.ordinal ? `frame ${f.ordinal}` : 'the page'));
+      warnings.push(`the DOM of ${frames.join(', ')} could not be indexed (${describeFailure(e)}): its nodes carry no data-llm-id and no path, act on them by EncodedId`);
+    }
   }));
   const rawByFrame = new Map<LaidOutFrame, CdpAxNode[]>();
   await Promise.all(live.filter((f) => !failures.has(f)).map(async (f) => {
@@ -133,5 +149,50 @@ export async function readAxTree(layout: LaidOutFrame[]): Promise<AxRead> {
     };
     record(roots);
   }
-  return { roots: built.get(layout[0]) ?? [], xpathMap, axNodes, failures };
+  return { roots: built.get(layout[0]) ?? [], xpathMap, axNodes, failures, warnings, docs };
+}
+
+/**
+ * The accessibility-tree path: Chrome's AX tree of every frame in one tree, as semantic nodes
+ * and as an outline. Nodes the tagger stamped carry their data-llm-id, so either ID works, and
+ * both are bound to the documents the tree was read from.
+ */
+export async function readAxTree(core: LensCore): Promise<AxTreeResult> {
+  const t0 = performance.now();
+  return core.frames.withLayout(async ({ frames: layout, warnings: layoutWarnings }) => {
+    const read = await readFrames(layout);
+    const mainFailure = read.failures.get(layout[0]);
+    if (mainFailure) throw new PagelensError('CDP_ERROR', `Could not read the accessibility tree of the page: ${mainFailure}`);
+    for (const [f, reason] of read.failures) f.error ??= reason;
+    core.ax = { xpathMap: read.xpathMap, docs: read.docs };
+    const outline = renderAxOutline(read.roots);
+    const nodes = axToSemanticNodes(read.roots);
+    let kept = 0;
+    for (const n of walkAx(read.roots)) {
+      kept++;
+      const doc = read.docs.get(n.frame);
+      if (n.llmId && doc) core.ids.note(n.llmId, { doc, frame: n.frame, role: n.role, name: n.name, centre: [0, 0], vocabulary: 'ax' });
+    }
+    for (const f of layout) { const doc = read.docs.get(f.ordinal); if (doc) core.ids.noteFrame(f.ordinal, doc, f.url); }
+    const root = read.roots[0];
+    const warnings = [...layoutWarnings, ...read.warnings];
+    return {
+      mode: 'axtree',
+      url: layout[0].url,
+      title: root?.role === 'RootWebArea' ? root.name : '',
+      nodes,
+      outline,
+      xpathMap: read.xpathMap,
+      frames: layout.map(frameInfo),
+      ...(warnings.length > 0 && { warnings }),
+      meta: {
+        axNodes: read.axNodes,
+        keptNodes: kept,
+        interactiveNodes: nodes.length,
+        taggedInteractive: nodes.filter((n) => n.id !== n.axId).length,
+        extractionTimeMs: Math.round((performance.now() - t0) * 10) / 10,
+        estimatedTokens: await countTokens(outline),
+      },
+    };
+  });
 }

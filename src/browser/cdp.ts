@@ -18,9 +18,20 @@ export function classifyCdpError(message: string): PagelensError {
 }
 
 export class Cdp {
+  /** Commands made to fail on purpose (tests force each failure path with these). */
+  private readonly faults = new Map<string, string>();
+
   constructor(readonly session: CDPSession, private readonly timeoutMs = DEFAULT_CDP_TIMEOUT_MS) {}
 
+  /** Makes every later `method` call fail with `message` (null: work again). For tests of failure paths. */
+  injectFault(method: string, message: string | null): void {
+    if (message === null) this.faults.delete(method);
+    else this.faults.set(method, message);
+  }
+
   async send<T = any>(method: string, params: Record<string, unknown> = {}): Promise<T> {
+    const fault = this.faults.get(method);
+    if (fault !== undefined) throw classifyCdpError(fault);
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new PagelensError('CDP_TIMEOUT', `${method} got no answer within ${this.timeoutMs} ms`)), this.timeoutMs);

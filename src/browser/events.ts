@@ -1,62 +1,93 @@
 // The mutation logs of every frame, read from Node: marks ("where each log stood") and the
-// events since a mark, merged in time order with global frame IDs.
+// events since a mark, merged in time order with global frame IDs. A frame whose log cannot be
+// read is named with the reason: its errors are unknown, which is not the same as none.
+import type { DomActivity } from '../model/engine.js';
 import { formatMutation, type MutationEvent } from '../model/outcome.js';
-import type { LaidOutFrame, Lens } from './lens.js';
+import type { LensCore } from './core.js';
+import { engineCall } from './engine.js';
+import { describeFailure, type LaidOutFrame } from './frames.js';
 
-interface Activity { count: number; quietMs: number; docToken: string; seq: number; readyState: string }
-
-export interface FrameMark { docToken: string; seq: number; count: number }
+export interface FrameMark { doc: string; seq: number; count: number }
 export type Marks = Map<string, FrameMark>;
 
-async function live(lens: Lens): Promise<LaidOutFrame[]> {
-  return (await lens.knownFrames()).filter((f) => !f.error && !f.target.closed);
+export interface FrameActivity { frame: LaidOutFrame; activity: DomActivity | null; failure?: string }
+
+async function live(core: LensCore): Promise<LaidOutFrame[]> {
+  return (await core.frames.known()).filter((f) => !f.error && !f.target.closed);
 }
 
-/** Per-frame DOM activity; frames that cannot answer (navigating, gone) are left out. */
-export async function frameActivity(lens: Lens): Promise<Array<{ frame: LaidOutFrame; activity: Activity | null }>> {
-  const frames = await live(lens);
-  return Promise.all(frames.map(async (frame) => ({
-    frame,
-    activity: await frame.target.callEngine<Activity>(frame.frameId, 'domActivity').catch(() => null),
-  })));
+/** Per-frame DOM activity; a frame that cannot answer (navigating, gone) has none, and says why. */
+export async function frameActivity(core: LensCore): Promise<FrameActivity[]> {
+  const frames = await live(core);
+  return Promise.all(frames.map(async (frame) => {
+    try {
+      return { frame, activity: await engineCall(frame, 'domActivity') };
+    } catch (e) {
+      return { frame, activity: null, failure: describeFailure(e) };
+    }
+  }));
 }
 
-export async function markFrames(lens: Lens): Promise<Marks> {
+export interface MarkSet { marks: Marks; unread: string[] }
+
+export async function markFrames(core: LensCore): Promise<MarkSet> {
   const marks: Marks = new Map();
-  for (const { frame, activity } of await frameActivity(lens)) {
-    if (activity) marks.set(frame.frameId, { docToken: activity.docToken, seq: activity.seq, count: activity.count });
+  const unread: string[] = [];
+  for (const { frame, activity, failure } of await frameActivity(core)) {
+    if (activity) marks.set(frame.frameId, { doc: activity.doc, seq: activity.seq, count: activity.count });
+    else unread.push(`${where(frame)} could not be read before the action (${failure})`);
   }
-  return marks;
+  return { marks, unread };
+}
+
+export interface EventsRead {
+  events: MutationEvent[];
+  domChanged: boolean;
+  /** Frames whose log could not be read, with the reason: what they showed is unknown. */
+  unread: string[];
 }
 
 /** Events logged since `marks` in every frame, and whether any frame's DOM changed at all. */
-export async function eventsSince(lens: Lens, marks: Marks): Promise<{ events: MutationEvent[]; domChanged: boolean }> {
-  const frames = await live(lens);
+export async function eventsSince(core: LensCore, marks: Marks): Promise<EventsRead> {
+  const frames = await live(core);
   let domChanged = false;
+  const unread: string[] = [];
   const lists = await Promise.all(frames.map(async (frame) => {
     const mark = marks.get(frame.frameId);
     try {
       const [r, activity] = await Promise.all([
-        frame.target.callEngine<{ docToken: string; events: MutationEvent[] }>(frame.frameId, 'mutationsSince', [mark?.docToken ?? null, mark?.seq ?? 0]),
-        frame.target.callEngine<Activity>(frame.frameId, 'domActivity'),
+        engineCall(frame, 'mutationsSince', [mark?.doc ?? null, mark?.seq ?? 0]),
+        engineCall(frame, 'domActivity'),
       ]);
-      if (!mark || mark.docToken !== activity.docToken || mark.count !== activity.count) domChanged = true;
+      if (!mark || mark.doc !== activity.doc || mark.count !== activity.count) domChanged = true;
       return r.events.map((e) => ({ ...e, frame: frame.ordinal }));
-    } catch {
+    } catch (e) {
+      unread.push(`the log of ${where(frame)} could not be read (${describeFailure(e)}), so errors shown there are unknown`);
       return [];
     }
   }));
-  return { events: lists.flat().sort((a, b) => a.timestamp - b.timestamp), domChanged };
+  return { events: lists.flat().sort((a, b) => a.timestamp - b.timestamp), domChanged, unread };
 }
 
-/** The last `limit` events across frames, oldest first. */
-export async function recentEvents(lens: Lens, limit = 10): Promise<MutationEvent[]> {
-  const frames = await live(lens);
-  const lists = await Promise.all(frames.map((frame) => frame.target.callEngine<MutationEvent[]>(frame.frameId, 'recentMutationEvents', [limit])
-    .then((es) => es.map((e) => ({ ...e, frame: frame.ordinal }))).catch(() => [] as MutationEvent[])));
-  return lists.flat().sort((a, b) => a.timestamp - b.timestamp).slice(-limit);
+/** The last `limit` events across frames, oldest first, and the frames whose log could not be read. */
+export async function recentEvents(core: LensCore, limit = 10): Promise<{ events: MutationEvent[]; unread: string[] }> {
+  const frames = await live(core);
+  const unread: string[] = [];
+  const lists = await Promise.all(frames.map(async (frame) => {
+    try {
+      return (await engineCall(frame, 'recentMutationEvents', [limit])).map((e) => ({ ...e, frame: frame.ordinal }));
+    } catch (e) {
+      unread.push(`recent changes in ${where(frame)} could not be read (${describeFailure(e)})`);
+      return [];
+    }
+  }));
+  return { events: lists.flat().sort((a, b) => a.timestamp - b.timestamp).slice(-limit), unread };
 }
 
 export function renderEvents(events: MutationEvent[], now = Date.now()): string[] {
   return events.map((e) => formatMutation(e, now) + (e.frame ? ` (frame ${e.frame})` : ''));
+}
+
+function where(frame: LaidOutFrame): string {
+  return frame.ordinal === 0 ? 'the page' : `frame ${frame.ordinal}`;
 }

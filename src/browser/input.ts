@@ -1,7 +1,7 @@
 // Real input over CDP on the page's own session: the browser routes mouse events (top-level
 // viewport coordinates) into whichever frame, out-of-process ones included, is under the point,
 // and key events to the focused frame, exactly as it would a person's.
-import type { Chord, KeyDefinition } from '../model/keys.js';
+import { keyForChar, type Chord, type KeyDefinition } from '../model/keys.js';
 import type { Cdp } from './cdp.js';
 
 export async function mouseMove(cdp: Cdp, x: number, y: number): Promise<void> {
@@ -46,3 +46,21 @@ function key(cdp: Cdp, type: string, def: KeyDefinition, modifiers: number, text
     ...(text !== undefined && { text, unmodifiedText: text }),
   });
 }
+
+/**
+ * Text key by key, as a person types it: keydown, the character's input, keyup, for each
+ * character that has a key; other characters (accents, emoji, line breaks) as text input.
+ */
+export async function typeText(cdp: Cdp, text: string): Promise<void> {
+  for (const ch of text) {
+    const k = keyForChar(ch);
+    if (!k) { await insertText(cdp, ch); continue; }
+    const shift = k.shift ? 8 : 0;
+    if (shift) await key(cdp, 'rawKeyDown', SHIFT, shift);
+    await key(cdp, 'keyDown', k.def, shift, k.def.text);
+    await key(cdp, 'keyUp', k.def, shift);
+    if (shift) await key(cdp, 'keyUp', SHIFT, 0);
+  }
+}
+
+const SHIFT: KeyDefinition = { key: 'Shift', code: 'ShiftLeft', keyCode: 16, location: 1 };

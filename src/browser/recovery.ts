@@ -1,52 +1,37 @@
-// The Node side's memory of what each ID looked like in the snapshots it appeared in, and the
-// recovery of an ID whose element was re-rendered away (see model/ghost.ts for the scoring).
-import { describeCandidates, pickGhost, scoreGhosts, type GhostTarget, type ScoredCandidate } from '../model/ghost.js';
-import type { PageModel } from '../model/page.js';
-import type { Lens } from './lens.js';
-
-const MAX_REMEMBERED = 5000;
-const memories = new WeakMap<object, Map<string, GhostTarget>>();
-/** Lenses reading the page for a recovery: what the agent last saw must stay what it last saw. */
-const searching = new WeakSet<object>();
-
-/** Called with every page model read: the last sighting of each ID wins. */
-export function rememberModel(owner: object, model: PageModel): void {
-  if (searching.has(owner)) return;
-  let memory = memories.get(owner);
-  if (!memory) { memory = new Map(); memories.set(owner, memory); }
-  for (const n of model.nodes) {
-    memory.delete(n.gid); // re-inserted last: Map order is our recency order
-    memory.set(n.gid, { role: n.role, name: n.name, centre: [n.box[0] + n.box[2] / 2, n.box[1] + n.box[3] / 2] });
-  }
-  for (const k of memory.keys()) { if (memory.size <= MAX_REMEMBERED) break; memory.delete(k); }
-}
-
-export function lastKnown(owner: object, gid: string): GhostTarget | undefined {
-  return memories.get(owner)?.get(gid);
-}
+// Recovering an ID whose element was re-rendered away: a fresh read of the same document, and
+// the one element there with the same role and name where the old one stood (model/ghost.ts).
+// Recovery never leaves the document that issued the ID.
+import type { ErrorCode } from '../model/errors.js';
+import { describeCandidates, pickGhost, scoreGhosts, type ScoredCandidate } from '../model/ghost.js';
+import type { LensCore } from './core.js';
+import { readPageModel } from './read.js';
 
 export type Recovery =
-  | { ok: true; gid: string; confidence: number; message: string; considered: ScoredCandidate[] }
-  | { ok: false; message: string; considered: ScoredCandidate[] };
+  | { ok: true; gid: string; doc: string; confidence: number; message: string; considered: ScoredCandidate[] }
+  | { ok: false; code: ErrorCode; message: string; considered: ScoredCandidate[] };
 
-/** Finds the element an ID that no longer resolves most likely meant, in a fresh full-page model. */
-export async function recoverElement(lens: Lens, gid: string): Promise<Recovery> {
-  const lost = lastKnown(lens, gid);
-  if (!lost) return { ok: false, message: `element ${gid} is gone and was in no snapshot this lens took, so there is nothing to match it by`, considered: [] };
-  searching.add(lens);
-  let model: PageModel;
-  try {
-    model = await lens.model({ fullPage: true });
-  } finally {
-    searching.delete(lens);
-  }
-  const verdict = pickGhost(scoreGhosts(lost, model.nodes.map((n) => ({
-    gid: n.gid, role: n.role, name: n.name, centre: [n.box[0] + n.box[2] / 2, n.box[1] + n.box[3] / 2] as [number, number],
-  })), gid));
+export async function recoverElement(core: LensCore, gid: string): Promise<Recovery> {
+  const lost = core.ids.sighting(gid);
+  if (!lost) return { ok: false, code: 'UNKNOWN_ID', message: `element ${gid} is gone and was in no snapshot this lens handed out, so there is nothing to match it by`, considered: [] };
+  // Read for ourselves: what the agent was shown stays what it was shown.
+  const model = await readPageModel(core, { fullPage: true });
   const what = `${lost.role} "${lost.name}"`;
+  if (model.docs[lost.frame] !== lost.doc) {
+    const where = lost.frame ? `frame ${lost.frame}` : 'the page';
+    return { ok: false, code: 'NAVIGATED', considered: [], message: `element ${gid} (${what}) belongs to a document that is gone: ${where} changed from ${core.ids.urlOf(lost.doc) ?? 'an earlier page'} to ${model.frames.find((f) => f.id === lost.frame)?.url ?? 'nothing'}; take a new snapshot` };
+  }
+  const candidates = model.nodes.filter((n) => n.frame === lost.frame).map((n) => ({
+    gid: n.gid, role: n.role, name: n.name, centre: [n.box[0] + n.box[2] / 2, n.box[1] + n.box[3] / 2] as [number, number],
+  }));
+  const verdict = pickGhost(scoreGhosts(lost, candidates, gid));
   if (!verdict.ok) {
-    return { ok: false, considered: verdict.considered, message: `element ${gid} (${what}) is gone and could not be recovered: ${verdict.reason}; candidates considered: ${describeCandidates(verdict.considered)}` };
+    return {
+      ok: false, code: verdict.considered.length ? 'AMBIGUOUS' : 'UNKNOWN_ID', considered: verdict.considered,
+      message: `element ${gid} (${what}) is gone and could not be recovered: ${verdict.reason}; candidates considered: ${describeCandidates(verdict.considered)}`,
+    };
   }
   const m = verdict.match;
-  return { ok: true, gid: m.gid, confidence: m.confidence, considered: verdict.considered, message: `recovered element (ID ${gid} → ID ${m.gid}, confidence ${m.confidence})` };
+  const node = candidates.find((c) => c.gid === m.gid)!;
+  core.ids.note(m.gid, { doc: lost.doc, frame: lost.frame, role: node.role, name: node.name, centre: node.centre });
+  return { ok: true, gid: m.gid, doc: lost.doc, confidence: m.confidence, considered: verdict.considered, message: `recovered element (ID ${gid} → ID ${m.gid}, confidence ${m.confidence})` };
 }

@@ -64,7 +64,7 @@ export async function gotoSettled(page: Page, url: string, timeoutMs = 30_000): 
   try {
     await page.goto(url, { waitUntil: 'domcontentloaded', timeout: timeoutMs });
   } catch (e) {
-    throw new PagelensError('NAVIGATED', `Could not open ${url}: ${(e as Error).message.split('\n')[0]}`);
+    throw new PagelensError('LOAD_FAILED', `Could not open ${url}: ${(e as Error).message.split('\n')[0]}`);
   }
   await page.waitForLoadState('load', { timeout: 2000 }).catch(() => {});
 }

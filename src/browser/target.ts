@@ -47,6 +47,8 @@ export class Target {
   private readonly contextFrame = new Map<number, string>();
   /** Contexts where the engine is known to be installed. */
   private readonly verified = new Set<number>();
+  /** Per frame: closed shadow roots that could not be handed to the engine, with the reason. */
+  private readonly shadowFailures = new Map<string, string[]>();
   closed = false;
 
   private constructor(session: CDPSession) {
@@ -192,21 +194,38 @@ export class Target {
       if (n.contentDocument) visit(n.contentDocument, n.frameId === frameId);
     };
     visit(root, (root.frameId ?? null) === frameId || (await this.isRootFrame(frameId)));
+    const failures: string[] = [];
     for (const backendNodeId of closed) {
       try {
         const { object } = await this.cdp.send<{ object: { objectId: string } }>('DOM.resolveNode', { backendNodeId, executionContextId: contextId, objectGroup: 'pagelens-shadow' });
-        await this.cdp.send('Runtime.callFunctionOn', {
+        const r = await this.cdp.send<{ exceptionDetails?: { text: string; exception?: { description?: string } } }>('Runtime.callFunctionOn', {
           objectId: object.objectId,
           functionDeclaration: 'function () { return globalThis.__pagelens && globalThis.__pagelens.adoptShadowRoot(this); }',
           returnByValue: true,
         });
-      } catch {
-        // A root removed meanwhile is simply not adopted.
+        if (r.exceptionDetails) failures.push(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text);
+      } catch (e) {
+        // A root removed since DOM.getDocument is simply gone; any other failure hides its content.
+        if (!/No node with given id|Could not find node/i.test((e as Error).message)) failures.push((e as Error).message);
       }
+    }
+    if (failures.length) {
+      this.shadowFailures.set(frameId, failures);
+      this.shadowDirty.add(frameId); // try again on the next read
+    } else {
+      this.shadowFailures.delete(frameId); // every root is in now, whatever an earlier pass missed
     }
     await this.cdp.send('Runtime.releaseObjectGroup', { objectGroup: 'pagelens-shadow' }).catch(() => {});
     // Keeping the DOM domain on would make Chrome stream every DOM change to us.
     await this.cdp.send('DOM.disable').catch(() => {});
+  }
+
+  /** Closed shadow roots of a frame that could not be read since the last call, as one sentence (or none). */
+  takeShadowFailures(frameId: string): string | undefined {
+    const f = this.shadowFailures.get(frameId);
+    if (!f) return undefined;
+    this.shadowFailures.delete(frameId);
+    return `${f.length} closed shadow root${f.length > 1 ? 's' : ''} could not be read, so ${f.length > 1 ? 'their' : 'its'} content is missing (${f[0].split('\n')[0]})`;
   }
 
   private rootFrameId?: string;

@@ -1,39 +1,43 @@
 // Sentinel verification: what the page looked like before an action, and whether afterwards it
 // did what the action was meant to do. Errors the page showed meanwhile (even for one second)
-// come from the mutation log and fail the verification whatever else happened.
-import type { Page } from 'playwright-core';
+// come from the mutation log and fail the verification whatever else happened. A check that
+// could not be made makes the verdict uncertain (with the reason), never quietly positive.
+import type { ElementState } from '../model/engine.js';
+import { PagelensError, isPagelensError } from '../model/errors.js';
 import { ExpectedOutcome, eventText, isErrorEvent, type MutationEvent, type OutcomeType, type VerificationResult } from '../model/outcome.js';
+import { parseInput } from '../model/validate.js';
+import type { LensCore } from './core.js';
+import { elementCall, engineCall } from './engine.js';
 import { eventsSince, markFrames, renderEvents, type Marks } from './events.js';
-import type { Lens } from './lens.js';
+import { describeFailure } from './frames.js';
 import { waitForDomStability } from './stability.js';
 
 const DEFAULT_TIMEOUT = 2000;
 const POLL_MS = 100;
 const GROUP = 'pagelens-verify';
 
-interface ElementSnapshot { connected: boolean; visible: boolean; value: string | null; valueKey: string | null; checked: boolean | 'mixed' | null; states: string[] }
+/** An element as read for a value/state/disappearance check. */
+type ElementRead =
+  | { kind: 'state'; state: ElementState }
+  /** Certainly gone: removed, or its document is gone. */
+  | { kind: 'gone'; reason: string }
+  /** Could not be read: nothing is known. */
+  | { kind: 'unknown'; reason: string };
+
+/** Whether something is on the page: `unread` names frames that could not be searched. */
+interface Presence { found: boolean; unread: string[] }
 
 export interface PreActionState {
   at: number;
   url: string;
   navigations: number;
   marks: Marks;
+  /** Frames whose log could not be marked before the action. */
+  unmarked: string[];
   /** Element states by ID, for value/state outcomes. */
-  elements: Map<string, ElementSnapshot | null>;
+  elements: Map<string, ElementRead>;
   /** Whether each text/selector an outcome looks for was already on the page. */
-  present: Map<string, boolean>;
-}
-
-const navCounts = new WeakMap<Page, { n: number }>();
-function navigations(page: Page): { n: number } {
-  let c = navCounts.get(page);
-  if (!c) {
-    const counter = { n: 0 };
-    c = counter;
-    navCounts.set(page, counter);
-    page.on('framenavigated', (f) => { if (f === page.mainFrame()) counter.n++; });
-  }
-  return c;
+  present: Map<string, Presence>;
 }
 
 function flatten(o: ExpectedOutcome): ExpectedOutcome[] {
@@ -42,86 +46,117 @@ function flatten(o: ExpectedOutcome): ExpectedOutcome[] {
 
 const queryKey = (o: ExpectedOutcome) => (o.selector ? `css:${o.selector}` : `text:${o.text}`);
 
-export async function capturePreActionState(lens: Lens, expected?: ExpectedOutcome, defaultId?: string): Promise<PreActionState> {
-  const nav = navigations(lens.page);
-  const state: PreActionState = { at: Date.now(), url: lens.page.url(), navigations: nav.n, marks: await markFrames(lens), elements: new Map(), present: new Map() };
+export async function capturePreActionState(core: LensCore, expectedInput?: ExpectedOutcome, defaultId?: string): Promise<PreActionState> {
+  const expected = expectedInput === undefined ? undefined : parseInput(ExpectedOutcome, expectedInput, 'expected outcome');
+  const { marks, unread } = await markFrames(core);
+  const state: PreActionState = { at: Date.now(), url: core.page.url(), navigations: core.navigations, marks, unmarked: unread, elements: new Map(), present: new Map() };
   for (const o of expected ? flatten(expected) : []) {
     const id = o.id ?? defaultId;
     if (id && (o.type === 'value_changes' || o.type === 'state_changes' || (o.type === 'element_disappears' && !o.text && !o.selector))) {
-      state.elements.set(id, await readElement(lens, id));
+      state.elements.set(id, await readElement(core, id));
     }
+    // Also where an invalid selector is refused: before the action, not after it.
     if ((o.type === 'element_appears' || o.type === 'element_disappears') && (o.text || o.selector)) {
-      state.present.set(queryKey(o), await onPage(lens, o));
+      state.present.set(queryKey(o), await onPage(core, o));
     }
   }
   return state;
 }
 
-async function readElement(lens: Lens, id: string): Promise<ElementSnapshot | null> {
+async function readElement(core: LensCore, id: string): Promise<ElementRead> {
+  let r;
   try {
-    const r = await lens.resolve(id, GROUP);
-    try {
-      return await r.frame.target.callFunction<ElementSnapshot>(r.frame.frameId, 'function (el) { return globalThis.__pagelens.act.elementState(el); }', [{ objectId: r.objectId }], true, GROUP);
-    } finally {
-      await r.frame.target.release(GROUP);
-    }
-  } catch {
-    return null;
+    r = await core.resolve(id, GROUP);
+  } catch (e) {
+    if (isPagelensError(e, 'UNKNOWN_ID', 'NAVIGATED')) return { kind: 'gone', reason: e.message };
+    return { kind: 'unknown', reason: `element ${id} could not be looked up (${describeFailure(e)})` };
+  }
+  try {
+    return { kind: 'state', state: await elementCall(r, 'elementState', [], GROUP) };
+  } catch (e) {
+    return { kind: 'unknown', reason: `element ${id} could not be read (${describeFailure(e)})` };
+  } finally {
+    await r.frame.target.release(GROUP);
   }
 }
 
-async function onPage(lens: Lens, o: ExpectedOutcome): Promise<boolean> {
-  const frames = (await lens.knownFrames()).filter((f) => !f.error && !f.target.closed);
+async function onPage(core: LensCore, o: ExpectedOutcome): Promise<Presence> {
+  const frames = (await core.frames.known()).filter((f) => !f.error && !f.target.closed);
   const query = o.selector ? { selector: o.selector } : { text: o.text };
-  const found = await Promise.all(frames.map((f) => f.target.callFunction<boolean>(f.frameId,
-    'function (q) { return globalThis.__pagelens.act.findOnPage(q); }', [{ value: query }]).catch(() => false)));
-  return found.some(Boolean);
+  const unread: string[] = [];
+  const found = await Promise.all(frames.map(async (f) => {
+    let r;
+    try {
+      r = await engineCall(f, 'findOnPage', [query]);
+    } catch (e) {
+      unread.push(`${f.ordinal ? `frame ${f.ordinal}` : 'the page'} could not be searched (${describeFailure(e)})`);
+      return false;
+    }
+    if (!r.ok) throw new PagelensError('BAD_INPUT', `Cannot verify ${o.type}: ${r.reason}.`);
+    return r.found;
+  }));
+  return { found: found.some(Boolean), unread };
 }
 
-interface Check { met: boolean; actual: string; confidence: number }
+interface Check { met: boolean; actual: string; confidence: number; uncertain?: string[] }
 
-async function check(lens: Lens, o: ExpectedOutcome, pre: PreActionState, events: MutationEvent[], domChanged: boolean, defaultId?: string): Promise<Check> {
-  const url = lens.page.url();
+async function check(core: LensCore, o: ExpectedOutcome, pre: PreActionState, events: MutationEvent[], domChanged: boolean, defaultId?: string): Promise<Check> {
+  const url = core.page.url();
   const id = o.id ?? defaultId;
   switch (o.type) {
     case 'navigation': {
-      const moved = url !== pre.url || navigations(lens.page).n > pre.navigations;
+      const moved = url !== pre.url || core.navigations > pre.navigations;
       const fits = !o.urlContains || url.includes(o.urlContains);
       return { met: moved && fits, confidence: 0.95, actual: moved ? `navigated to ${url}${fits ? '' : ` (expected a URL containing "${o.urlContains}")`}` : `URL unchanged (${url})` };
     }
     case 'element_appears': case 'element_disappears': {
       if (!o.text && !o.selector) {
-        const el = id ? await readElement(lens, id) : null;
-        const gone = !el || !el.connected || !el.visible;
+        if (!id) return { met: false, confidence: 0.5, actual: 'no element to watch (give the outcome an id)' };
+        const el = await readElement(core, id);
+        if (el.kind === 'unknown') return { met: false, confidence: 0.5, actual: `element ${id} could not be read`, uncertain: [el.reason] };
+        const gone = el.kind === 'gone' || !el.state.connected || !el.state.visible;
         return { met: gone, confidence: 0.9, actual: gone ? `element ${id} is gone` : `element ${id} is still shown` };
       }
       const what = o.selector ? `an element matching ${o.selector}` : `"${o.text}"`;
-      const now = await onPage(lens, o);
-      const before = pre.present.get(queryKey(o)) ?? false;
+      const now = await onPage(core, o);
+      const before = pre.present.get(queryKey(o)) ?? { found: false, unread: ['it was not looked for before the action'] };
+      const uncertain = [...before.unread, ...now.unread];
       if (o.type === 'element_disappears') {
-        return { met: before && !now, confidence: 0.9, actual: !now ? (before ? `${what} disappeared` : `${what} was not there to begin with`) : `${what} is still shown` };
+        // Not found where we could look is not "gone" while some frame could not be searched.
+        const met = before.found && !now.found && now.unread.length === 0;
+        return {
+          met, confidence: 0.9, ...(uncertain.length && { uncertain }),
+          actual: now.found ? `${what} is still shown` : !before.found ? `${what} was not there to begin with` : now.unread.length ? `${what} was not found where the page could be searched` : `${what} disappeared`,
+        };
       }
       const wanted = (o.text ?? '').toLowerCase();
       const flashed = !!o.text && events.some((e) => e.type !== 'removed' && e.description.toLowerCase().includes(wanted));
-      const met = (now && !before) || flashed;
-      return { met, confidence: now ? 0.9 : 0.8, actual: met ? `${what} appeared${now ? '' : ' (and is gone again)'}` : now ? `${what} was already shown before the action` : `${what} did not appear` };
+      const met = (now.found && !before.found) || flashed;
+      return {
+        met, confidence: now.found ? 0.9 : 0.8, ...(!met && uncertain.length && { uncertain }),
+        actual: met ? `${what} appeared${now.found ? '' : ' (and is gone again)'}` : now.found ? `${what} was already shown before the action` : `${what} did not appear`,
+      };
     }
     case 'value_changes': case 'state_changes': {
-      if (!id) return { met: false, confidence: 0.5, actual: `no element to watch (give the outcome an id)` };
+      if (!id) return { met: false, confidence: 0.5, actual: 'no element to watch (give the outcome an id)' };
       const before = pre.elements.get(id);
-      const after = await readElement(lens, id);
-      if (!after) return { met: false, confidence: 0.7, actual: `element ${id} is gone` };
+      const after = await readElement(core, id);
+      if (after.kind === 'unknown') return { met: false, confidence: 0.5, actual: `element ${id} could not be read`, uncertain: [after.reason] };
+      if (after.kind === 'gone') return { met: false, confidence: 0.7, actual: `element ${id} is gone` };
+      const a = after.state;
+      const b = before?.kind === 'state' ? before.state : undefined;
+      const beforeUnknown = before?.kind === 'unknown' ? [before.reason] : [];
       if (o.type === 'value_changes') {
-        const met = before ? before.valueKey !== after.valueKey : true;
-        return { met, confidence: 0.9, actual: met ? `value is now "${after.value ?? ''}"` : `value unchanged ("${after.value ?? ''}")` };
+        const met = b ? b.valueKey !== a.valueKey : beforeUnknown.length === 0;
+        return { met, confidence: 0.9, ...(beforeUnknown.length && { uncertain: beforeUnknown }), actual: met ? `value is now "${a.value ?? ''}"` : `value unchanged ("${a.value ?? ''}")` };
       }
-      const b = before ? `${before.checked}|${before.states.filter((s) => s !== 'focused').join(',')}` : '';
-      const a = `${after.checked}|${after.states.filter((s) => s !== 'focused').join(',')}`;
-      const shown = after.checked === null ? `states [${after.states.join(', ')}]` : after.checked === true ? 'checked' : after.checked === 'mixed' ? 'mixed' : 'unchecked';
-      return { met: b !== a, confidence: 0.9, actual: b !== a ? `state is now ${shown}` : `state unchanged (${shown})` };
+      const key = (s: ElementState) => `${s.checked}|${s.states.filter((x) => x !== 'focused').join(',')}`;
+      const shown = a.checked === null ? `states [${a.states.join(', ')}]` : a.checked === true ? 'checked' : a.checked === 'mixed' ? 'mixed' : 'unchecked';
+      const met = b ? key(b) !== key(a) : false;
+      return { met, confidence: 0.9, ...(beforeUnknown.length && { uncertain: beforeUnknown }), actual: met ? `state is now ${shown}` : b ? `state unchanged (${shown})` : `state is ${shown}; what it was before is unknown` };
     }
     case 'any_change': {
-      const moved = url !== pre.url || navigations(lens.page).n > pre.navigations;
+      const moved = url !== pre.url || core.navigations > pre.navigations;
       return { met: domChanged || moved, confidence: 0.6, actual: moved ? `navigated to ${url}` : domChanged ? 'the page changed' : 'nothing on the page changed' };
     }
     case 'no_change':
@@ -130,8 +165,8 @@ async function check(lens: Lens, o: ExpectedOutcome, pre: PreActionState, events
 }
 
 /** Polls until one of the alternatives holds or the timeout passes; then lets the page settle and reads its errors. */
-export async function verifyOutcome(lens: Lens, pre: PreActionState, expectedInput: ExpectedOutcome, defaultId?: string): Promise<VerificationResult> {
-  const expected = ExpectedOutcome.parse(expectedInput);
+export async function verifyOutcome(core: LensCore, pre: PreActionState, expectedInput: ExpectedOutcome, defaultId?: string): Promise<VerificationResult> {
+  const expected = parseInput(ExpectedOutcome, expectedInput, 'expected outcome');
   const alternatives = flatten(expected);
   const timeout = expected.timeout ?? DEFAULT_TIMEOUT;
   const t0 = performance.now();
@@ -139,11 +174,17 @@ export async function verifyOutcome(lens: Lens, pre: PreActionState, expectedInp
   let lastChecks: Check[] = [];
   const waitsOnly = alternatives.every((o) => o.type === 'no_change');
   for (;;) {
-    if (waitsOnly) await waitForDomStability(lens, { timeout, stabilityThreshold: 300 });
-    const { events, domChanged } = await eventsSince(lens, pre.marks);
+    if (waitsOnly) await waitForDomStability(core, { timeout, stabilityThreshold: 300 });
+    const { events, domChanged } = await eventsSince(core, pre.marks);
     lastChecks = [];
     for (const o of alternatives) {
-      const c = await check(lens, o, pre, events, domChanged, defaultId).catch((e) => ({ met: false, confidence: 0.5, actual: `could not check: ${(e as Error).message}` }));
+      let c: Check;
+      try {
+        c = await check(core, o, pre, events, domChanged, defaultId);
+      } catch (e) {
+        if (isPagelensError(e, 'BAD_INPUT')) throw e;
+        c = { met: false, confidence: 0.5, actual: `could not check ${o.type}`, uncertain: [describeFailure(e)] };
+      }
       lastChecks.push(c);
       if (c.met) { met = { o, c }; break; }
     }
@@ -152,26 +193,36 @@ export async function verifyOutcome(lens: Lens, pre: PreActionState, expectedInp
   }
   // Errors often arrive just after the change that satisfied us (a spinner, then "Invalid email").
   const left = Math.max(300, timeout - (performance.now() - t0));
-  await waitForDomStability(lens, { timeout: Math.min(1500, left), stabilityThreshold: 300, networkIdleThreshold: 300 }).catch(() => null);
-  const { events, domChanged } = await eventsSince(lens, pre.marks);
+  const uncertain: string[] = [...pre.unmarked];
+  try {
+    const settled = await waitForDomStability(core, { timeout: Math.min(1500, left), stabilityThreshold: 300, networkIdleThreshold: 300 });
+    uncertain.push(...settled.uncertain ?? []);
+  } catch (e) {
+    uncertain.push(`the page could not be watched settling after the action (${describeFailure(e)}); late errors may be missed`);
+  }
+  const { events, domChanged, unread } = await eventsSince(core, pre.marks);
+  uncertain.push(...unread);
+  for (const c of met ? [met.c] : lastChecks) uncertain.push(...c.uncertain ?? []);
   const expectedTexts = alternatives.filter((o) => o.type === 'element_appears' && o.text).map((o) => o.text!.toLowerCase());
   const errors = unique(events.filter(isErrorEvent).map(eventText).filter((t) => !expectedTexts.some((x) => t.toLowerCase().includes(x))));
   const successes = unique(events.filter((e) => e.category === 'success' && e.type !== 'removed').map(eventText));
-  const url = lens.page.url();
-  const urlChanged = url !== pre.url;
+  const url = core.page.url();
   const success = !!met && errors.length === 0;
   const verified: OutcomeType | null = met ? met.o.type : null;
   const actual = met ? met.c.actual : lastChecks.map((c) => c.actual).join('; ');
-  const confidence = errors.length ? 0.9 : met ? met.c.confidence : 0.7;
+  const doubts = unique(uncertain);
+  let confidence = errors.length ? 0.9 : met ? met.c.confidence : 0.7;
+  if (doubts.length) confidence = Math.round(confidence * 0.6 * 100) / 100;
   return {
     success,
     verifiedOutcome: verified,
     actualOutcome: actual,
     errorsDetected: errors,
     successMessages: successes,
-    pageState: { url, urlChanged, domChanged, recentMutations: renderEvents(events.slice(-10)) },
+    pageState: { url, urlChanged: url !== pre.url, domChanged, recentMutations: renderEvents(events.slice(-10)) },
     confidence,
-    feedback: feedback(alternatives, success, met?.c ?? null, actual, errors, successes, timeout),
+    feedback: feedback(alternatives, success, met?.c ?? null, actual, errors, successes, timeout, doubts),
+    ...(doubts.length && { uncertain: doubts }),
   };
 }
 
@@ -187,13 +238,14 @@ function describeOutcome(o: ExpectedOutcome): string {
   }
 }
 
-function feedback(alts: ExpectedOutcome[], success: boolean, met: Check | null, actual: string, errors: string[], successes: string[], timeout: number): string {
+function feedback(alts: ExpectedOutcome[], success: boolean, met: Check | null, actual: string, errors: string[], successes: string[], timeout: number, doubts: string[]): string {
   const wanted = alts.map(describeOutcome).join(' or ');
   const errs = errors.length ? ` Error${errors.length > 1 ? 's' : ''} shown: ${errors.map((e) => `'${e}'`).join(', ')}.` : '';
   const ok = successes.length ? ` Success message: ${successes.map((e) => `'${e}'`).join(', ')}.` : '';
-  if (success) return `Verified: ${actual}.${ok}`;
-  if (met) return `Expected ${wanted}: ${actual}, but the page showed an error.${errs} The action probably did not work; fix the cause before continuing.`;
-  return `Expected ${wanted} within ${timeout} ms, but ${actual}.${errs}${ok} The action may not have worked: look at the page again before continuing.`;
+  const unsure = doubts.length ? ` Uncertain: ${doubts.join('; ')}.` : '';
+  if (success) return `Verified: ${actual}.${ok}${unsure}`;
+  if (met) return `Expected ${wanted}: ${actual}, but the page showed an error.${errs}${unsure} The action probably did not work; fix the cause before continuing.`;
+  return `Expected ${wanted} within ${timeout} ms, but ${actual}.${errs}${ok}${unsure} The action may not have worked: look at the page again before continuing.`;
 }
 
 function unique(xs: string[]): string[] {

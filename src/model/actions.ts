@@ -12,35 +12,42 @@ export const Direction = z.enum(['up', 'down', 'left', 'right', 'top', 'bottom']
 export type Direction = z.infer<typeof Direction>;
 
 export const Action = z.discriminatedUnion('type', [
-  z.object({ type: z.literal('click'), ...id }),
-  z.object({ type: z.literal('dblclick'), ...id }),
-  z.object({ type: z.literal('hover'), ...id }),
-  z.object({ type: z.literal('focus'), ...id }),
-  /** Replaces the field's content: native value setter plus input/change events, keyboard if the page reverts it. */
-  z.object({ type: z.literal('setValue'), ...id, value: z.string() }),
-  /** Replaces the field's content with real keyboard input. */
-  z.object({ type: z.literal('type'), ...id, value: z.string() }),
-  z.object({ type: z.literal('clear'), ...id }),
-  /** An option of a <select>, by its label or its value. */
-  z.object({ type: z.literal('select'), ...id, option: z.string() }),
-  z.object({ type: z.literal('check'), ...id }),
-  z.object({ type: z.literal('uncheck'), ...id }),
-  z.object({ type: z.literal('toggle'), ...id }),
+  z.strictObject({ type: z.literal('click'), ...id }),
+  z.strictObject({ type: z.literal('dblclick'), ...id }),
+  z.strictObject({ type: z.literal('hover'), ...id }),
+  z.strictObject({ type: z.literal('focus'), ...id }),
+  /**
+   * Replaces the field's content as a person's typing would (trusted text input, one input event);
+   * the page commits it (change) when the field is committed: press("Enter") or focus elsewhere.
+   * Date, time, colour and range inputs are set in one step, as their pickers do.
+   */
+  z.strictObject({ type: z.literal('setValue'), ...id, value: z.string() }),
+  /** Replaces the field's content key by key (keydown, input, keyup per character), for widgets that react to each key. */
+  z.strictObject({ type: z.literal('type'), ...id, value: z.string() }),
+  z.strictObject({ type: z.literal('clear'), ...id }),
+  /**
+   * Options by label (or value): of a <select> (several for a multiple select), or of a custom
+   * ARIA listbox / combobox, which is opened and the option clicked.
+   */
+  z.strictObject({ type: z.literal('select'), ...id, option: z.union([z.string(), z.array(z.string()).min(1)]) }),
+  z.strictObject({ type: z.literal('check'), ...id }),
+  z.strictObject({ type: z.literal('uncheck'), ...id }),
+  z.strictObject({ type: z.literal('toggle'), ...id }),
   /** A key or chord ("Enter", "Control+A"), sent to `id` after focusing it, else to whatever has focus. */
-  z.object({ type: z.literal('press'), id: ElementId.optional(), keys: z.string().min(1) }),
+  z.strictObject({ type: z.literal('press'), id: ElementId.optional(), keys: z.string().min(1) }),
   /**
    * Without id: the page. With id and no direction: a scroll container is scrolled down by a page,
    * any other element is scrolled into view. `amount` is in CSS pixels.
    */
-  z.object({
+  z.strictObject({
     type: z.literal('scroll'), id: ElementId.optional(), direction: Direction.optional(),
     amount: z.number().positive().optional(), intoView: z.boolean().optional(),
   }),
-  z.object({ type: z.literal('submit'), ...id }),
-  z.object({ type: z.literal('navigate'), url: z.string().min(1) }),
-  z.object({ type: z.literal('back') }),
-  z.object({ type: z.literal('forward') }),
-  z.object({ type: z.literal('reload') }),
+  z.strictObject({ type: z.literal('submit'), ...id }),
+  z.strictObject({ type: z.literal('navigate'), url: z.string().min(1) }),
+  z.strictObject({ type: z.literal('back') }),
+  z.strictObject({ type: z.literal('forward') }),
+  z.strictObject({ type: z.literal('reload') }),
 ]);
 export type Action = z.infer<typeof Action>;
 export type ActionType = Action['type'];
@@ -50,7 +57,7 @@ export function targetOf(action: Action): string | undefined {
   return 'id' in action ? action.id : undefined;
 }
 
-type Arg = { name?: string; value: string };
+type Arg = { name?: string; value: string | string[] };
 
 // Parameter names in positional order; the first alias is the canonical name.
 const SIGNATURES: Record<string, { type: ActionType; params: string[][]; usage: string }> = {};
@@ -65,7 +72,7 @@ sig(['focus'], 'focus', [ID], 'focus(12)');
 sig(['setValue', 'fill'], 'setValue', [ID, ['value', 'text']], 'setValue(14, "SpaceX")');
 sig(['type', 'typeText'], 'type', [ID, ['value', 'text']], 'type(14, "SpaceX")');
 sig(['clear'], 'clear', [ID], 'clear(14)');
-sig(['select', 'selectOption'], 'select', [ID, ['option', 'value', 'label']], 'select(3, "Express")');
+sig(['select', 'selectOption'], 'select', [ID, ['option', 'value', 'label', 'options']], 'select(3, "Express") or select(12, ["Taiwan", "Tajikistan"])');
 sig(['check'], 'check', [ID], 'check(5)');
 sig(['uncheck'], 'uncheck', [ID], 'uncheck(5)');
 sig(['toggle'], 'toggle', [ID], 'toggle(5)');
@@ -85,8 +92,8 @@ export function parseAction(text: string): Action {
   const name = m[1];
   const args = splitArgs(m[2], src);
   const lower = name.toLowerCase();
-  if (lower === 'press' || lower === 'presskey' || lower === 'keypress') return parsePress(args, src);
-  if (lower === 'scroll' || lower === 'scrollintoview') return parseScroll(args, src, lower === 'scrollintoview');
+  if (lower === 'press' || lower === 'presskey' || lower === 'keypress') return parsePress(scalars(args, src), src);
+  if (lower === 'scroll' || lower === 'scrollintoview') return parseScroll(scalars(args, src), src, lower === 'scrollintoview');
   const spec = SIGNATURES[lower];
   if (!spec) throw bad(src, `unknown action "${name}"; actions: ${ACTION_NAMES}`);
   const values = bind(args, spec.params, spec.usage, src);
@@ -108,7 +115,7 @@ export function formatAction(a: Action): string {
   const q = (s: string) => JSON.stringify(s);
   switch (a.type) {
     case 'setValue': case 'type': return `${a.type}(${a.id}, ${q(a.value)})`;
-    case 'select': return `select(${a.id}, ${q(a.option)})`;
+    case 'select': return `select(${a.id}, ${Array.isArray(a.option) ? `[${a.option.map(q).join(', ')}]` : q(a.option)})`;
     case 'press': return a.id ? `press(${a.id}, ${q(a.keys)})` : `press(${q(a.keys)})`;
     case 'scroll': {
       if (a.intoView) return `scrollIntoView(${a.id})`;
@@ -121,7 +128,15 @@ export function formatAction(a: Action): string {
   }
 }
 
-function parsePress(args: Arg[], src: string): Action {
+type ScalarArg = { name?: string; value: string };
+
+/** Lists are select's alone: anywhere else they are refused before anything reads them. */
+function scalars(args: Arg[], src: string): ScalarArg[] {
+  if (args.some((a) => Array.isArray(a.value))) throw bad(src, 'a list [..] is only accepted as the options of select(id, ["a", "b"])');
+  return args as ScalarArg[];
+}
+
+function parsePress(args: ScalarArg[], src: string): Action {
   const usage = 'press("Enter") or press(7, "Control+A")';
   const named = Object.fromEntries(args.filter((a) => a.name).map((a) => [a.name!.toLowerCase(), a.value]));
   const positional = args.filter((a) => !a.name);
@@ -136,7 +151,7 @@ function parsePress(args: Arg[], src: string): Action {
   return validate({ type: 'press', ...(idArg !== undefined && { id: idArg }), keys }, usage, src);
 }
 
-function parseScroll(args: Arg[], src: string, intoView: boolean): Action {
+function parseScroll(args: ScalarArg[], src: string, intoView: boolean): Action {
   const usage = intoView ? 'scrollIntoView(12)' : 'scroll(down), scroll(down, 600), scroll(12), scroll(12, down) or scroll(12, down, 400)';
   if (args.some((a) => a.name && !['id', 'element', 'target', 'direction', 'amount'].includes(a.name.toLowerCase()))) throw bad(src, `unknown argument; expected ${usage}`);
   const out: Record<string, unknown> = { type: 'scroll' };
@@ -165,8 +180,8 @@ function parseScroll(args: Arg[], src: string, intoView: boolean): Action {
   return validate(out, usage, src);
 }
 
-function bind(args: Arg[], params: string[][], usage: string, src: string): Array<string | undefined> {
-  const values: Array<string | undefined> = new Array(params.length).fill(undefined);
+function bind(args: Arg[], params: string[][], usage: string, src: string): Array<string | string[] | undefined> {
+  const values: Array<string | string[] | undefined> = new Array(params.length).fill(undefined);
   let next = 0;
   for (const a of args) {
     let slot: number;
@@ -201,6 +216,19 @@ function splitArgs(body: string, src: string): Arg[] {
   let i = 0;
   const n = body.length;
   const skipWs = () => { while (i < n && /\s/.test(body[i])) i++; };
+  const readString = (): string => {
+    const q = body[i++];
+    let out = '';
+    while (i < n) {
+      const c = body[i++];
+      if (c === '\\' && i < n) {
+        const e = body[i++];
+        out += e === 'n' ? '\n' : e === 't' ? '\t' : e === 'r' ? '\r' : e;
+      } else if (c === q) return out;
+      else out += c;
+    }
+    throw bad(src, `unterminated string (a ${q} is missing)`);
+  };
   skipWs();
   if (i === n) return args;
   for (;;) {
@@ -208,18 +236,24 @@ function splitArgs(body: string, src: string): Arg[] {
     let name: string | undefined;
     const nm = /^([A-Za-z_][A-Za-z0-9_]*)\s*=(?!=)/.exec(body.slice(i));
     if (nm) { name = nm[1]; i += nm[0].length; skipWs(); }
-    let value = '';
+    let value: string | string[] = '';
     if (body[i] === '"' || body[i] === "'") {
-      const q = body[i++];
-      let closed = false;
-      while (i < n) {
-        const c = body[i++];
-        if (c === '\\' && i < n) {
-          const e = body[i++];
-          value += e === 'n' ? '\n' : e === 't' ? '\t' : e === 'r' ? '\r' : e;
-        } else if (c === q) { closed = true; break; } else value += c;
+      value = readString();
+    } else if (body[i] === '[') {
+      // A list of quoted strings: select(12, ["Taiwan", "Tajikistan"]).
+      i++;
+      const items: string[] = [];
+      skipWs();
+      while (i < n && body[i] !== ']') {
+        if (body[i] !== '"' && body[i] !== "'") throw bad(src, 'list items must be quoted strings, e.g. ["Taiwan", "Tajikistan"]');
+        items.push(readString());
+        skipWs();
+        if (body[i] === ',') { i++; skipWs(); } else if (body[i] !== ']') throw bad(src, 'expected "," or "]" in the list');
       }
-      if (!closed) throw bad(src, `unterminated string (a ${q} is missing)`);
+      if (body[i] !== ']') throw bad(src, 'unterminated list (a ] is missing)');
+      i++;
+      if (!items.length) throw bad(src, 'empty list');
+      value = items;
     } else {
       const start = i;
       while (i < n && body[i] !== ',') i++;

@@ -2,6 +2,7 @@
 // closed shadow roots and cross-origin frames included), filtered to what carries meaning and
 // rendered as the semantic node schema or as a compact outline.
 import { z } from 'zod';
+import { CHROME_CONTROL_PARTS, isInteractiveAxRole } from './roles.js';
 import { FrameInfo, SemanticNode } from './schema.js';
 
 /** The slice of CDP's Accessibility.AXNode that we read. */
@@ -31,11 +32,7 @@ export interface AxTreeNode {
   children: AxTreeNode[];
 }
 
-export const AX_INTERACTIVE_ROLES: ReadonlySet<string> = new Set([
-  'button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'option', 'menuitem',
-  'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider', 'spinbutton', 'treeitem', 'gridcell',
-  'ComboBoxMenuButton', 'ComboBoxSelect', 'DisclosureTriangle', 'PopUpButton', 'ToggleButton', 'MenuListPopup', 'MenuListOption',
-]);
+
 // Wrappers that only structure the page; without a name they are replaced by their children.
 const WRAPPER_ROLES: ReadonlySet<string> = new Set(['generic', 'none', 'presentation', 'LineBreak', 'Section', 'group', 'paragraph', 'Div', 'LabelText', 'LayoutTable', 'LayoutTableRow', 'LayoutTableCell']);
 // Pure rendering detail: bullets, text fragments.
@@ -98,7 +95,8 @@ export function buildAxTree(nodes: CdpAxNode[], ctx: AxBuildContext): AxTreeNode
     if (raw.ignored) return children;
     if (role === 'StaticText' && (!name || parentName.toLowerCase().includes(name.toLowerCase()))) return [];
     const llmId = raw.backendDOMNodeId !== undefined ? ctx.llmIdOf(raw.backendDOMNodeId) : undefined;
-    const interactive = role !== 'RootWebArea' && role !== 'Iframe' && (AX_INTERACTIVE_ROLES.has(role) || prop(raw, 'focusable') === true || llmId !== undefined);
+    const interactive = role !== 'RootWebArea' && role !== 'Iframe'
+      && (isInteractiveAxRole(role) || CHROME_CONTROL_PARTS.has(role) || prop(raw, 'focusable') === true || llmId !== undefined);
     if (WRAPPER_ROLES.has(role) && !name && !interactive) return children;
     if (!name && !children.length && !interactive) return [];
     const node: AxTreeNode = {
@@ -172,6 +170,8 @@ export const AxTreeResult = z.object({
   /** EncodedId → path: XPath-like steps per document, with `#shadow-root` and `#document` hops. */
   xpathMap: z.record(z.string(), z.string()),
   frames: z.array(FrameInfo),
+  /** What the tree may be missing (a frame's DOM not indexed: no data-llm-id, no paths), and why. */
+  warnings: z.array(z.string()).optional(),
   meta: z.object({
     axNodes: z.number(),
     keptNodes: z.number(),

@@ -1,6 +1,7 @@
 // Ghost matching: when a framework re-renders an element between the snapshot and the action,
 // its ID dies with the old node. The element the agent meant is usually still there, with the
-// same role and name near the same place: score the current nodes against what we remembered.
+// same role and name near the same place. A candidate whose role or name differs is never the
+// same element; among those that agree, position decides, and a tie is refused, not guessed.
 
 export interface GhostTarget {
   role: string;
@@ -21,46 +22,68 @@ export interface ScoredCandidate {
   distance: number;
 }
 
-export const GHOST_THRESHOLD = 0.5;
+/** How far (CSS px) a re-rendered element may have moved and still count as in the same place. */
 export const GHOST_RADIUS = 50;
 
 const norm = (s: string) => s.replace(/\s+/g, ' ').trim().toLowerCase();
 
-/** Exact name +0.4, same role +0.3, centre within 50px +0.3. Best first; ties broken by distance. */
+/** Exact names, whitespace and case aside: what recovery requires. */
+export function sameName(a: string, b: string): boolean {
+  return norm(a) === norm(b);
+}
+
+/**
+ * Names with the same words once numbers and punctuation are set aside ("Cart" = "Cart (3)",
+ * "Ends in 5:31" = "Ends in 5:30"), for one element seen twice: a live counter in a label does
+ * not make it another element, but "Play" becoming "Pause" does. Labels without letters ("1",
+ * "→") must match exactly.
+ */
+export function sameLabelIgnoringCounts(a: string, b: string): boolean {
+  const words = (s: string) => s.normalize('NFKC').toLowerCase().replace(/[^\p{L}]+/gu, ' ').trim();
+  const wa = words(a);
+  const wb = words(b);
+  return wa || wb ? wa === wb : norm(a) === norm(b);
+}
+
+/**
+ * The current elements that could be the lost one: same role and same name, scored 0.7, plus
+ * 0.3 when within GHOST_RADIUS of where it was. Nameless elements qualify only in place.
+ * Nearest first.
+ */
 export function scoreGhosts(lost: GhostTarget, candidates: GhostCandidate[], exclude?: string): ScoredCandidate[] {
-  const name = norm(lost.name);
   const out: ScoredCandidate[] = [];
   for (const c of candidates) {
-    if (c.gid === exclude) continue;
-    const distance = Math.hypot(c.centre[0] - lost.centre[0], c.centre[1] - lost.centre[1]);
-    let confidence = 0;
-    // Two nameless elements share no evidence.
-    if (name && norm(c.name) === name) confidence += 0.4;
-    if (c.role === lost.role) confidence += 0.3;
-    if (distance <= GHOST_RADIUS) confidence += 0.3;
-    confidence = Math.round(confidence * 10) / 10;
-    if (confidence > 0) out.push({ gid: c.gid, role: c.role, name: c.name, confidence, distance: Math.round(distance) });
+    if (c.gid === exclude || c.role !== lost.role || !sameName(c.name, lost.name)) continue;
+    const distance = Math.round(Math.hypot(c.centre[0] - lost.centre[0], c.centre[1] - lost.centre[1]));
+    const near = distance <= GHOST_RADIUS;
+    if (!near && !norm(lost.name)) continue;
+    out.push({ gid: c.gid, role: c.role, name: c.name, confidence: near ? 1 : 0.7, distance });
   }
-  return out.sort((a, b) => b.confidence - a.confidence || a.distance - b.distance);
+  return out.sort((a, b) => a.distance - b.distance);
 }
 
 export type GhostVerdict =
   | { ok: true; match: ScoredCandidate; considered: ScoredCandidate[] }
   | { ok: false; reason: string; considered: ScoredCandidate[] };
 
-/** The best candidate if it clears the threshold and nothing else is equally good. */
-export function pickGhost(scored: ScoredCandidate[], threshold = GHOST_THRESHOLD): GhostVerdict {
+/**
+ * One candidate in place, or (when none is in place) the only one on the page. Two in place, or
+ * several elsewhere, is a guess between look-alikes (rows of "Delete" buttons): refused.
+ */
+export function pickGhost(scored: ScoredCandidate[]): GhostVerdict {
   const considered = scored.slice(0, 5);
-  const [best, second] = scored;
-  if (!best || best.confidence < threshold) {
-    return { ok: false, reason: best ? `best candidate scored ${best.confidence} (< ${threshold})` : 'no element shares its role, name or position', considered };
+  if (!scored.length) return { ok: false, reason: 'no element on the page has the same role and name', considered };
+  const near = scored.filter((c) => c.distance <= GHOST_RADIUS);
+  if (near.length > 1) {
+    return { ok: false, reason: `ambiguous: ${near.length} elements with the same role and name are where it was (${near.map((c) => c.gid).join(', ')})`, considered };
   }
-  if (second && second.confidence === best.confidence && second.distance === best.distance) {
-    return { ok: false, reason: `ambiguous: ${best.gid} and ${second.gid} match equally (${best.confidence})`, considered };
+  if (near.length === 1) return { ok: true, match: near[0], considered };
+  if (scored.length > 1) {
+    return { ok: false, reason: `ambiguous: ${scored.length} elements with the same role and name elsewhere on the page, none where it was`, considered };
   }
-  return { ok: true, match: best, considered };
+  return { ok: true, match: scored[0], considered };
 }
 
 export function describeCandidates(c: ScoredCandidate[]): string {
-  return c.length ? c.map((x) => `${x.gid} ${x.role} "${x.name}" (${x.confidence})`).join(', ') : 'none';
+  return c.length ? c.map((x) => `${x.gid} ${x.role} "${x.name}" (${x.confidence}, ${x.distance}px away)`).join(', ') : 'none';
 }

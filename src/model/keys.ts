@@ -69,6 +69,21 @@ function single(ch: string): KeyDefinition | undefined {
   return p ? { key: ch, code: p[0], keyCode: p[1], text: ch } : undefined;
 }
 
+/**
+ * The key a person presses to type one character, when there is one on a US layout (letters,
+ * digits, punctuation, space); other characters (line breaks included: Enter would submit a
+ * form) are typed as text input.
+ */
+export function keyForChar(ch: string): { def: KeyDefinition; shift: boolean } | undefined {
+  if (ch === ' ') return { def: NAMED.space, shift: false };
+  if (/^[A-Z]$/.test(ch)) {
+    const lower = single(ch.toLowerCase())!;
+    return { def: { ...lower, key: ch, text: ch }, shift: true };
+  }
+  const def = single(ch);
+  return def ? { def, shift: false } : undefined;
+}
+
 /** Parses "Control+Shift+K", "Enter", "a". Throws BAD_INPUT naming the part it does not know. */
 export function parseChord(spec: string): Chord {
   const trimmed = spec.trim();

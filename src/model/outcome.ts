@@ -1,14 +1,15 @@
 // What an action was expected to do (sent with it) and the verdicts and results we return.
 // Mutation events live in mutations.ts, which the in-page engine imports without zod.
 import { z } from 'zod';
-import { PagelensError } from './errors.js';
+import { ERROR_CODES, PagelensError } from './errors.js';
+import { parseInput } from './validate.js';
 
 export { eventText, formatMutation, isErrorEvent, summarize, type MutationCategory, type MutationEvent, type MutationSummary } from './mutations.js';
 
 export const OutcomeType = z.enum(['navigation', 'element_appears', 'element_disappears', 'value_changes', 'state_changes', 'any_change', 'no_change']);
 export type OutcomeType = z.infer<typeof OutcomeType>;
 
-const OutcomeBase = z.object({
+const OutcomeBase = z.strictObject({
   type: OutcomeType,
   /** element_appears / element_disappears: visible text to look for. */
   text: z.string().min(1).optional(),
@@ -68,7 +69,7 @@ export function parseExpectSpec(spec: string): ExpectedOutcome {
         if (/^(css|selector)=/.test(arg)) out.selector = arg.replace(/^(css|selector)=/, ''); else out.text = arg;
       } else out.id = arg;
     }
-    return ExpectedOutcome.parse(out);
+    return parseInput(ExpectedOutcome, out, `expected outcome "${s}"`);
   };
   const outs = alternatives.map(one);
   for (let i = outs.length - 2; i >= 0; i--) outs[i] = { ...outs[i], orOutcome: outs[i + 1] };
@@ -89,6 +90,11 @@ export const VerificationResult = z.object({
   }),
   confidence: z.number(),
   feedback: z.string(),
+  /**
+   * Why the verdict may be wrong: a check that could not be made (a frame whose log could not be
+   * read, an element that could not be read). Absent when every check was made.
+   */
+  uncertain: z.array(z.string()).optional(),
 });
 export type VerificationResult = z.infer<typeof VerificationResult>;
 
@@ -104,7 +110,9 @@ export const ActionResult = z.object({
   /** What happened, in a sentence. */
   detail: z.string().optional(),
   recovered: z.object({ from: z.string(), to: z.string(), confidence: z.number(), message: z.string() }).optional(),
-  error: z.object({ code: z.string(), message: z.string() }).optional(),
+  error: z.object({ code: z.enum(ERROR_CODES), message: z.string() }).optional(),
   verification: VerificationResult.optional(),
+  /** What happened around the action that the agent should know (the page did not settle, a choice could not be confirmed). */
+  warnings: z.array(z.string()).optional(),
 });
 export type ActionResult = z.infer<typeof ActionResult>;

@@ -2,6 +2,11 @@
 // One model, many renderers (render.ts): formats never re-read the page.
 import type { Box, FrameInfo, FrameSnapshot, RawNode } from './schema.js';
 
+/** The attribute mirroring an element's ID in the DOM (the ID itself lives in the engine). */
+export const ID_ATTR = 'data-llm-id';
+/** The attribute carrying a document's token on <html>, written only when a selector needs it. */
+export const DOC_ATTR = 'data-llm-doc';
+
 export interface PageNode extends RawNode {
   /** Global ID: "5" in the main frame, "f1_5" in frame 1. */
   gid: string;
@@ -17,17 +22,11 @@ export interface PageModel {
   /** Visible interactive elements before pruning, all frames. */
   total: number;
   frames: FrameInfo[];
+  /** Frame ordinal → the document (engine token) its nodes were read from: their IDs belong to it. */
+  docs: Record<number, string>;
+  /** What the read may have missed or got wrong, and why; empty when nothing is in doubt. */
+  warnings: string[];
   timeMs: number;
-}
-
-/** What a parent frame's engine reports about one of its iframe elements. */
-export interface OwnerInfo {
-  /** The iframe's content box (inside border and padding) in the parent's viewport. */
-  content: Box;
-  sandboxed: boolean;
-  visible: boolean;
-  /** Rank in document order among the owners asked about. */
-  order: number;
 }
 
 export interface PlacedFrame {
@@ -68,11 +67,15 @@ export function intersect(a: Box, b: Box): Box | null {
  * Places each frame's nodes in top-level coordinates. In viewport mode, a node of a child frame
  * that cannot be seen through its iframe (scrolled or clipped out) is pruned like any off-screen node.
  */
-export function composePage(main: FrameSnapshot, placed: PlacedFrame[], frames: FrameInfo[], viewportOnly: boolean, timeMs: number): PageModel {
+export function composePage(main: FrameSnapshot, placed: PlacedFrame[], frames: FrameInfo[], viewportOnly: boolean, timeMs: number, warnings: string[] = []): PageModel {
   const nodes: PageNode[] = [];
+  const docs: Record<number, string> = {};
+  const allWarnings = [...warnings];
   let total = 0;
   for (const p of placed) {
     total += p.snapshot.total;
+    docs[p.ordinal] = p.snapshot.doc;
+    for (const w of p.snapshot.warnings ?? []) allWarnings.push(p.ordinal ? `frame ${p.ordinal}: ${w}` : w);
     const [ox, oy] = p.offset;
     for (const n of p.snapshot.nodes) {
       const box: Box = [n.box[0] + ox, n.box[1] + oy, n.box[2], n.box[3]];
@@ -91,6 +94,8 @@ export function composePage(main: FrameSnapshot, placed: PlacedFrame[], frames: 
     nodes,
     total,
     frames,
+    docs,
+    warnings: allWarnings,
     timeMs,
   };
 }

@@ -67,6 +67,7 @@ export function renderV3(model: PageModel, opts: { boxes?: boolean } = {}): Sema
     interactive_tree: model.nodes.map((n) => toV3Node(n, opts.boxes ?? false)),
     scrollable_containers: scrollables(model),
     ...(model.frames.length > 1 && { frames: model.frames }),
+    ...(model.warnings.length > 0 && { warnings: model.warnings }),
     meta: meta(model),
   };
 }
@@ -81,6 +82,7 @@ export function renderSemantic(model: PageModel): SemanticResult {
     nodes: model.nodes.map(toSemanticNode),
     scrollable_containers: scrollables(model),
     ...(model.frames.length > 1 && { frames: model.frames }),
+    ...(model.warnings.length > 0 && { warnings: model.warnings }),
     meta: meta(model),
   };
 }
@@ -92,6 +94,7 @@ export function renderSemantic(model: PageModel): SemanticResult {
  */
 export function renderText(model: PageModel): string {
   const lines = [`page: ${model.title} <${model.url}> scrolled ${model.scrollPosition}`];
+  for (const w of model.warnings) lines.push(`warning: ${w}`);
   for (const n of model.nodes) {
     let line = `${n.gid} ${minifyRole(n.role)}`;
     if (n.name) line += ` ${truncate(n.name, V3_NAME_MAX)}`;

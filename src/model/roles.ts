@@ -20,12 +20,28 @@ export function minifyRole(role: string): string {
   return MINIFIED[role] ?? role;
 }
 
-/** Roles an agent can operate; used to decide what the tagger stamps. */
-export const WIDGET_ROLES: ReadonlySet<string> = new Set([
+/**
+ * Roles an agent can operate: the one list that decides what the tagger stamps, what the axtree
+ * mode calls interactive and what the benchmark counts in Chrome's tree.
+ */
+export const INTERACTIVE_ROLES: ReadonlySet<string> = new Set([
   'button', 'link', 'textbox', 'searchbox', 'checkbox', 'radio', 'combobox', 'listbox', 'option',
   'menuitem', 'menuitemcheckbox', 'menuitemradio', 'tab', 'switch', 'slider', 'spinbutton',
   'treeitem', 'gridcell', 'scrollbar',
 ]);
+
+/** The same controls under the internal role names Chrome's accessibility tree gives some of them. */
+export const CHROME_CONTROL_ROLES: ReadonlySet<string> = new Set([
+  'ComboBoxMenuButton', 'ComboBoxSelect', 'DisclosureTriangle', 'PopUpButton', 'ToggleButton',
+]);
+
+/** Parts of a native control Chrome lists separately (a <select>'s popup and its options): not targets of their own. */
+export const CHROME_CONTROL_PARTS: ReadonlySet<string> = new Set(['MenuListPopup', 'MenuListOption']);
+
+/** Interactive by its role in Chrome's accessibility tree. */
+export function isInteractiveAxRole(role: string): boolean {
+  return INTERACTIVE_ROLES.has(role) || CHROME_CONTROL_ROLES.has(role);
+}
 
 export const V3_LEGEND = `LEGEND for interactive_tree:
 - i: element ID; act with click(i), setValue(i, "text"). "f1_5" = element 5 in frame 1

@@ -41,6 +41,11 @@ export type ScrollableContainer = z.infer<typeof ScrollableContainer>;
 
 /** What one frame's engine returns for one snapshot. */
 export const FrameSnapshot = z.object({
+  /**
+   * The engine instance that read the frame, one per document: IDs are numbered per document,
+   * so an ID is only ever meaningful together with the document that issued it.
+   */
+  doc: z.string().min(8),
   url: z.string(),
   /** The document's base URL, against which node hrefs (as written) resolve. */
   base: z.string(),
@@ -51,6 +56,8 @@ export const FrameSnapshot = z.object({
   /** Visible interactive elements in the frame, before viewport pruning. */
   total: z.number(),
   timeMs: z.number(),
+  /** What the engine could not do for some elements (a name computation that threw), with the reason. */
+  warnings: z.array(z.string()).optional(),
 });
 export type FrameSnapshot = z.infer<typeof FrameSnapshot>;
 
@@ -121,6 +128,11 @@ const resultBase = {
   meta: SnapshotMeta,
   /** Meaningful changes seen lately ("[2s ago] Added: 'Saved'"), including ones already gone again. */
   recent_events: z.array(z.string()).optional(),
+  /**
+   * What this snapshot may be missing or have wrong, and why (a frame whose occlusion could not be
+   * checked, a closed shadow root that could not be read). Absent when nothing is in doubt.
+   */
+  warnings: z.array(z.string()).optional(),
 };
 
 export const SemanticV3Result = z.object({
@@ -140,7 +152,7 @@ export type SemanticResult = z.infer<typeof SemanticResult>;
 export const SnapshotMode = z.enum(['semantic_v3', 'semantic']);
 export type SnapshotMode = z.infer<typeof SnapshotMode>;
 
-export const SnapshotOptions = z.object({
+export const SnapshotOptions = z.strictObject({
   mode: SnapshotMode.default('semantic_v3'),
   /** Keep elements outside the viewport too. */
   fullPage: z.boolean().default(false),
@@ -154,4 +166,10 @@ export type SnapshotOptions = z.infer<typeof SnapshotOptions>;
 export const EngineSnapshotOptions = z.object({
   viewportOnly: z.boolean(),
 });
+
+/** Options of lens.text(). */
+export const TextOptions = z.strictObject({
+  fullPage: z.boolean().default(false),
+});
+export type TextOptionsInput = z.input<typeof TextOptions>;
 export type EngineSnapshotOptions = z.infer<typeof EngineSnapshotOptions>;

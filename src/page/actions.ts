@@ -2,6 +2,8 @@
 // reach (or name what covers it), and the operations a script does better than input events
 // (setting a controlled input's value, choosing an option, scrolling a container).
 import type { Box } from '../model/schema.js';
+import type { Cover, ElementState, FindResult, OkReason, OptionList, PrepareResult, ScrollResult, SelectResult, SetValueResult, TextEntry } from '../model/engine.js';
+import { scrollOverflow } from './interactive.js';
 import { nameOf } from './names.js';
 import { roleOf } from './roles.js';
 import { composedContains, composedParent, deepActiveElement, deepElementFromPoint, shadowRootOf } from './shadow.js';
@@ -9,19 +11,6 @@ import { isSecretField, statesOf, REDACTED } from './state.js';
 import { flushStamps, idFor, stamp } from './tagger.js';
 import { visibleBox } from './visibility.js';
 import { walkElements } from './walker.js';
-
-export interface Cover {
-  /** "div.cookie-banner" */
-  selector: string;
-  /** What the cover says or offers, shortest useful form. */
-  text: string;
-  /** A button or link inside the cover, with its local ID: often the way to dismiss it. */
-  control?: { id: string; name: string };
-}
-
-export type PrepareResult =
-  | { ok: true; point: [number, number]; box: Box; viewport: [number, number] }
-  | { ok: false; code: 'NOT_ACTIONABLE' | 'COVERED'; reason: string; cover?: Cover; box?: Box };
 
 /** Scrolls the element into view if needed, then finds a point on it that a click would reach. */
 export function prepare(el: Element, opts: { allowDisabled?: boolean; nearest?: boolean } = {}): PrepareResult {
@@ -90,9 +79,10 @@ function describeCover(hit: Element, target: Element): Cover {
     ? cover : cover.querySelector('button,a[href],[role=button],input[type=button],input[type=submit]');
   const out: Cover = { selector: selectorOf(cover), text: '' };
   if (control) {
-    const name = short(nameOf(control, roleOf(control, false)), 40);
+    const role = roleOf(control, false);
+    const name = short(nameOf(control, role), 40);
     out.text = name;
-    out.control = { id: idFor(control) ?? stamp(control), name };
+    out.control = { id: idFor(control) ?? stamp(control), role, name };
     flushStamps();
   } else {
     out.text = short((cover as HTMLElement).innerText ?? cover.textContent ?? '', 40);
@@ -121,21 +111,6 @@ function fullyInside(box: Box, vw: number, vh: number): boolean {
   return x >= 0 && y >= 0 && x + Math.min(w, vw) <= vw && y + Math.min(h, vh) <= vh;
 }
 
-export interface ElementState {
-  connected: boolean;
-  visible: boolean;
-  tag: string;
-  role: string;
-  name: string;
-  /** Shown value (secrets redacted) and a fingerprint of the real one, for change detection. */
-  value: string | null;
-  valueKey: string | null;
-  checked: boolean | 'mixed' | null;
-  states: string[];
-  focused: boolean;
-  scrollContainer: boolean;
-}
-
 export function elementState(el: Element): ElementState {
   const role = el.isConnected ? roleOf(el, false) : '';
   const raw = rawValue(el);
@@ -144,6 +119,7 @@ export function elementState(el: Element): ElementState {
     connected: el.isConnected,
     visible: el.isConnected && visibleBox(el) !== null,
     tag: el.tagName.toLowerCase(),
+    type: el instanceof HTMLInputElement ? el.type : null,
     role,
     name: el.isConnected ? nameOf(el, role) : '',
     value: raw === null ? null : isSecretField(el) ? REDACTED : short(raw, 100),
@@ -152,7 +128,15 @@ export function elementState(el: Element): ElementState {
     states: el.isConnected ? statesOf(el, focused) : [],
     focused: focused === el,
     scrollContainer: isScrollContainer(el),
+    inClosedShadow: inClosedShadow(el),
   };
+}
+
+function inClosedShadow(el: Element): boolean {
+  for (let root = el.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) {
+    if (root.host.shadowRoot !== root) return true;
+  }
+  return false;
 }
 
 function rawValue(el: Element): string | null {
@@ -176,43 +160,60 @@ export function checkedOf(el: Element): boolean | 'mixed' | null {
   return null;
 }
 
+/** The snapshot's rule (`scr`): what it lists as scrollable is what scroll(id) scrolls. */
 function isScrollContainer(el: Element): boolean {
   if (!el.isConnected) return false;
   const style = getComputedStyle(el);
-  return (el.scrollHeight > el.clientHeight + 1 && /(auto|scroll|overlay)/.test(style.overflowY))
-    || (el.scrollWidth > el.clientWidth + 1 && /(auto|scroll|overlay)/.test(style.overflowX));
+  return scrollOverflow(el, style.overflowX, style.overflowY) !== null;
 }
 
-export type SetValueResult =
-  | { ok: true; stuck: boolean; value: string }
-  | { ok: false; reason: string; keyboard?: boolean };
+// Input types whose value comes from a picker, not from typed characters: a person sets them
+// in one step, and the browser fires input and change together when they do.
+const PICKED_TYPES = new Set(['date', 'datetime-local', 'month', 'week', 'time', 'color', 'range']);
+const NO_TEXT_TYPES = new Set(['button', 'submit', 'reset', 'image', 'file', 'hidden']);
+
+/** How a field takes a value: typed with the keyboard, set in one step (pickers), or not at all. */
+export function textEntry(el: Element): TextEntry {
+  if (el instanceof HTMLSelectElement) return { kind: 'refuse', reason: 'it is a <select>: use select(id, "option")' };
+  if (el instanceof HTMLInputElement) {
+    if (el.type === 'checkbox' || el.type === 'radio') return { kind: 'refuse', reason: `it is a ${el.type}: use check(id) or uncheck(id)` };
+    if (NO_TEXT_TYPES.has(el.type)) return { kind: 'refuse', reason: `it is an input of type ${el.type}, which takes no typed value` };
+  }
+  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
+    if (el.disabled) return { kind: 'refuse', reason: 'it is disabled' };
+    if (el.readOnly) return { kind: 'refuse', reason: 'it is read-only' };
+    const secret = isSecretField(el);
+    return el instanceof HTMLInputElement && PICKED_TYPES.has(el.type) ? { kind: 'set', secret } : { kind: 'type', secret };
+  }
+  if ((el as HTMLElement).isContentEditable) return { kind: 'type', secret: false };
+  return { kind: 'refuse', reason: `it is a ${roleOf(el, false)} (${el.tagName.toLowerCase()}), not a text field` };
+}
 
 /**
- * Sets a text field's value the way frameworks can see: through the prototype's native setter
- * (a controlled input's own `value` property is the framework's tracker, which must not learn
- * the new value first), followed by the input and change events a person's typing would fire.
+ * For picker inputs only (date, time, colour, range): the value through the prototype's native
+ * setter (a framework's own `value` property is its tracker and must not learn it first), then
+ * the input and change events a person's pick fires. Text fields are typed instead, so that the
+ * page sees a person's input and commits (change) only when the field is committed.
  */
 export function setValue(el: Element, value: string): SetValueResult {
-  if (el instanceof HTMLSelectElement) return { ok: false, reason: 'it is a <select>: use select(id, "option")' };
-  if (el instanceof HTMLInputElement && ['checkbox', 'radio'].includes(el.type)) return { ok: false, reason: `it is a ${el.type}: use check(id) or uncheck(id)` };
-  if (el instanceof HTMLInputElement && ['button', 'submit', 'reset', 'image', 'file', 'hidden'].includes(el.type)) return { ok: false, reason: `it is an input of type ${el.type}, which takes no typed value` };
-  if (!(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement)) {
-    if ((el as HTMLElement).isContentEditable) return { ok: false, reason: 'contenteditable', keyboard: true };
-    return { ok: false, reason: `it is a ${roleOf(el, false)} (${el.tagName.toLowerCase()}), not a text field` };
-  }
-  if (el.disabled) return { ok: false, reason: 'it is disabled' };
-  if (el.readOnly) return { ok: false, reason: 'it is read-only' };
+  const entry = textEntry(el);
+  if (entry.kind !== 'set' || !(el instanceof HTMLInputElement)) return { ok: false, reason: entry.kind === 'refuse' ? entry.reason : 'it takes typed text' };
   el.focus();
-  const proto = el instanceof HTMLInputElement ? HTMLInputElement.prototype : HTMLTextAreaElement.prototype;
-  const setter = Object.getOwnPropertyDescriptor(proto, 'value')!.set!;
+  const setter = Object.getOwnPropertyDescriptor(HTMLInputElement.prototype, 'value')!.set!;
   setter.call(el, value);
-  el.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertReplacementText', data: value }));
+  el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
   el.dispatchEvent(new Event('change', { bubbles: true }));
-  return { ok: true, stuck: el.value === value, value: isSecretField(el) ? REDACTED : short(el.value, 100) };
+  return { ok: true, value: short(el.value, 100) };
+}
+
+/** Whether the field now holds exactly `value` (secrets are compared here, never sent). */
+export function valueIs(el: Element, value: string): boolean {
+  const raw = rawValue(el);
+  return raw !== null && raw === value;
 }
 
 /** Focuses the field and selects its whole content, so that keyboard input replaces it. */
-export function focusForTyping(el: Element): { ok: boolean; reason?: string } {
+export function focusForTyping(el: Element): OkReason {
   const html = el as HTMLElement;
   if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
     if (el.disabled || el.readOnly) return { ok: false, reason: `it is ${el.disabled ? 'disabled' : 'read-only'}` };
@@ -232,48 +233,119 @@ export function focusForTyping(el: Element): { ok: boolean; reason?: string } {
   return { ok: false, reason: `it is a ${roleOf(el, false)} (${el.tagName.toLowerCase()}), not a text field` };
 }
 
-export function focus(el: Element): { ok: boolean } {
+export function focus(el: Element): OkReason {
   (el as HTMLElement).focus?.();
   return { ok: deepActiveElement(el.ownerDocument) === el };
 }
 
-export function selectOption(el: Element, wanted: string): { ok: true; selected: string } | { ok: false; reason: string } {
+const normText = (s: string) => s.replace(/\s+/g, ' ').trim();
+
+/**
+ * Chooses options of a native <select> by label (or value): exactly `wanted` end up selected, in
+ * a multiple select the others are deselected. Returns every option selected afterwards.
+ */
+export function selectOptions(el: Element, wanted: string[]): SelectResult {
   if (!(el instanceof HTMLSelectElement)) {
-    return { ok: false, reason: `it is a ${roleOf(el, false)}, not a <select>: click it to open the list, then click the option` };
+    return { ok: false, reason: `it is a ${roleOf(el, false)}, not a <select>` };
   }
   if (el.disabled) return { ok: false, reason: 'it is disabled' };
+  if (!wanted.length) return { ok: false, reason: 'no option given' };
+  if (!el.multiple && wanted.length > 1) return { ok: false, reason: `it takes one option, not ${wanted.length} (it is not a multiple select)` };
   const options = Array.from(el.options);
-  const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
-  const label = (o: HTMLOptionElement) => norm(o.label || o.textContent || '');
-  const w = norm(wanted);
-  const match = options.find((o) => label(o) === w) ?? options.find((o) => o.value === wanted)
-    ?? options.find((o) => label(o).toLowerCase() === w.toLowerCase());
-  if (!match) {
-    const list = options.slice(0, 15).map((o) => `"${label(o)}"`).join(', ');
-    return { ok: false, reason: `no option "${wanted}" (options: ${list}${options.length > 15 ? ', …' : ''})` };
+  const label = (o: HTMLOptionElement) => normText(o.label || o.textContent || '');
+  const chosen: HTMLOptionElement[] = [];
+  for (const want of wanted) {
+    const w = normText(want);
+    const match = options.find((o) => label(o) === w) ?? options.find((o) => o.value === want)
+      ?? options.find((o) => label(o).toLowerCase() === w.toLowerCase());
+    if (!match) {
+      const list = options.slice(0, 15).map((o) => `"${label(o)}"`).join(', ');
+      return { ok: false, reason: `no option "${want}" (options: ${list}${options.length > 15 ? ', …' : ''})` };
+    }
+    if (match.disabled) return { ok: false, reason: `option "${label(match)}" is disabled` };
+    chosen.push(match);
   }
-  if (match.disabled) return { ok: false, reason: `option "${label(match)}" is disabled` };
   el.focus();
-  match.selected = true;
+  if (el.multiple) for (const o of options) o.selected = chosen.includes(o);
+  else chosen[0].selected = true;
   el.dispatchEvent(new Event('input', { bubbles: true, composed: true }));
   el.dispatchEvent(new Event('change', { bubbles: true }));
-  return { ok: true, selected: label(match) };
+  return { ok: true, selected: Array.from(el.selectedOptions, label) };
 }
 
-export function clickJs(el: Element): { ok: boolean } {
+/**
+ * The options of a custom (ARIA) list widget: a listbox, or a combobox / popup button and the
+ * listbox it controls (found through aria-controls / aria-owns, else any listbox shown on the
+ * page, as popups rendered in a portal are). Each option is given an ID so it can be clicked.
+ */
+export function listOptions(el: Element): OptionList {
+  const role = roleOf(el, false);
+  const popupButton = el.getAttribute('aria-haspopup') === 'listbox';
+  const widget = role === 'listbox' ? 'listbox' : role === 'combobox' || popupButton ? 'combobox' : 'none';
+  const editable = el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement || (el as HTMLElement).isContentEditable;
+  const out: OptionList = {
+    widget, editable, expanded: widget === 'listbox' || el.getAttribute('aria-expanded') === 'true',
+    multiselectable: false, source: 'self', options: [], shown: shownValue(el),
+  };
+  if (widget === 'none') return out;
+  let lists: Element[] = [el];
+  if (widget === 'combobox') ({ source: out.source, lists } = popupsOf(el));
+  const seen = new Set<Element>();
+  for (const list of lists) {
+    if (list.getAttribute('aria-multiselectable') === 'true') out.multiselectable = true;
+    for (const opt of optionsIn(list)) {
+      if (seen.has(opt)) continue;
+      seen.add(opt);
+      out.options.push({
+        id: idFor(opt) ?? stamp(opt),
+        name: nameOf(opt, 'option'),
+        selected: opt.getAttribute('aria-selected') === 'true' || opt.getAttribute('aria-checked') === 'true',
+        disabled: opt.getAttribute('aria-disabled') === 'true',
+        visible: visibleBox(opt) !== null,
+      });
+    }
+  }
+  flushStamps();
+  return out;
+}
+
+function popupsOf(el: Element): { source: OptionList['source']; lists: Element[] } {
+  const root = el.getRootNode() as Document | ShadowRoot;
+  const ids = `${el.getAttribute('aria-controls') ?? ''} ${el.getAttribute('aria-owns') ?? ''}`.split(/\s+/).filter(Boolean);
+  // A named popup that does not exist yet (rendered on open) is waited for, not replaced by another list.
+  if (ids.length) {
+    const lists = ids.map((id) => root.getElementById?.(id) ?? el.ownerDocument.getElementById(id)).filter((x): x is HTMLElement => !!x);
+    return { source: 'referenced', lists };
+  }
+  const inside = el.querySelector('[role=listbox]');
+  if (inside) return { source: 'inside', lists: [inside] };
+  // A popup rendered elsewhere (a portal at the end of <body>) names nothing: the lists shown now
+  // (the Node side keeps those that appeared when the control was opened).
+  return { source: 'page', lists: Array.from(el.ownerDocument.querySelectorAll('[role=listbox]')).filter((l) => visibleBox(l) !== null) };
+}
+
+function optionsIn(list: Element): Element[] {
+  const own = list.matches('[role=option]') ? [list] : Array.from(list.querySelectorAll('[role=option]'));
+  return own.filter((o) => o.isConnected);
+}
+
+function shownValue(el: Element): string {
+  if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) return isSecretField(el) ? REDACTED : short(el.value, 80);
+  return short(el.getAttribute('aria-valuetext') ?? (el as HTMLElement).innerText ?? el.textContent ?? '', 80);
+}
+
+export function clickJs(el: Element): OkReason {
   (el as HTMLElement).click();
   return { ok: true };
 }
 
-export function submit(el: Element): { ok: boolean; reason?: string } {
+export function submit(el: Element): OkReason {
   const form = el instanceof HTMLFormElement ? el : (el as HTMLInputElement).form ?? el.closest('form');
   if (!form) return { ok: false, reason: 'it is not in a form' };
   const submitter = (el instanceof HTMLButtonElement || el instanceof HTMLInputElement) && (el.type === 'submit' || el.type === 'image') ? el : undefined;
   form.requestSubmit(submitter);
   return { ok: true };
 }
-
-export interface ScrollResult { moved: boolean; position: string; hasMore: boolean; scrolledIntoView?: boolean }
 
 type Dir = 'up' | 'down' | 'left' | 'right' | 'top' | 'bottom';
 
@@ -323,25 +395,33 @@ function percent(f: number): string {
   return `${Math.round(Math.min(1, Math.max(0, f)) * 100)}%`;
 }
 
-/** Whether visible text (case-insensitive, whitespace-normalised) or a visible selector match is on this frame's page now. */
-export function findOnPage(query: { text?: string; selector?: string }): boolean {
+/**
+ * Whether visible text (case-insensitive, whitespace-normalised) or a visible selector match is
+ * on this frame's page now. An invalid selector is a wrong question, not an absent answer.
+ */
+export function findOnPage(query: { text?: string; selector?: string }): FindResult {
   const roots: ParentNode[] = [document];
   walkElements(document, (el, ctx) => { const sr = shadowRootOf(el); if (sr) roots.push(sr); return ctx; });
   if (query.selector) {
-    for (const root of roots) {
-      for (const el of Array.from(root.querySelectorAll(query.selector))) if (visibleBox(el)) return true;
+    try {
+      document.createDocumentFragment().querySelector(query.selector);
+    } catch {
+      return { ok: false, reason: `"${query.selector}" is not a valid CSS selector` };
     }
-    return false;
+    for (const root of roots) {
+      for (const el of Array.from(root.querySelectorAll(query.selector))) if (visibleBox(el)) return { ok: true, found: true };
+    }
+    return { ok: true, found: false };
   }
   const wanted = norm(query.text ?? '').toLowerCase();
-  if (!wanted) return false;
+  if (!wanted) return { ok: false, reason: 'nothing to look for (empty text)' };
   for (const root of roots) {
     const container = root instanceof Document ? root.body : root;
     if (!container) continue;
     const text = container instanceof HTMLElement ? container.innerText : Array.from(container.children, (c) => (c as HTMLElement).innerText ?? '').join(' ');
-    if (norm(text).toLowerCase().includes(wanted)) return true;
+    if (norm(text).toLowerCase().includes(wanted)) return { ok: true, found: true };
   }
-  return false;
+  return { ok: true, found: false };
 }
 
 function norm(s: string): string {

@@ -1,29 +1,37 @@
 // Entry of the in-page engine: bundled by esbuild into one script that every host injects,
 // in an isolated world, so that the page can neither break it nor read its state.
+import type { EngineShape } from '../model/engine.js';
 import type { EngineSnapshotOptions } from '../model/schema.js';
+import { markDocument } from './document.js';
 import { frameOwners, ownerHits } from './frames.js';
 import { resolvePath } from './paths.js';
 import * as actions from './actions.js';
 import { domActivity, getMutationSummary, getRecentMutations, mutationsSince, recentMutationEvents, startMutationLog } from './mutationLog.js';
 import { adoptShadowRoot } from './shadow.js';
 import { snapshot } from './snapshot.js';
-import { lastIssuedId, lookup, startAutoTagger, tagSubtree } from './tagger.js';
+import { lastIssuedId, lookup, lookupIn, startAutoTagger, tagSubtree } from './tagger.js';
 
 const ENGINE_KEY = '__pagelens';
 
+// Checked against the contract the Node side validates answers with (src/model/engine.ts).
 const api = {
-  version: 1,
+  version: 2,
   snapshot: (opts: EngineSnapshotOptions) => snapshot(opts),
   adoptShadowRoot,
   lookup,
+  lookupIn,
   lastIssuedId,
+  markDocument,
   tagAll: () => tagSubtree(document),
   frameOwners,
   resolvePath,
   ownerHits,
-  act: actions,
+  findOnPage: actions.findOnPage,
+  scrollPage: actions.scrollPage,
+  // A plain object, not the module namespace: tests replace single calls to force failure paths.
+  act: { ...actions },
   domActivity, mutationsSince, getRecentMutations, getMutationSummary, recentMutationEvents,
-};
+} satisfies EngineShape & Record<string, unknown>;
 export type EngineApi = typeof api;
 
 if (!(ENGINE_KEY in globalThis)) {

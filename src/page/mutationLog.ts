@@ -2,6 +2,8 @@
 // field, a spinner), kept in the page so that what appears and vanishes between two snapshots is
 // still reported. Also counts every DOM change, which DOM stability and verification read.
 import { formatMutation, summarize, type MutationCategory, type MutationEvent, type MutationSummary } from '../model/mutations.js';
+import type { DomActivity } from '../model/engine.js';
+import { DOC, DOC_ATTR } from './document.js';
 import { onShadowRootAdopted, shadowRootOf } from './shadow.js';
 import { ID_ATTR } from './tagger.js';
 
@@ -30,35 +32,23 @@ let seq = 0;
 let mutationCount = 0;
 let lastMutationAt = 0;
 let logging = false;
-const docToken = Math.random().toString(36).slice(2, 10);
 let observer: MutationObserver | null = null;
 const observed = new WeakSet<Node>();
-
-export interface DomActivity {
-  /** Changes to this document since our engine started (our own ID attributes excluded). */
-  count: number;
-  /** Milliseconds since the last change (Infinity: none yet). */
-  quietMs: number;
-  /** Changes this log's seq counter to "new since" for one document only. */
-  docToken: string;
-  seq: number;
-  readyState: DocumentReadyState;
-}
 
 export function domActivity(): DomActivity {
   return {
     count: mutationCount,
     quietMs: lastMutationAt ? Math.round(performance.now() - lastMutationAt) : 1e9,
-    docToken,
+    doc: DOC,
     seq,
     readyState: document.readyState,
   };
 }
 
-/** Events with seq > `afterSeq` (all of them when the log belongs to another document). */
-export function mutationsSince(token: string | null, afterSeq: number): { docToken: string; events: MutationEvent[] } {
-  const from = token === docToken ? afterSeq : -1;
-  return { docToken, events: events.filter((e) => e.seq > from) };
+/** Events with seq > `afterSeq` (all of them when the mark belongs to another document). */
+export function mutationsSince(doc: string | null, afterSeq: number): { doc: string; events: MutationEvent[] } {
+  const from = doc === DOC ? afterSeq : -1;
+  return { doc: DOC, events: events.filter((e) => e.seq > from) };
 }
 
 /** The last 10 events, as "[2s ago] Added: 'Saved Successfully'". */
@@ -114,7 +104,7 @@ function onRecords(records: MutationRecord[]): void {
   let counted = false;
   const byParent = new Map<Node, Pending>();
   for (const r of records) {
-    if (r.type === 'attributes' && r.attributeName === ID_ATTR) continue;
+    if (r.type === 'attributes' && (r.attributeName === ID_ATTR || r.attributeName === DOC_ATTR)) continue;
     counted = true;
     if (r.type === 'childList') {
       for (const n of Array.from(r.addedNodes)) if (n.nodeType === Node.ELEMENT_NODE) watchShadowRootsIn(n as Element);
@@ -299,5 +289,3 @@ function clip(s: string | null | undefined): string {
   const t = (s ?? '').replace(/\s+/g, ' ').trim();
   return t.length > MAX_TEXT ? t.slice(0, MAX_TEXT - 1) + '…' : t;
 }
-
-export { docToken };

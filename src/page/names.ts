@@ -1,4 +1,5 @@
 import { computeAccessibleName } from 'dom-accessibility-api';
+import { noteWarning } from './warnings.js';
 
 export const MAX_NAME = 160;
 const FIELD_ROLES = new Set(['textbox', 'searchbox', 'combobox', 'listbox', 'checkbox', 'radio', 'slider', 'spinbutton', 'switch']);
@@ -19,8 +20,10 @@ export function nameOf(el: Element, role: string): string {
   if (name) return name;
   try {
     name = clean(computeAccessibleName(el));
-  } catch {
-    // A malformed aria-labelledby or an exotic node must not cost the whole snapshot.
+  } catch (e) {
+    // A malformed aria-labelledby or an exotic node must not cost the whole snapshot; it is
+    // reported with it, and the element is named by the label hunt below.
+    noteWarning('the accessible name could not be computed (named by nearby text instead)', e);
   }
   if (name) return name;
   if (FIELD_ROLES.has(role) || el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.tagName === 'TEXTAREA') {

@@ -1,4 +1,5 @@
 import type { Box, EngineSnapshotOptions, FrameSnapshot, RawNode, ScrollInfo } from '../model/schema.js';
+import { DOC } from './document.js';
 import { nameOf } from './names.js';
 import { roleOf } from './roles.js';
 import { deepActiveElement } from './shadow.js';
@@ -6,10 +7,12 @@ import { statesOf, valueOf } from './state.js';
 import { flushStamps, inspect, stamp, type Inspection } from './tagger.js';
 import { intersectsViewport, isOccluded, visibleBox } from './visibility.js';
 import { walkElements, type WalkContext } from './walker.js';
+import { takeWarnings } from './warnings.js';
 
 /** One pass over the frame: tags what is new and describes every visible interactive element. */
 export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
   const t0 = performance.now();
+  takeWarnings(); // only this read's
   const doc = document;
   const width = window.innerWidth;
   const height = window.innerHeight;
@@ -29,7 +32,9 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
     return seen.children;
   });
   flushStamps();
+  const warnings = takeWarnings();
   return {
+    doc: DOC,
     url: location.href,
     base: doc.baseURI,
     title: clip(doc.title, 200),
@@ -38,6 +43,7 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
     nodes,
     total,
     timeMs: Math.round((performance.now() - t0) * 10) / 10,
+    ...(warnings.length > 0 && { warnings }),
   };
 }
 

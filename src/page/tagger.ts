@@ -1,12 +1,14 @@
 // Stable element IDs. An ID is bound to an element object in a WeakMap the page cannot see;
 // the `data-llm-id` attribute only mirrors it. So an attribute the page forged, or one that
 // came along with cloneNode, is never believed: it is replaced or removed.
+import { DOC } from './document.js';
 import { isInteractiveByMarkup, isScrollingOverflow, looksClickable, scrollOverflow } from './interactive.js';
 import { onShadowRootAdopted, shadowRootOf } from './shadow.js';
 import type { Box } from '../model/schema.js';
 import { ROOT_CONTEXT, walkElements, type WalkContext } from './walker.js';
 
-export const ID_ATTR = 'data-llm-id';
+export { ID_ATTR } from '../model/page.js';
+import { ID_ATTR } from '../model/page.js';
 
 let counter = 0;
 const idOf = new WeakMap<Element, string>();
@@ -44,6 +46,15 @@ export function flushStamps(): void {
 export function lookup(id: string): Element | null {
   const el = byId.get(id)?.deref();
   return el && el.isConnected ? el : null;
+}
+
+/**
+ * lookup() for an ID issued in document `doc`: this document's token (a string) when `doc` is
+ * another document, so that the caller can refuse instead of naming a stranger.
+ */
+export function lookupIn(doc: string | null, id: string): Element | null | string {
+  if (doc !== null && doc !== DOC) return DOC;
+  return lookup(id);
 }
 
 export function lastIssuedId(): number {
@@ -105,13 +116,16 @@ export function intersectBox(a: Box, b: Box): Box {
   return [x, y, w, h];
 }
 
-export function tagSubtree(root: ParentNode, start?: WalkContext): void {
+/** Stamps every target below `root`; returns how many elements carry an ID. */
+export function tagSubtree(root: ParentNode, start?: WalkContext): number {
+  let n = 0;
   walkElements(root, (el, ctx) => {
     const seen = inspect(el, ctx);
-    if (seen.interactive || seen.scroll) stamp(el);
+    if (seen.interactive || seen.scroll) { stamp(el); n++; }
     return seen.children;
   }, start);
   flushStamps();
+  return n;
 }
 
 let observer: MutationObserver | null = null;

@@ -1,0 +1,172 @@
+// The contract between the Node side and the in-page engine: every call the engine offers, with
+// the schema of its answer. The page is untrusted (it can break or bend the engine's built-ins),
+// so the Node side checks each answer against these schemas before believing it, and the engine's
+// own API is type-checked against them at build time (src/page/main.ts).
+import { z } from 'zod';
+import { Box, FrameSnapshot } from './schema.js';
+
+export const MutationEventSchema = z.object({
+  timestamp: z.number(),
+  type: z.enum(['added', 'removed', 'changed']),
+  category: z.enum(['text', 'element', 'error', 'success', 'warning', 'loading', 'form']),
+  description: z.string(),
+  seq: z.number(),
+  frame: z.number().optional(),
+});
+
+export const DomActivity = z.object({
+  /** Changes to this document since the engine started (its own ID attributes excluded). */
+  count: z.number(),
+  /** Milliseconds since the last change (1e9: none yet). */
+  quietMs: z.number(),
+  /** The document's engine instance (see FrameSnapshot.doc). */
+  doc: z.string(),
+  seq: z.number(),
+  readyState: z.enum(['loading', 'interactive', 'complete']),
+});
+export type DomActivity = z.infer<typeof DomActivity>;
+
+export const MutationsSince = z.object({ doc: z.string(), events: z.array(MutationEventSchema) });
+
+/** What a parent frame's engine reports about one of its iframe elements. */
+export const OwnerInfo = z.object({
+  /** The iframe's content box (inside border and padding) in the parent's viewport. */
+  content: Box,
+  sandboxed: z.boolean(),
+  visible: z.boolean(),
+  /** Rank in document order among the owners asked about. */
+  order: z.number(),
+});
+export type OwnerInfo = z.infer<typeof OwnerInfo>;
+
+export const Cover = z.object({
+  /** "div.cookie-banner" */
+  selector: z.string(),
+  /** What the cover says or offers, shortest useful form. */
+  text: z.string(),
+  /** A button or link inside the cover, with its local ID: often the way to dismiss it. */
+  control: z.object({ id: z.string(), role: z.string(), name: z.string() }).optional(),
+});
+export type Cover = z.infer<typeof Cover>;
+
+export const PrepareResult = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), point: z.tuple([z.number(), z.number()]), box: Box, viewport: z.tuple([z.number(), z.number()]) }),
+  z.object({ ok: z.literal(false), code: z.enum(['NOT_ACTIONABLE', 'COVERED']), reason: z.string(), cover: Cover.optional(), box: Box.optional() }),
+]);
+export type PrepareResult = z.infer<typeof PrepareResult>;
+
+const Checked = z.union([z.boolean(), z.literal('mixed')]).nullable();
+
+export const ElementState = z.object({
+  connected: z.boolean(),
+  visible: z.boolean(),
+  tag: z.string(),
+  type: z.string().nullable(),
+  role: z.string(),
+  name: z.string(),
+  /** Shown value (secrets redacted) and a fingerprint of the real one, for change detection. */
+  value: z.string().nullable(),
+  valueKey: z.string().nullable(),
+  checked: Checked,
+  states: z.array(z.string()),
+  focused: z.boolean(),
+  scrollContainer: z.boolean(),
+  /** In a shadow root the page closed: no selector engine outside pagelens reaches it. */
+  inClosedShadow: z.boolean(),
+});
+export type ElementState = z.infer<typeof ElementState>;
+
+export const OkReason = z.object({ ok: z.boolean(), reason: z.string().optional() });
+export type OkReason = z.infer<typeof OkReason>;
+
+export const SetValueResult = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), value: z.string() }),
+  z.object({ ok: z.literal(false), reason: z.string() }),
+]);
+export type SetValueResult = z.infer<typeof SetValueResult>;
+
+/** How a field takes text: typed (trusted keyboard input), set (a picker such as date or range), or not at all. */
+export const TextEntry = z.discriminatedUnion('kind', [
+  /** `secret`: a password or card field, whose value is never echoed back. */
+  z.object({ kind: z.literal('type'), secret: z.boolean() }),
+  z.object({ kind: z.literal('set'), secret: z.boolean() }),
+  z.object({ kind: z.literal('refuse'), reason: z.string() }),
+]);
+export type TextEntry = z.infer<typeof TextEntry>;
+
+export const SelectResult = z.discriminatedUnion('ok', [
+  /** `selected`: every option selected afterwards, by label. */
+  z.object({ ok: z.literal(true), selected: z.array(z.string()) }),
+  z.object({ ok: z.literal(false), reason: z.string() }),
+]);
+export type SelectResult = z.infer<typeof SelectResult>;
+
+/** An option of a custom (ARIA) listbox, tagged so that it can be clicked by ID. */
+export const ListedOption = z.object({ id: z.string(), name: z.string(), selected: z.boolean(), disabled: z.boolean(), visible: z.boolean() });
+export type ListedOption = z.infer<typeof ListedOption>;
+export const OptionList = z.object({
+  /** combobox: the control opens a popup; listbox: the options are always there; none: not a list widget. */
+  widget: z.enum(['combobox', 'listbox', 'none']),
+  expanded: z.boolean(),
+  editable: z.boolean(),
+  multiselectable: z.boolean(),
+  /** Where the options were found: the list the control names, one inside it, or any list shown on the page. */
+  source: z.enum(['self', 'referenced', 'inside', 'page']),
+  options: z.array(ListedOption),
+  /** What the control shows now (its value or text), to confirm a choice. */
+  shown: z.string(),
+});
+export type OptionList = z.infer<typeof OptionList>;
+
+export const ScrollResult = z.object({ moved: z.boolean(), position: z.string(), hasMore: z.boolean(), scrolledIntoView: z.boolean().optional() });
+export type ScrollResult = z.infer<typeof ScrollResult>;
+
+export const FindResult = z.discriminatedUnion('ok', [
+  z.object({ ok: z.literal(true), found: z.boolean() }),
+  /** The query itself is wrong (an invalid CSS selector): not the same as "not found". */
+  z.object({ ok: z.literal(false), reason: z.string() }),
+]);
+export type FindResult = z.infer<typeof FindResult>;
+
+/** Calls on a frame's engine (`__pagelens.<name>(...)`), by their answer's schema. */
+export const ENGINE_CALLS = {
+  snapshot: FrameSnapshot,
+  domActivity: DomActivity,
+  mutationsSince: MutationsSince,
+  recentMutationEvents: z.array(MutationEventSchema),
+  tagAll: z.number(),
+  /** Writes the document's token on <html> for selector engines outside pagelens; returns it. */
+  markDocument: z.string(),
+  frameOwners: z.array(OwnerInfo),
+  ownerHits: z.array(z.boolean()),
+  findOnPage: FindResult,
+  scrollPage: ScrollResult,
+} as const;
+
+/** Calls on one element (`__pagelens.act.<name>(element, ...)`), by their answer's schema. */
+export const ELEMENT_CALLS = {
+  prepare: PrepareResult,
+  reveal: z.boolean(),
+  coverAt: Cover.nullable(),
+  elementState: ElementState,
+  textEntry: TextEntry,
+  setValue: SetValueResult,
+  focusForTyping: OkReason,
+  focus: OkReason,
+  valueIs: z.boolean(),
+  selectOptions: SelectResult,
+  listOptions: OptionList,
+  clickJs: OkReason,
+  submit: OkReason,
+  checkedOf: Checked,
+  scrollElement: ScrollResult,
+} as const;
+
+export type EngineCall = keyof typeof ENGINE_CALLS;
+export type ElementCall = keyof typeof ELEMENT_CALLS;
+export type EngineAnswer<K extends EngineCall> = z.infer<(typeof ENGINE_CALLS)[K]>;
+export type ElementAnswer<K extends ElementCall> = z.infer<(typeof ELEMENT_CALLS)[K]>;
+
+/** The shape the in-page API must have: the page's functions are checked against it at build time. */
+export type EngineShape = { [K in EngineCall]: (...args: any[]) => EngineAnswer<K> }
+  & { act: { [K in ElementCall]: (el: Element, ...args: any[]) => ElementAnswer<K> } };
