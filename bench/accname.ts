@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import type { Browser, CDPSession } from 'playwright-core';
 import { serveFolder } from '../src/browser/static.js';
 import { norm } from './chromeAx.js';
-import { gotoSettled } from '../src/browser/session.js';
+import { gotoSettled } from '../src/browser/goto.js';
 import { openTask, type OpenedPage } from './measurePage.js';
 import type { Progress } from './progress.js';
 import type { ConformanceCase } from './schema.js';

@@ -6,7 +6,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { blockExternalRequests, launchChromium } from '../src/browser/chromium.js';
 import { Lens } from '../src/browser/lens.js';
-import { gotoSettled } from '../src/browser/session.js';
+import { gotoSettled } from '../src/browser/goto.js';
 import { serveFolder } from '../src/browser/static.js';
 import { countTokens } from '../src/model/tokens.js';
 

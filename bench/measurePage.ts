@@ -3,7 +3,7 @@
 import type { Browser, Page } from 'playwright-core';
 import { blockExternalRequests } from '../src/browser/chromium.js';
 import { Lens } from '../src/browser/lens.js';
-import { gotoSettled } from '../src/browser/session.js';
+import { gotoSettled } from '../src/browser/goto.js';
 import { countTokens } from '../src/model/tokens.js';
 import type { SemanticV3Result } from '../src/model/schema.js';
 import { axOutline, compareWithChrome, fullAxTree } from './chromeAx.js';

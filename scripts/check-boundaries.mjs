@@ -3,7 +3,8 @@
 //   src/page    → src/model only, and only zod-free model modules by value (it is bundled into pages)
 //   src/model   → nothing of ours (pure, usable anywhere)
 //   src/browser → browser, model; never the facade (lens.ts): features take the core
-//   faces       → agent, server, mcp, cli over browser and model, never page
+//   src/session → opening a page for a job (composes the facade): browser, model
+//   faces       → agent, server, mcp, cli over session, browser and model, never page
 //   bench/      → src/browser, src/model, bench; nothing in src/ imports bench/ or test/
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
@@ -15,11 +16,12 @@ const RULES = {
   'src/page': ['src/page', 'src/model'],
   'src/model': ['src/model'],
   'src/browser': ['src/browser', 'src/model'],
-  'src/agent': ['src/agent', 'src/browser', 'src/model'],
-  'src/server': ['src/server', 'src/agent', 'src/browser', 'src/model'],
-  'src/mcp': ['src/mcp', 'src/agent', 'src/browser', 'src/model'],
-  'src/cli': ['src/cli', 'src/server', 'src/mcp', 'src/agent', 'src/browser', 'src/model'],
-  'src/index.ts': ['src/browser', 'src/model', 'src/agent', 'src/server', 'src/mcp'],
+  'src/session': ['src/session', 'src/browser', 'src/model'],
+  'src/agent': ['src/agent', 'src/session', 'src/browser', 'src/model'],
+  'src/server': ['src/server', 'src/agent', 'src/session', 'src/browser', 'src/model'],
+  'src/mcp': ['src/mcp', 'src/agent', 'src/session', 'src/browser', 'src/model'],
+  'src/cli': ['src/cli', 'src/server', 'src/mcp', 'src/agent', 'src/session', 'src/browser', 'src/model'],
+  'src/index.ts': ['src/browser', 'src/model', 'src/session', 'src/agent', 'src/server', 'src/mcp'],
   bench: ['bench', 'src/browser', 'src/model'],
   test: ['test', 'src', 'bench'],
   extension: ['extension', 'src/page', 'src/model'],

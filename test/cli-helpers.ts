@@ -5,9 +5,12 @@ import { fileURLToPath } from 'node:url';
 
 const BIN = join(dirname(fileURLToPath(import.meta.url)), '../../bin/pagelens.js');
 
-export function runCli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+export interface CliResult { code: number; stdout: string; stderr: string }
+
+/** `env` is added to this process's environment (e.g. PAGELENS_CHROMIUM to prove no browser starts). */
+export function runCli(args: string[], opts: { env?: Record<string, string> } = {}): Promise<CliResult> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...opts.env } });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => { stdout += d; });

@@ -1,7 +1,7 @@
 // The command line as a user runs it: a real process, real Chromium, real output.
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
@@ -79,5 +79,33 @@ test('--cdp attaches to a browser that is already running', async () => {
     chrome.kill();
     await new Promise((r) => chrome.once('exit', r));
     rmSync(profile, { recursive: true, force: true });
+  }
+});
+
+test('a hostile local page cannot read files next to its folder through the loopback server', async () => {
+  const base = mkdtempSync(join(tmpdir(), 'pagelens-hostile-'));
+  try {
+    // The sibling's name starts with the served folder's name, which a prefix check lets through.
+    const secret = 'SECRET-b41c9e';
+    mkdirSync(join(base, 'site'));
+    mkdirSync(join(base, 'site-secret'));
+    writeFileSync(join(base, 'site-secret/secret.txt'), secret);
+    // Synchronous XHR during parsing, so the answers are in the button before load, when the CLI reads it.
+    writeFileSync(join(base, 'site/hostile.html'), `<!doctype html><title>Hostile</title><button id="b">waiting</button>
+<script>
+  const got = ['/..%2fsite-secret%2fsecret.txt', '/%E0%A4%A'].map((path) => {
+    const x = new XMLHttpRequest();
+    try { x.open('GET', path, false); x.send(); } catch { return 'error'; }
+    return x.status === 200 ? '200 ' + x.responseText : String(x.status);
+  });
+  document.getElementById('b').textContent = 'fetched: ' + got.join(',');
+</script>`);
+    const r = await run(['snapshot', join(base, 'site/hostile.html')]);
+    assert.equal(r.code, 0, r.stderr);
+    assert.ok(!r.stdout.includes(secret) && !r.stderr.includes(secret), 'the secret never reaches the output');
+    const payload = SemanticV3Result.parse(JSON.parse(r.stdout));
+    assert.deepEqual(payload.interactive_tree.map((n) => n.n), ['fetched: 403,400'], 'refused, and the server survived the malformed escape');
+  } finally {
+    rmSync(base, { recursive: true, force: true });
   }
 });

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { after, before, test } from 'node:test';
-import { openPage } from '../src/browser/session.js';
+import { openPage } from '../src/session/open.js';
 import { ERROR_CODES, PagelensError } from '../src/model/errors.js';
 import { ActionResult } from '../src/model/outcome.js';
 import { startHarness, type Harness } from './harness.js';

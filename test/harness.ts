@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { blockExternalRequests, launchChromium } from '../src/browser/chromium.js';
 import { Lens } from '../src/browser/lens.js';
-import { gotoSettled } from '../src/browser/session.js';
+import { gotoSettled } from '../src/browser/goto.js';
 import { serveFolder, type StaticServer } from '../src/browser/static.js';
 
 export const FIXTURES = join(dirname(fileURLToPath(import.meta.url)), '../../test/fixtures');
@@ -47,6 +47,10 @@ export async function startHarness(): Promise<Harness> {
       page.on('dialog', (d) => { void d.dismiss().catch(() => {}); });
       const lens = await Lens.attach(page);
       await gotoSettled(page, (opts.origin === 'B' ? b.url : a.url) + path);
+      // Tests read pages as loaded (every iframe included), however slow a loaded CI machine is;
+      // gotoSettled alone gives up waiting after a short grace period, as the CLI should. Pages that
+      // navigate forever (engine-navloop) never get there: only a wait, then they are read as they are.
+      await page.waitForLoadState('load', { timeout: 15_000 }).catch(() => {});
       return { context, page, lens };
     },
     async close() {

@@ -1,8 +1,10 @@
 // A loopback static file server: the CLI serves local files and the demo through it, the tests
 // serve fixtures through it, the benchmark serves the corpus through it.
-import { createReadStream, readFileSync, statSync } from 'node:fs';
-import { createServer, type Server } from 'node:http';
-import { extname, join, normalize, resolve } from 'node:path';
+// Pages it serves are untrusted (`pagelens snapshot` runs whatever a page's scripts do), so every
+// request is confined to the served folder, and no request can throw inside the process.
+import { createReadStream, readFileSync, realpathSync, statSync } from 'node:fs';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 
 const TYPES: Record<string, string> = {
   '.html': 'text/html; charset=utf-8', '.htm': 'text/html; charset=utf-8', '.js': 'text/javascript',
@@ -23,24 +25,68 @@ export interface ServeOptions {
   replacements?: Record<string, string>;
 }
 
+/** True when `p` is `base` or below it. A prefix test would let /site-secret pass for /site. */
+function isInside(base: string, p: string): boolean {
+  const rel = relative(base, p);
+  return rel === '' || (!isAbsolute(rel) && rel !== '..' && !rel.startsWith('..' + sep));
+}
+
+function reply(req: IncomingMessage, res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
+  res.writeHead(status, { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store', ...headers });
+  res.end(req.method === 'HEAD' ? undefined : text);
+}
+
 export async function serveFolder(folder: string, opts: ServeOptions = {}): Promise<StaticServer> {
   const host = opts.host ?? '127.0.0.1';
   const root = resolve(folder);
-  const server: Server = createServer((req, res) => {
-    const path = decodeURIComponent(new URL(req.url ?? '/', 'http://x').pathname);
-    const file = normalize(join(root, path.endsWith('/') ? path + 'index.html' : path));
-    let ok = file.startsWith(root);
-    try { ok = ok && statSync(file).isFile(); } catch { ok = false; }
-    if (!ok) { res.writeHead(404, { 'content-type': 'text/plain' }).end('not found'); return; }
+  // The folder itself may be reached through a symlink (/tmp on macOS): compare real paths to real paths.
+  const realRoot = realpathSync(root);
+
+  const handle = (req: IncomingMessage, res: ServerResponse): void => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return reply(req, res, 405, 'method not allowed', { allow: 'GET, HEAD' });
+    // The raw request path, not new URL(): the WHATWG parser would resolve `..` and `%2e%2e` and
+    // read `//host/…` as another host, hiding what the client actually asked for.
+    const raw = (req.url ?? '').split(/[?#]/, 1)[0];
+    if (!raw.startsWith('/')) return reply(req, res, 400, 'bad request');
+    let path: string;
+    try { path = decodeURIComponent(raw); } catch { return reply(req, res, 400, 'malformed percent-escape'); }
+    if (path.includes('\0')) return reply(req, res, 400, 'bad request');
+    const file = join(root, path.endsWith('/') ? path + 'index.html' : path);
+    if (!isInside(root, file)) return reply(req, res, 403, 'forbidden');
+    let real: string;
+    try { real = realpathSync(file); } catch { return reply(req, res, 404, 'not found'); }
+    // A symlink inside the folder must not lead out of it.
+    if (!isInside(realRoot, real)) return reply(req, res, 403, 'forbidden');
+    const stat = statSync(real);
+    if (!stat.isFile()) return reply(req, res, 404, 'not found');
+
     const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
-    res.writeHead(200, { 'content-type': type, 'cache-control': 'no-store' });
+    const headers = { 'content-type': type, 'cache-control': 'no-store' };
     if (opts.replacements && type.startsWith('text/html')) {
-      let body = readFileSync(file, 'utf8');
+      let body = readFileSync(real, 'utf8');
       for (const [k, v] of Object.entries(opts.replacements)) body = body.split(k).join(v);
-      res.end(body);
+      res.writeHead(200, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
+      res.end(req.method === 'HEAD' ? undefined : body);
       return;
     }
-    createReadStream(file).pipe(res);
+    const ok = { ...headers, 'content-length': String(stat.size) };
+    if (req.method === 'HEAD') { res.writeHead(200, ok).end(); return; }
+    const stream = createReadStream(real);
+    // 200 only once the file is open, so that failing to open it can still be answered with a 500;
+    // after that, a read error can only cut the response short.
+    stream.once('open', () => { res.writeHead(200, ok); stream.pipe(res); });
+    stream.once('error', () => { if (res.headersSent) res.destroy(); else reply(req, res, 500, 'read error'); });
+    res.once('close', () => stream.destroy());
+  };
+
+  const server: Server = createServer((req, res) => {
+    try {
+      handle(req, res);
+    } catch {
+      // A file that vanished or turned unreadable between checks, or a bug: answer, never crash.
+      if (res.headersSent) res.destroy();
+      else reply(req, res, 500, 'internal error');
+    }
   });
   await new Promise<void>((ok, fail) => { server.once('error', fail); server.listen(0, '127.0.0.1', ok); });
   const port = (server.address() as { port: number }).port;

@@ -1,7 +1,8 @@
 // The pagelens command line.
 import { Command, Option } from 'commander';
 import { fileURLToPath } from 'node:url';
-import { openPage, parseViewport } from '../browser/session.js';
+import { ZodError } from 'zod';
+import { openPage, parseViewport } from '../session/open.js';
 import { PagelensError } from '../model/errors.js';
 import { formatPayload } from '../model/format.js';
 import { V3_LEGEND } from '../model/roles.js';
@@ -22,7 +23,26 @@ interface SnapshotFlags {
   offline?: boolean;
 }
 
+// Flags that mean nothing for the chosen mode/format. Ignoring them would hand the caller (often an
+// LLM) output that silently differs from what it asked for, so each is an error, found before any
+// browser starts. The first matching row wins.
+const FLAG_CONFLICTS: Array<[(f: SnapshotFlags) => boolean, string]> = [
+  [(f) => !!f.boxes && f.mode === 'axtree', '--boxes does not apply to --mode axtree: accessibility-tree nodes carry no boxes.'],
+  [(f) => !!f.boxes && f.mode === 'semantic', '--boxes does not apply to --mode semantic: its nodes always carry bounds.'],
+  [(f) => !!f.boxes && f.format === 'text', '--boxes does not apply to --format text: the text form has no coordinates.'],
+  [(f) => f.format === 'text' && f.mode === 'semantic', '--mode semantic does not apply to --format text: the text form is one fixed form; use --format text alone, or with --mode axtree for its outline.'],
+  [(f) => !!f.fullPage && f.mode === 'axtree', '--full-page does not apply to --mode axtree: the accessibility tree always covers the whole page.'],
+  [(f) => !!f.pretty && f.format === 'text', '--pretty does not apply to --format text: it only lays out JSON.'],
+];
+
+/** The first flag that does not apply to the chosen mode and format, as a message; null when all apply. */
+function checkFlagCombination(flags: SnapshotFlags): string | null {
+  return FLAG_CONFLICTS.find(([conflicts]) => conflicts(flags))?.[1] ?? null;
+}
+
 async function snapshotCommand(target: string, flags: SnapshotFlags): Promise<void> {
+  const problem = checkFlagCombination(flags);
+  if (problem) throw new PagelensError('BAD_INPUT', problem);
   const open = await openPage(target, {
     viewport: parseViewport(flags.viewport),
     cdpEndpoint: flags.cdp,
@@ -67,19 +87,32 @@ export function buildCli(): Command {
   addSnapshotOptions(program.command('snapshot <url-or-file>').description('print what an agent can see and do on a page'))
     .action((target: string, flags: SnapshotFlags) => snapshotCommand(target, flags));
   addSnapshotOptions(program.command('demo').description('snapshot the built-in demo page (offline)'))
-    .action((flags: SnapshotFlags) => snapshotCommand(DEMO_PAGE, { ...flags, pretty: flags.pretty ?? true }));
+    // Pretty JSON by default for people reading the demo; an explicit --pretty still meets the checks.
+    .action((flags: SnapshotFlags) => snapshotCommand(DEMO_PAGE, { ...flags, pretty: flags.pretty ?? flags.format === 'json' }));
   addRunCommand(program);
   addBenchCommand(program);
   program.command('legend').description('print the semantic_v3 legend for system prompts').action(() => { process.stdout.write(V3_LEGEND + '\n'); });
   return program;
 }
 
+/** One line for stderr: the code a script can switch on and a message a person or an LLM can act on. */
+function describeError(e: unknown): string {
+  if (e instanceof PagelensError) return `${e.code}: ${e.message}`;
+  // Input that failed a schema (an --expect, an action) is the caller's mistake, not ours.
+  if (e instanceof ZodError) return `BAD_INPUT: ${e.issues.map((i) => `${i.path.map(String).join('.') || 'input'}: ${i.message}`).join('; ')}`;
+  const first = (e instanceof Error ? e.message || e.name : String(e)).split('\n')[0];
+  return `INTERNAL: ${first} (a bug in pagelens; set PAGELENS_DEBUG=1 for the stack)`;
+}
+
 export async function main(argv: string[]): Promise<void> {
+  // Commander prints its own usage errors (unknown option, bad choice) and exits; errors thrown by
+  // option parsers and actions reach us unwrapped (commander only rewraps its invalidArgument).
   try {
     await buildCli().parseAsync(argv);
   } catch (e) {
-    const msg = e instanceof PagelensError ? `${e.code}: ${e.message}` : (e as Error).stack ?? String(e);
-    process.stderr.write(`pagelens: ${msg}\n`);
+    process.stderr.write(`pagelens: ${describeError(e)}\n`);
+    const debug = process.env.PAGELENS_DEBUG;
+    if (debug && debug !== '0' && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);
     process.exitCode = 1;
   }
 }

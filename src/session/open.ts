@@ -1,12 +1,14 @@
-// Opening a page for one job (CLI, benchmark, tests): a browser (launched or attached over CDP),
-// a page, a lens on it, and one close() for all of it.
+// Opening a page for one job (the CLI, the backend, tests): a browser (launched or attached over
+// CDP), a page, a lens on it, and one close() for all of it. A face-level helper: it composes the
+// lens facade, which nothing in src/browser may import.
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { serveFolder, type StaticServer } from './static.js';
+import { blockExternalRequests, connectChromium, launchChromium } from '../browser/chromium.js';
+import { gotoSettled } from '../browser/goto.js';
+import { Lens } from '../browser/lens.js';
+import { serveFolder, type StaticServer } from '../browser/static.js';
 import { PagelensError } from '../model/errors.js';
-import { blockExternalRequests, connectChromium, launchChromium } from './chromium.js';
-import { Lens } from './lens.js';
 
 export interface OpenOptions {
   viewport?: { width: number; height: number };
@@ -38,8 +40,22 @@ export async function openPage(target: string, opts: OpenOptions = {}): Promise<
     throw new PagelensError('BAD_INPUT', `"${target}" is neither a URL nor an existing file.`);
   }
   const viewport = opts.viewport ?? { width: 1280, height: 800 };
-  const browser = opts.cdpEndpoint ? await connectChromium(opts.cdpEndpoint) : await launchChromium();
-  const context = await browser.newContext({ viewport });
+  let browser: Browser;
+  let context: BrowserContext;
+  try {
+    browser = opts.cdpEndpoint ? await connectChromium(opts.cdpEndpoint) : await launchChromium();
+  } catch (e) {
+    // Nothing else holds the process open once the server is closed too.
+    await server?.close();
+    throw e;
+  }
+  try {
+    context = await browser.newContext({ viewport });
+  } catch (e) {
+    await browser.close().catch(() => {});
+    await server?.close();
+    throw e;
+  }
   const closeAll = async () => {
     await context.close().catch(() => {});
     // For a browser we attached to, close() only disconnects: the browser keeps running.
@@ -59,15 +75,7 @@ export async function openPage(target: string, opts: OpenOptions = {}): Promise<
   }
 }
 
-/** Navigates and lets the page settle: DOM ready, then the load event or a short grace period. */
-export async function gotoSettled(page: Page, url: string, timeoutMs = 30_000): Promise<void> {
-  try {
-    await page.goto(url, { waitUntil: 'domcontentloaded', timeout: timeoutMs });
-  } catch (e) {
-    throw new PagelensError('LOAD_FAILED', `Could not open ${url}: ${(e as Error).message.split('\n')[0]}`);
-  }
-  await page.waitForLoadState('load', { timeout: 2000 }).catch(() => {});
-}
+export { gotoSettled };
 
 export function parseViewport(spec: string): { width: number; height: number } {
   const m = /^(\d{2,5})x(\d{2,5})$/.exec(spec.trim());
