@@ -12,10 +12,10 @@ export { parseInput, type InputIssue } from './model/validate.js';
 export { V3_LEGEND, minifyRole, INTERACTIVE_ROLES } from './model/roles.js';
 export { renderV3, renderSemantic, renderText } from './model/render.js';
 export { countTokens } from './model/tokens.js';
-export { composePage, globalId, parseGlobalId, ID_ATTR, DOC_ATTR, type PageModel, type PageNode, type PlacedFrame } from './model/page.js';
+export { composePage, globalId, parseGlobalId, ID_ATTR, DOC_ATTR, type PageModel, type PageNode, type PageStruct, type PageHeading, type PlacedFrame } from './model/page.js';
 export {
   SemanticV3Result, SemanticResult, SemanticNodeV3, SemanticNode, SnapshotOptions, SnapshotMode, FrameInfo, FrameSnapshot, RawNode,
-  TextOptions, Box, type SnapshotOptionsInput, type TextOptionsInput, type ScrollableContainer, type SnapshotMeta, type ScrollInfo,
+  TextOptions, ModelOptions, StructNode, StructKind, HeadingNode, Box, type ModelOptionsInput, type SnapshotOptionsInput, type TextOptionsInput, type ScrollableContainer, type SnapshotMeta, type ScrollInfo,
 } from './model/schema.js';
 export { AxTreeResult } from './model/axtree.js';
 export { Action, parseAction, formatAction, type ActionType } from './model/actions.js';

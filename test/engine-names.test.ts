@@ -114,16 +114,23 @@ test('passwords and card numbers never leave the page', async () => {
   assert.ok(!(await lens.text()).includes('typed-secret-value'));
 });
 
-test('hidden elements are dropped; a visually hidden checkbox borrows its label', async () => {
+test('hidden elements are dropped; transparent targets are kept with their own box; a visually hidden checkbox borrows its label', async () => {
   const { page, lens } = await h.open('engine-states.html');
   const result = validV3(await lens.snapshot({ fullPage: true, boxes: true }));
-  for (const selector of ['#h-display', '#h-visibility', '#h-opacity', '#h-zero', '#h-input', '#in-details']) {
+  for (const selector of ['#h-display', '#h-visibility', '#h-inert', '#h-zero', '#h-input', '#in-details']) {
     assert.equal(await v3Node(page, result, selector), undefined, `${selector} should not be listed`);
   }
-  for (const hidden of ['Hidden display', 'Hidden visibility', 'Hidden opacity', 'Hidden zero', 'Hidden in details', 'csrf token']) {
+  for (const hidden of ['Hidden display', 'Hidden visibility', 'Inert ghost', 'Hidden zero', 'Hidden in details', 'csrf token']) {
     assert.ok(!names(result).includes(hidden), `"${hidden}" is listed`);
   }
-  for (const [input, label, name] of [['#styled', 'label[for=styled]', 'Dark mode'], ['#styled-sr', 'label[for=styled-sr]', 'Compact view']]) {
+  // Transparent but taking the pointer: a click there lands on it, so it is a target, at its own place.
+  for (const [selector, name] of [['#h-opacity', 'Hidden opacity'], ['#styled', 'Dark mode']]) {
+    const node = await v3Node(page, result, selector);
+    assert.equal(node?.n, name, `${selector} is listed`);
+    const r = (await page.locator(selector).boundingBox())!;
+    assert.deepEqual(node!.box, [Math.round(r.x), Math.round(r.y), Math.round(r.width), Math.round(r.height)], `${selector} has its own box`);
+  }
+  for (const [input, label, name] of [['#styled-sr', 'label[for=styled-sr]', 'Compact view']]) {
     const node = await v3Node(page, result, input);
     assert.ok(node, `${input} is listed`);
     assert.equal(node.r, 'chk');

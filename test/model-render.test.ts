@@ -15,14 +15,14 @@ function frame(doc: string, nodes: RawNode[], extra: Partial<FrameSnapshot> = {}
 }
 
 const mainNodes: RawNode[] = [
-  { id: '1', role: 'link', name: 'Home', states: [], box: [10, 10, 40, 20], href: 'index.html' },
-  { id: '2', role: 'textbox', name: 'Email', value: 'a@b.c', states: ['required', 'focused'], box: [10, 50, 200, 30], type: 'email', placeholder: 'you@example.com' },
-  { id: '3', role: 'button', name: 'x'.repeat(100), states: ['disabled'], box: [10, 900, 80, 30], occ: true },
+  { id: '1', role: 'link', name: 'Home', tag: 'a', states: [], box: [10, 10, 40, 20], href: 'index.html' },
+  { id: '2', role: 'textbox', name: 'Email', tag: 'input', value: 'a@b.c', states: ['required', 'focused'], box: [10, 50, 200, 30], type: 'email', placeholder: 'you@example.com' },
+  { id: '3', role: 'button', name: 'x'.repeat(100), tag: 'button', states: ['disabled'], box: [10, 900, 80, 30], occ: true },
 ];
 const childNodes: RawNode[] = [
-  { id: '1', role: 'button', name: 'Pay', states: [], box: [5, 5, 50, 20], shadow: true },
-  { id: '2', role: 'list', name: 'Cart', states: [], box: [5, 400, 100, 100], scr: { depth: '0%', h: true } },
-  { id: '3', role: 'checkbox', name: 'Gift', states: ['checked'], box: [5, 40, 20, 20], href: '../terms' },
+  { id: '1', role: 'button', name: 'Pay', tag: 'button', states: [], box: [5, 5, 50, 20], shadow: true },
+  { id: '2', role: 'list', name: 'Cart', tag: 'ul', states: [], box: [5, 400, 100, 100], scr: { depth: '0%', h: true } },
+  { id: '3', role: 'checkbox', name: 'Gift', tag: 'input', states: ['checked'], box: [5, 40, 20, 20], href: '../terms' },
 ];
 const frames: FrameInfo[] = [
   { id: 0, url: 'http://a.test/main.html', origin: 'http://a.test', parentId: null, crossOrigin: false, sandboxed: false },

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { formatAction, toAction, targetOf, type Action } from '../model/actions.js';
 import type { ListedOption, OptionList } from '../model/engine.js';
 import { PagelensError, asPagelensError, isPagelensError } from '../model/errors.js';
-import { sameLabelIgnoringCounts } from '../model/ghost.js';
+import { sameLabelIgnoringCounts, stillShows } from '../model/ghost.js';
 import { parseChord } from '../model/keys.js';
 import { ExpectedOutcome, parseExpectSpec, type ActionMethod, type ActionResult } from '../model/outcome.js';
 import { globalId } from '../model/page.js';
@@ -102,6 +102,11 @@ async function refuseIfStale(core: LensCore, el: Resolved, gid: string): Promise
   // Chrome's accessibility tree names roles its own way: only the engine's own sightings compare.
   if (!known || known.vocabulary === 'ax') return;
   const now = await elementCall(el, 'elementState', [], GROUP);
+  // A row's item is the row's text, not a control: its element must still show those words.
+  if (known.role === 'item') {
+    if (stillShows(now.name, known.name)) return;
+    throw new PagelensError('STALE_ID', `${gid} no longer shows "${known.name}" (it shows "${now.name}"): the row changed. Take a new snapshot.`);
+  }
   if (now.role !== known.role || !sameLabelIgnoringCounts(now.name, known.name)) {
     throw new PagelensError('STALE_ID', `${gid} is now ${now.role} "${now.name}", not the ${known.role} "${known.name}" of the last snapshot: the page changed. Take a new snapshot.`);
   }

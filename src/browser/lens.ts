@@ -8,7 +8,7 @@ import { PagelensError } from '../model/errors.js';
 import { summarize, type ActionResult, type ExpectedOutcome, type MutationEvent, type MutationSummary, type VerificationResult } from '../model/outcome.js';
 import type { PageModel } from '../model/page.js';
 import { renderSemantic, renderText, renderV3 } from '../model/render.js';
-import { SnapshotOptions, TextOptions, type SemanticResult, type SemanticV3Result, type SnapshotOptionsInput, type TextOptionsInput } from '../model/schema.js';
+import { ModelOptions, SnapshotOptions, TextOptions, type ModelOptionsInput, type SemanticResult, type SemanticV3Result, type SnapshotOptionsInput, type TextOptionsInput } from '../model/schema.js';
 import { countTokens } from '../model/tokens.js';
 import { parseInput } from '../model/validate.js';
 import { performAction, type ActOptions } from './actions.js';
@@ -55,13 +55,13 @@ export class Lens {
   /** The compact text form of the same model. */
   async text(options: TextOptionsInput = {}): Promise<string> {
     const opts = parseInput(TextOptions, options, 'text options');
-    return renderText(await this.model(opts));
+    return renderText(await this.model({ fullPage: opts.fullPage }));
   }
 
   /** The page model behind every renderer; the IDs in it are handed out like a snapshot's. */
-  async model(options: TextOptionsInput = {}): Promise<PageModel> {
-    const opts = parseInput(TextOptions, options, 'model options');
-    const model = await readPageModel(this.core, { fullPage: opts.fullPage });
+  async model(options: ModelOptionsInput = {}): Promise<PageModel> {
+    const opts = parseInput(ModelOptions, options, 'model options');
+    const model = await readPageModel(this.core, opts);
     this.core.ids.handOut(model);
     return model;
   }

@@ -3,33 +3,39 @@
 // What could not be read is said in the model (frames[].error, warnings), never left out quietly.
 import { PagelensError, isPagelensError } from '../model/errors.js';
 import { composePage, type PageModel, type PlacedFrame } from '../model/page.js';
-import type { FrameSnapshot } from '../model/schema.js';
+import type { EngineSnapshotOptions, FrameSnapshot } from '../model/schema.js';
 import type { LensCore } from './core.js';
 import { engineCall, engineCallWith } from './engine.js';
 import { describeFailure, frameInfo, LAYOUT_GROUP, type LaidOutFrame } from './frames.js';
 
 export interface ReadOptions {
   fullPage: boolean;
+  /** Also read landmarks, forms, rows and headings, and tie every node to them. */
+  structure?: boolean;
+  /** Also read identifying attributes of nodes and structure. */
+  attributes?: boolean;
 }
 
 /** The page model; read once more when the page navigates under the first read. */
 export async function readPageModel(core: LensCore, opts: ReadOptions): Promise<PageModel> {
+  const engine: EngineSnapshotOptions = { viewportOnly: !opts.fullPage, ...(opts.structure && { structure: true }), ...(opts.attributes && { attributes: true }) };
   try {
-    return await readOnce(core, !opts.fullPage);
+    return await readOnce(core, engine);
   } catch (e) {
     if (!isPagelensError(e, 'NAVIGATED')) throw e;
     // Only a wait: if the page is still not ready, the second read says so itself.
     await core.page.waitForLoadState('domcontentloaded', { timeout: 5000 }).catch(() => {});
-    return await readOnce(core, !opts.fullPage);
+    return await readOnce(core, engine);
   }
 }
 
-async function readOnce(core: LensCore, viewportOnly: boolean): Promise<PageModel> {
+async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<PageModel> {
   const t0 = performance.now();
+  const { viewportOnly } = engine;
   // The main frame's read does not depend on the frame layout: run both at once.
   const main = core.frames.lastByOrdinal(0);
   const early = main
-    ? engineCall(main, 'snapshot', [{ viewportOnly }]).then((value) => ({ value, frameId: main.frameId }), (error: unknown) => ({ error, frameId: main.frameId }))
+    ? engineCall(main, 'snapshot', [engine]).then((value) => ({ value, frameId: main.frameId }), (error: unknown) => ({ error, frameId: main.frameId }))
     : undefined;
   return core.frames.withLayout(async ({ frames: layout, warnings }) => {
     const reads = await Promise.all(layout.map(async (f): Promise<FrameSnapshot | null> => {
@@ -42,7 +48,7 @@ async function readOnce(core: LensCore, viewportOnly: boolean): Promise<PageMode
             return r.value;
           }
         }
-        return await engineCall(f, 'snapshot', [{ viewportOnly }]);
+        return await engineCall(f, 'snapshot', [engine]);
       } catch (e) {
         if (f.ordinal === 0) throw e;
         f.error = describeFailure(e);

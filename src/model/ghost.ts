@@ -39,11 +39,18 @@ export function sameName(a: string, b: string): boolean {
  * "→") must match exactly.
  */
 export function sameLabelIgnoringCounts(a: string, b: string): boolean {
-  const words = (s: string) => s.normalize('NFKC').toLowerCase().replace(/[^\p{L}]+/gu, ' ').trim();
   const wa = words(a);
   const wb = words(b);
   return wa || wb ? wa === wb : norm(a) === norm(b);
 }
+
+/** For a row's item (its text inside a larger element): the element still shows the item's words. */
+export function stillShows(text: string, item: string): boolean {
+  const wi = words(item);
+  return wi ? ` ${words(text)} `.includes(` ${wi} `) : norm(text).includes(norm(item));
+}
+
+const words = (s: string) => s.normalize('NFKC').toLowerCase().replace(/[^\p{L}]+/gu, ' ').trim();
 
 /**
  * The current elements that could be the lost one: same role and same name, scored 0.7, plus

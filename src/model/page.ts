@@ -1,6 +1,6 @@
 // The page model: every frame's snapshot placed in the top-level viewport under global IDs.
 // One model, many renderers (render.ts): formats never re-read the page.
-import type { Box, FrameInfo, FrameSnapshot, RawNode } from './schema.js';
+import type { Box, FrameInfo, FrameSnapshot, HeadingNode, RawNode, StructNode } from './schema.js';
 
 /** The attribute mirroring an element's ID in the DOM (the ID itself lives in the engine). */
 export const ID_ATTR = 'data-llm-id';
@@ -9,6 +9,17 @@ export const DOC_ATTR = 'data-llm-doc';
 
 export interface PageNode extends RawNode {
   /** Global ID: "5" in the main frame, "f1_5" in frame 1. */
+  gid: string;
+  frame: number;
+}
+
+/** A structure node placed in the page: `parent` and the nodes' `ctx` index `PageModel.structure`. */
+export interface PageStruct extends StructNode {
+  gid: string;
+  frame: number;
+}
+
+export interface PageHeading extends HeadingNode {
   gid: string;
   frame: number;
 }
@@ -26,6 +37,9 @@ export interface PageModel {
   docs: Record<number, string>;
   /** What the read may have missed or got wrong, and why; empty when nothing is in doubt. */
   warnings: string[];
+  /** Landmarks, forms, rows, … of every frame (when the read asked for structure), in document order per frame. */
+  structure: PageStruct[];
+  headings: PageHeading[];
   timeMs: number;
 }
 
@@ -69,6 +83,8 @@ export function intersect(a: Box, b: Box): Box | null {
  */
 export function composePage(main: FrameSnapshot, placed: PlacedFrame[], frames: FrameInfo[], viewportOnly: boolean, timeMs: number, warnings: string[] = []): PageModel {
   const nodes: PageNode[] = [];
+  const structure: PageStruct[] = [];
+  const headings: PageHeading[] = [];
   const docs: Record<number, string> = {};
   const allWarnings = [...warnings];
   let total = 0;
@@ -77,11 +93,20 @@ export function composePage(main: FrameSnapshot, placed: PlacedFrame[], frames: 
     docs[p.ordinal] = p.snapshot.doc;
     for (const w of p.snapshot.warnings ?? []) allWarnings.push(p.ordinal ? `frame ${p.ordinal}: ${w}` : w);
     const [ox, oy] = p.offset;
+    const move = (b: Box): Box => [b[0] + ox, b[1] + oy, b[2], b[3]];
+    // Indexes into this frame's structure become indexes into the page's.
+    const base = structure.length;
+    const at = (i: number | undefined) => (i === undefined || i < 0 ? i : base + i);
+    for (const st of p.snapshot.structure ?? []) {
+      structure.push({ ...st, box: move(st.box), parent: at(st.parent)!, gid: globalId(p.ordinal, st.id), frame: p.ordinal });
+    }
+    for (const h of p.snapshot.headings ?? []) headings.push({ ...h, box: move(h.box), ctx: at(h.ctx)!, gid: globalId(p.ordinal, h.id), frame: p.ordinal });
     for (const n of p.snapshot.nodes) {
-      const box: Box = [n.box[0] + ox, n.box[1] + oy, n.box[2], n.box[3]];
+      const box = move(n.box);
       const seen = p.clip ? intersect(box, p.clip) : null;
       if (viewportOnly && !seen) continue;
       const node: PageNode = { ...n, box, gid: globalId(p.ordinal, n.id), frame: p.ordinal };
+      if (n.ctx !== undefined) node.ctx = at(n.ctx);
       if (n.href) node.href = absoluteUrl(n.href, p.snapshot.base);
       nodes.push(node);
     }
@@ -96,6 +121,8 @@ export function composePage(main: FrameSnapshot, placed: PlacedFrame[], frames: 
     frames,
     docs,
     warnings: allWarnings,
+    structure,
+    headings,
     timeMs,
   };
 }

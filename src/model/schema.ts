@@ -17,8 +17,11 @@ export type ScrollInfo = z.infer<typeof ScrollInfo>;
 /** One element as the in-page engine sees it, in its own frame's coordinates. */
 export const RawNode = z.object({
   id: z.string(),
+  /** An ARIA role; `item` for the identifying text of a repeated row (a to-do, a product card, a table row). */
   role: z.string(),
   name: z.string(),
+  /** Lower-case tag name. */
+  tag: z.string(),
   value: z.string().optional(),
   states: z.array(z.string()),
   type: z.string().optional(),
@@ -29,8 +32,48 @@ export const RawNode = z.object({
   /** true when hit-testing found another element on top; absent when it was not tested (off screen). */
   occ: z.boolean().optional(),
   scr: ScrollInfo.optional(),
+  /** Index in the frame's `structure` of the nearest enclosing structure (when structure was asked for). */
+  ctx: z.number().optional(),
+  /** Attributes that identify the element (id, name, type, …; when asked for). */
+  attrs: z.record(z.string(), z.string()).optional(),
 });
 export type RawNode = z.infer<typeof RawNode>;
+
+/**
+ * The structure around the controls: landmarks, forms, fieldsets, dialogs, tables, headed
+ * sections, and repeated rows (the list item, table row or card that holds a group of controls).
+ */
+export const StructKind = z.enum(['landmark', 'form', 'fieldset', 'group', 'dialog', 'table', 'section', 'row']);
+export type StructKind = z.infer<typeof StructKind>;
+
+export const StructNode = z.object({
+  /** Local element ID, from the same numbering as the controls. */
+  id: z.string(),
+  kind: StructKind,
+  /** ARIA role (banner, navigation, main, complementary, contentinfo, search, region, form, group, dialog, table, article, …). */
+  role: z.string(),
+  tag: z.string(),
+  /** Accessible name, legend, caption, or the first heading inside. */
+  name: z.string(),
+  box: Box,
+  /** Index of the enclosing structure node in the same list, -1 at the top. */
+  parent: z.number(),
+  /** Tables: rows in the body. */
+  rows: z.number().optional(),
+  /** Attributes that identify the element (when asked for). */
+  attrs: z.record(z.string(), z.string()).optional(),
+});
+export type StructNode = z.infer<typeof StructNode>;
+
+export const HeadingNode = z.object({
+  id: z.string(),
+  level: z.number(),
+  text: z.string(),
+  box: Box,
+  /** Index in `structure` of the nearest enclosing structure node (-1: none). */
+  ctx: z.number(),
+});
+export type HeadingNode = z.infer<typeof HeadingNode>;
 
 export const ScrollableContainer = z.object({
   id: z.string(),
@@ -58,6 +101,10 @@ export const FrameSnapshot = z.object({
   timeMs: z.number(),
   /** What the engine could not do for some elements (a name computation that threw), with the reason. */
   warnings: z.array(z.string()).optional(),
+  /** The frame's structure, in document order (when asked for; never pruned to the viewport). */
+  structure: z.array(StructNode).optional(),
+  /** Visible headings in document order (with the structure). */
+  headings: z.array(HeadingNode).optional(),
 });
 export type FrameSnapshot = z.infer<typeof FrameSnapshot>;
 
@@ -165,6 +212,10 @@ export type SnapshotOptions = z.infer<typeof SnapshotOptions>;
 /** Options the Node side passes to each frame's engine. */
 export const EngineSnapshotOptions = z.object({
   viewportOnly: z.boolean(),
+  /** Also read the structure (landmarks, forms, rows, headings) and tie every node to it. */
+  structure: z.boolean().optional(),
+  /** Also read identifying attributes of every node and structure element. */
+  attributes: z.boolean().optional(),
 });
 
 /** Options of lens.text(). */
@@ -172,4 +223,14 @@ export const TextOptions = z.strictObject({
   fullPage: z.boolean().default(false),
 });
 export type TextOptionsInput = z.input<typeof TextOptions>;
+
+/** Options of lens.model(): the page model every renderer works from. */
+export const ModelOptions = z.strictObject({
+  fullPage: z.boolean().default(false),
+  /** Landmarks, forms, fieldsets, dialogs, tables, headed sections, rows and headings, with every node tied to them. */
+  structure: z.boolean().default(false),
+  /** Identifying attributes (id, name, type, data-testid, …) of nodes and structure. */
+  attributes: z.boolean().default(false),
+});
+export type ModelOptionsInput = z.input<typeof ModelOptions>;
 export type EngineSnapshotOptions = z.infer<typeof EngineSnapshotOptions>;

@@ -3,7 +3,7 @@
 // (setting a controlled input's value, choosing an option, scrolling a container).
 import type { Box } from '../model/schema.js';
 import type { Cover, ElementState, FindResult, OkReason, OptionList, PrepareResult, ScrollResult, SelectResult, SetValueResult, TextEntry } from '../model/engine.js';
-import { scrollOverflow } from './interactive.js';
+import { isInteractiveByMarkup, scrollOverflow } from './interactive.js';
 import { nameOf } from './names.js';
 import { roleOf } from './roles.js';
 import { composedContains, composedParent, deepActiveElement, deepElementFromPoint, shadowRootOf } from './shadow.js';
@@ -30,15 +30,23 @@ export function prepare(el: Element, opts: { allowDisabled?: boolean; nearest?: 
   }
   const [x, y, w, h] = box;
   const points: Array<[number, number]> = [
+    ...textPoint(el),
     [x + w / 2, y + h / 2], [x + w * 0.25, y + h / 2], [x + w * 0.75, y + h / 2], [x + w / 2, y + h * 0.25], [x + w / 2, y + h * 0.75],
   ];
   let firstHit: Element | null = null;
+  let nested: Element | null = null;
   for (const [px, py] of points) {
     if (px < 0 || py < 0 || px >= vw || py >= vh) continue;
     const hit = deepElementFromPoint(el.ownerDocument, px, py);
     if (!hit) continue;
-    if (reaches(hit, el)) return { ok: true, point: [Math.round(px * 100) / 100, Math.round(py * 100) / 100], box, viewport: [vw, vh] };
-    firstHit ??= hit;
+    if (!reaches(hit, el)) { firstHit ??= hit; continue; }
+    // A point on a control nested inside the target (a card's "Remove" button) is not the target.
+    const inner = nestedControl(hit, el);
+    if (!inner) return { ok: true, point: [Math.round(px * 100) / 100, Math.round(py * 100) / 100], box, viewport: [vw, vh] };
+    nested ??= inner;
+  }
+  if (!firstHit && nested) {
+    return { ok: false, code: 'NOT_ACTIONABLE', reason: `has a control inside it (${selectorOf(nested)} "${short(nameOf(nested, roleOf(nested, false)), 40)}") wherever it can be clicked: act on that control instead`, box };
   }
   if (!firstHit) return { ok: false, code: 'NOT_ACTIONABLE', reason: 'lies outside the visible area even after scrolling', box };
   const cover = describeCover(firstHit, el);
@@ -59,6 +67,26 @@ export function coverAt(owner: Element, x: number, y: number): Cover | null {
   const hit = deepElementFromPoint(document, x, y);
   if (!hit || composedContains(owner, hit)) return null;
   return describeCover(hit, owner);
+}
+
+/** The middle of the element's own text, where a person aims at a row or a card by its name. */
+function textPoint(el: Element): Array<[number, number]> {
+  for (let c = el.firstChild; c; c = c.nextSibling) {
+    if (c.nodeType !== Node.TEXT_NODE || !c.textContent?.trim()) continue;
+    const range = el.ownerDocument.createRange();
+    range.selectNodeContents(c);
+    const r = range.getBoundingClientRect();
+    if (r.width >= 1 && r.height >= 1) return [[r.x + r.width / 2, r.y + r.height / 2]];
+  }
+  return [];
+}
+
+/** The control inside `el` (not `el` itself) that `hit` lies in, if any. */
+function nestedControl(hit: Element, el: Element): Element | null {
+  for (let n: Node | null = hit; n && n !== el; n = composedParent(n)) {
+    if (n instanceof Element && isInteractiveByMarkup(n)) return n;
+  }
+  return null;
 }
 
 function reaches(hit: Element, el: Element): boolean {

@@ -19,7 +19,8 @@ export function nameOf(el: Element, role: string): string {
   let name = textOnlyName(el, role);
   if (name) return name;
   try {
-    name = clean(computeAccessibleName(el));
+    // Chrome counts CSS generated content (::before/::after) in names: so do we.
+    name = clean(computeAccessibleName(el, { computedStyleSupportsPseudoElements: true }));
   } catch (e) {
     // A malformed aria-labelledby or an exotic node must not cost the whole snapshot; it is
     // reported with it, and the element is named by the label hunt below.

@@ -1,10 +1,13 @@
-import type { Box, EngineSnapshotOptions, FrameSnapshot, RawNode, ScrollInfo } from '../model/schema.js';
+import type { Box, EngineSnapshotOptions, FrameSnapshot, HeadingNode, RawNode, ScrollInfo, StructNode } from '../model/schema.js';
 import { DOC } from './document.js';
+import { isInteractiveByMarkup } from './interactive.js';
+import { RowFinder, type Row } from './rows.js';
+import { headingLevel, structName, structureOf, tableRows } from './structure.js';
 import { nameOf } from './names.js';
 import { roleOf } from './roles.js';
-import { deepActiveElement } from './shadow.js';
-import { statesOf, valueOf } from './state.js';
-import { flushStamps, inspect, stamp, type Inspection } from './tagger.js';
+import { composedParent, deepActiveElement } from './shadow.js';
+import { isSecretField, statesOf, valueOf } from './state.js';
+import { flushStamps, inspect, lookup, stamp, type Inspection } from './tagger.js';
 import { intersectsViewport, isOccluded, visibleBox } from './visibility.js';
 import { walkElements, type WalkContext } from './walker.js';
 import { takeWarnings } from './warnings.js';
@@ -18,19 +21,36 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
   const height = window.innerHeight;
   const focused = deepActiveElement(doc);
   const nodes: RawNode[] = [];
+  const elements: Element[] = [];
+  const controls = new Set<Element>();
+  const structure: StructNode[] = [];
+  const structEls = new Map<Element, number>();
+  const headings: HeadingNode[] = [];
   let total = 0;
   walkElements(doc, (el, ctx) => {
     const seen = inspect(el, ctx);
-    if (!seen.interactive && !seen.scroll) return seen.children;
+    let children = seen.children;
+    if (opts.structure) children = readStructure(el, ctx, children, structure, structEls, headings);
+    if (!seen.interactive && !seen.scroll) return children;
+    if (seen.interactive) controls.add(el);
     const id = stamp(el);
     const box = visibleBox(el);
     // Cut off by an overflow: hidden ancestor: nobody can see or reach it.
-    if (!box || ctx.hardClip && !overlaps(box, ctx.hardClip)) return seen.children;
+    if (!box || ctx.hardClip && !overlaps(box, ctx.hardClip)) return children;
     total++;
-    if (opts.viewportOnly && (!intersectsViewport(box, width, height) || ctx.viewClip && !overlaps(box, ctx.viewClip))) return seen.children;
-    nodes.push(describe(el, id, box, seen, ctx, focused, width, height));
-    return seen.children;
+    if (opts.viewportOnly && (!intersectsViewport(box, width, height) || ctx.viewClip && !overlaps(box, ctx.viewClip))) return children;
+    const node = describe(el, id, box, seen, ctx, focused, width, height);
+    if (opts.structure) node.ctx = ctx.struct;
+    nodes.push(node);
+    elements.push(el);
+    return children;
   });
+  const out = addRows(nodes, elements, controls, opts, structure, structEls, width, height);
+  total += out.length - nodes.length;
+  if (opts.attributes) {
+    out.forEach((n) => { const el = lookup(n.id); if (el) n.attrs = keyAttributes(el); });
+    for (const st of structure) { const el = lookup(st.id); if (el) st.attrs = keyAttributes(el); }
+  }
   flushStamps();
   const warnings = takeWarnings();
   return {
@@ -40,11 +60,125 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
     title: clip(doc.title, 200),
     viewport: { width, height },
     scroll: { x: Math.round(window.scrollX), y: Math.round(window.scrollY), position: pageScrollPosition(doc, height) },
-    nodes,
+    nodes: out,
     total,
     timeMs: Math.round((performance.now() - t0) * 10) / 10,
     ...(warnings.length > 0 && { warnings }),
+    ...(opts.structure && { structure, headings }),
   };
+}
+
+/** Notes a structure element or a heading; returns the context the element's children get. */
+function readStructure(el: Element, ctx: WalkContext, children: WalkContext, structure: StructNode[], structEls: Map<Element, number>, headings: HeadingNode[]): WalkContext {
+  const hit = structureOf(el);
+  if (hit) {
+    const box = visibleBox(el);
+    if (!box) return children;
+    const index = structure.length;
+    const node: StructNode = { id: stamp(el), kind: hit.kind, role: hit.role, tag: el.tagName.toLowerCase(), name: structName(el), box, parent: ctx.struct };
+    const rows = hit.kind === 'table' ? tableRows(el) : undefined;
+    if (rows !== undefined) node.rows = rows;
+    structure.push(node);
+    structEls.set(el, index);
+    return { ...children, struct: index };
+  }
+  const level = headingLevel(el);
+  if (level !== null) {
+    const box = visibleBox(el);
+    const text = box ? clip(((el as HTMLElement).innerText ?? el.textContent ?? '').replace(/\s+/g, ' ').trim(), 160) : '';
+    if (box && text) headings.push({ id: stamp(el), level, text, box, ctx: ctx.struct });
+  }
+  return children;
+}
+
+/**
+ * Groups the listed controls by the repeated row around them (a to-do, a card, a table row) and
+ * puts each row's `item` node (its identifying text, with an ID) before the row's first control.
+ * With the structure, rows become structure nodes and their controls point to them.
+ */
+function addRows(
+  nodes: RawNode[], elements: Element[], controls: Set<Element>, opts: EngineSnapshotOptions,
+  structure: StructNode[], structEls: Map<Element, number>, width: number, height: number,
+): RawNode[] {
+  const finder = new RowFinder((e) => controls.has(e) || isInteractiveByMarkup(e));
+  const rowOf = elements.map((el) => finder.rowOf(el));
+  const members = new Map<Element, Element[]>();
+  rowOf.forEach((row, i) => { if (row) members.set(row, [...members.get(row) ?? [], elements[i]]); });
+  const out: RawNode[] = [];
+  const placed = new Set<Element>();
+  const rowIndex = new Map<Element, number>();
+  nodes.forEach((node, i) => {
+    const rowEl = rowOf[i];
+    const row = rowEl ? finder.describe(rowEl, members.get(rowEl)!) : null;
+    if (row && rowEl && !placed.has(rowEl)) {
+      placed.add(rowEl);
+      if (opts.structure) {
+        const box = visibleBox(rowEl);
+        if (box) {
+          rowIndex.set(rowEl, structure.length);
+          structure.push({ id: stamp(rowEl), kind: 'row', role: rowRole(rowEl), tag: rowEl.tagName.toLowerCase(), name: row.name || firstName(nodes, rowOf, rowEl), box, parent: enclosingStruct(rowEl, structEls) });
+        }
+      }
+      const item = itemNode(row, nodes, rowOf, opts, width, height);
+      if (item) {
+        if (opts.structure && rowIndex.has(rowEl)) item.ctx = rowIndex.get(rowEl);
+        out.push(item);
+      }
+    }
+    if (rowEl && rowIndex.has(rowEl)) {
+      const r = rowIndex.get(rowEl)!;
+      if (node.ctx === structure[r].parent) node.ctx = r;
+    }
+    out.push(node);
+  });
+  return out;
+}
+
+/** The row's identifying text as a node; a card whose name is its link gets the link's name. */
+function itemNode(row: Row, nodes: RawNode[], rowOf: Array<Element | null>, opts: EngineSnapshotOptions, width: number, height: number): RawNode | null {
+  const target = row.title ?? (row.value ? row.el : null);
+  if (!target) return null;
+  const name = row.name || firstName(nodes, rowOf, row.el);
+  if (!name) return null;
+  const box = visibleBox(target);
+  if (!box || (opts.viewportOnly && !intersectsViewport(box, width, height))) return null;
+  const item: RawNode = { id: stamp(target), role: 'item', name, tag: target.tagName.toLowerCase(), states: [], box };
+  if (row.value) item.value = row.value;
+  return item;
+}
+
+function firstName(nodes: RawNode[], rowOf: Array<Element | null>, row: Element): string {
+  return nodes.find((n, i) => rowOf[i] === row && n.name)?.name ?? '';
+}
+
+function rowRole(el: Element): string {
+  const explicit = el.getAttribute('role');
+  if (explicit) return explicit;
+  return el.tagName === 'TR' ? 'row' : el.tagName === 'LI' ? 'listitem' : el.tagName === 'ARTICLE' ? 'article' : 'group';
+}
+
+function enclosingStruct(el: Element, structEls: Map<Element, number>): number {
+  for (let p = composedParent(el); p; p = composedParent(p)) {
+    const i = structEls.get(p as Element);
+    if (i !== undefined) return i;
+  }
+  return -1;
+}
+
+// What identifies an element to a selector or a reader: kept short, secrets never.
+const KEEP_ATTRS = ['id', 'name', 'type', 'role', 'href', 'value', 'placeholder', 'aria-label', 'title', 'alt', 'for',
+  'data-testid', 'data-test', 'data-qa', 'data-cy', 'data-id', 'class', 'disabled', 'readonly', 'checked', 'selected',
+  'required', 'multiple', 'aria-expanded', 'aria-haspopup', 'aria-controls', 'autocomplete'];
+
+function keyAttributes(el: Element): Record<string, string> {
+  const out: Record<string, string> = {};
+  for (const name of KEEP_ATTRS) {
+    const v = el.getAttribute(name);
+    if (v === null) continue;
+    if (name === 'value' && (isSecretField(el) || el.tagName === 'TEXTAREA')) continue;
+    out[name] = clip(v.replace(/\s+/g, ' ').trim(), name === 'class' ? 60 : 100);
+  }
+  return out;
 }
 
 function describe(
@@ -52,7 +186,7 @@ function describe(
   focused: Element | null, width: number, height: number,
 ): RawNode {
   const role = roleOf(el, !!seen.scroll && !seen.interactive);
-  const node: RawNode = { id, role, name: nameOf(el, role), states: statesOf(el, focused), box };
+  const node: RawNode = { id, role, name: nameOf(el, role), tag: el.tagName.toLowerCase(), states: statesOf(el, focused), box };
   const value = valueOf(el, role);
   if (value !== undefined) node.value = value;
   if (el.tagName === 'INPUT') node.type = (el as HTMLInputElement).type;

@@ -104,7 +104,7 @@ function childContext(
     if (!scrolls) hardClip = hardClip ? intersectBox(hardClip, own) : own;
   }
   if (cursor === ctx.parentCursor && hardClip === ctx.hardClip && viewClip === ctx.viewClip) return ctx;
-  return { inShadow: ctx.inShadow, parentCursor: cursor, hardClip, viewClip };
+  return { inShadow: ctx.inShadow, parentCursor: cursor, hardClip, viewClip, struct: ctx.struct };
 }
 
 /** Intersection, collapsing to an empty box rather than null so that "clipped away" stays a clip. */

@@ -3,9 +3,13 @@ import { composedContains, deepElementFromPoint } from './shadow.js';
 
 const VISIBILITY_CHECK = { checkOpacity: true, checkVisibilityCSS: true } as const;
 
-/** The element's box in its frame's viewport, or null when a person could not see it. */
+/**
+ * The element's box in its frame's viewport, or null when a person could not see it nor aim at
+ * it. A transparent element that still takes the pointer (the custom-checkbox pattern: an
+ * opacity-0 input stretched over a styled row) is a target, as it is for a person's click.
+ */
 export function visibleBox(el: Element): Box | null {
-  if (!el.checkVisibility(VISIBILITY_CHECK)) return proxyBox(el);
+  if (!el.checkVisibility(VISIBILITY_CHECK) && !transparentTarget(el)) return proxyBox(el);
   let r = el.getBoundingClientRect();
   // The "visually hidden" idiom shrinks a control to 1px and clips it: nobody can aim at that.
   if (r.width <= 2 || r.height <= 2) {
@@ -19,6 +23,15 @@ export function visibleBox(el: Element): Box | null {
     r = inner;
   }
   return [round(r.x), round(r.y), round(r.width), round(r.height)];
+}
+
+function transparentTarget(el: Element): boolean {
+  return el.checkVisibility({ checkVisibilityCSS: true }) && getComputedStyle(el).pointerEvents !== 'none' && isOwnTransparency(el);
+}
+
+/** Transparent by its own opacity: a container faded out (a closed menu) still hides what is inside it. */
+function isOwnTransparency(el: Element): boolean {
+  return getComputedStyle(el).opacity === '0';
 }
 
 /**

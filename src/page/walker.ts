@@ -13,9 +13,11 @@ export interface WalkContext {
   hardClip: Box | null;
   /** The same, also counting scroll containers: what is shown right now. */
   viewClip: Box | null;
+  /** Index of the nearest enclosing structure node of the read (-1: none, or not reading structure). */
+  struct: number;
 }
 
-export const ROOT_CONTEXT: WalkContext = { inShadow: false, parentCursor: 'auto', hardClip: null, viewClip: null };
+export const ROOT_CONTEXT: WalkContext = { inShadow: false, parentCursor: 'auto', hardClip: null, viewClip: null, struct: -1 };
 
 /**
  * Visits every element below `root` in document order, shadow content before light children,
