@@ -7,15 +7,19 @@ import type { AxTreeResult } from '../model/axtree.js';
 import { PagelensError } from '../model/errors.js';
 import { summarize, type ActionResult, type ExpectedOutcome, type MutationEvent, type MutationSummary, type VerificationResult } from '../model/outcome.js';
 import type { PageModel } from '../model/page.js';
-import { renderSemantic, renderText, renderV3 } from '../model/render.js';
+import type { FullResult, HybridResult, SkeletonResult } from '../model/artifacts.js';
+import type { FilteredResult } from '../model/rag.js';
+import { renderText } from '../model/render.js';
 import { ModelOptions, SnapshotOptions, TextOptions, type ModelOptionsInput, type SemanticResult, type SemanticV3Result, type SnapshotOptionsInput, type TextOptionsInput } from '../model/schema.js';
-import { countTokens } from '../model/tokens.js';
 import { parseInput } from '../model/validate.js';
 import { performAction, type ActOptions } from './actions.js';
 import { readAxTree } from './axtree.js';
 import { LensCore } from './core.js';
-import { recentEvents, renderEvents } from './events.js';
+import { recentEvents } from './events.js';
+import { domDiff, domOverview, domSearch, elementContext, expandRegion, pageOverview, regions } from './explore.js';
 import { locatorFor } from './locator.js';
+import { actOn, extract, observe } from './observe.js';
+import { snapshotPayload, type SnapshotPayload } from './snapshot.js';
 import { readPageModel } from './read.js';
 import { waitForDomStability, type StabilityOptionsInput, type StabilityResult } from './stability.js';
 import { capturePreActionState, defaultOutcome, verifyOutcome, type PreActionState } from './verify.js';
@@ -29,19 +33,20 @@ export class Lens {
     return new Lens(page, await LensCore.attach(page));
   }
 
-  /** The snapshot payload in the requested mode; its IDs are bound to the documents it read. */
+  /**
+   * The snapshot payload in the requested mode (with `query`: the task-filtered tree); its IDs
+   * are bound to the documents it read.
+   */
+  async snapshot(options: SnapshotOptionsInput & { query: string }): Promise<FilteredResult>;
   async snapshot(options: SnapshotOptionsInput & { mode: 'semantic' }): Promise<SemanticResult>;
+  async snapshot(options: SnapshotOptionsInput & { mode: 'skeleton' }): Promise<SkeletonResult>;
+  async snapshot(options: SnapshotOptionsInput & { mode: 'full' }): Promise<FullResult>;
+  async snapshot(options: SnapshotOptionsInput & { mode: 'hybrid' }): Promise<HybridResult>;
   async snapshot(options?: SnapshotOptionsInput & { mode?: 'semantic_v3' }): Promise<SemanticV3Result>;
-  async snapshot(options?: SnapshotOptionsInput): Promise<SemanticV3Result | SemanticResult>;
-  async snapshot(options: SnapshotOptionsInput = {}): Promise<SemanticV3Result | SemanticResult> {
-    const opts = parseInput(SnapshotOptions, options, 'snapshot options');
-    const model = await this.model({ fullPage: opts.fullPage });
-    const result = opts.mode === 'semantic' ? renderSemantic(model) : renderV3(model, { boxes: opts.boxes });
-    const { events, unread } = await recentEvents(this.core);
-    if (events.length) result.recent_events = renderEvents(events);
-    if (unread.length) result.warnings = [...result.warnings ?? [], ...unread];
-    result.meta.estimatedTokens = await countTokens(JSON.stringify(result));
-    return result;
+  async snapshot(options: SnapshotOptionsInput & { mode: 'semantic_v3' | 'semantic' }): Promise<SemanticV3Result | SemanticResult>;
+  async snapshot(options?: SnapshotOptionsInput): Promise<SnapshotPayload>;
+  async snapshot(options: SnapshotOptionsInput = {}): Promise<SnapshotPayload> {
+    return snapshotPayload(this.core, parseInput(SnapshotOptions, options, 'snapshot options'));
   }
 
   /**
@@ -117,6 +122,35 @@ export class Lens {
   async close(): Promise<void> {
     await this.core.close();
   }
+
+  // ---- artifacts (issue 10: src/browser/artifacts.ts) ----
+  // ---- end artifacts ----
+
+  // ---- exploration (issue 12: src/browser/explore.ts) ----
+  /** L0: url, title, viewport, load status, landmarks, interactive count, forms. */
+  pageOverview(): Promise<unknown> { return pageOverview(this.core); }
+  /** L1: landmark regions with summaries and subsections. */
+  regions(): Promise<unknown> { return regions(this.core); }
+  /** L2: the elements of a region or subsection ("R2", "R2.Filters"). */
+  expandRegion(region: string): Promise<unknown> { return expandRegion(this.core, region); }
+  /** L3: one element in depth (an ID or a CSS selector). */
+  elementContext(target: string): Promise<unknown> { return elementContext(this.core, target); }
+  /** dom_overview. */
+  overview(params: unknown = {}): Promise<unknown> { return domOverview(this.core, params); }
+  /** dom_diff between two cached snapshots. */
+  diff(snapshotA: string, snapshotB: string): Promise<unknown> { return domDiff(this.core, snapshotA, snapshotB); }
+  /** dom_search: elements and text blocks matching text, role or attribute. */
+  search(query: string): Promise<unknown> { return domSearch(this.core, query); }
+  // ---- end exploration ----
+
+  // ---- observe / act / extract (issue 13: src/browser/observe.ts) ----
+  /** Ranked candidates for an instruction. */
+  observe(instruction: string, options?: unknown): Promise<unknown> { return observe(this.core, instruction, options); }
+  /** Observe, pick, act with verification; refuses when the top candidates are too close to call. */
+  actOn(instruction: string, options?: unknown): Promise<unknown> { return actOn(this.core, instruction, options); }
+  /** Structured data from the page's content. */
+  extract(instruction: string, schema?: unknown, options?: unknown): Promise<unknown> { return extract(this.core, instruction, schema, options); }
+  // ---- end observe ----
 }
 
 /** Attaches pagelens to a Playwright page. */
