@@ -9,6 +9,7 @@ import { V3_LEGEND } from '../model/roles.js';
 import { countTokens } from '../model/tokens.js';
 import { addRunCommand } from './run.js';
 import { addBenchCommand } from './bench.js';
+import { addAgentCommands } from './agent.js';
 
 const DEMO_PAGE = fileURLToPath(new URL('../../../assets/demo.html', import.meta.url));
 
@@ -91,6 +92,7 @@ export function buildCli(): Command {
     .action((flags: SnapshotFlags) => snapshotCommand(DEMO_PAGE, { ...flags, pretty: flags.pretty ?? flags.format === 'json' }));
   addRunCommand(program);
   addBenchCommand(program);
+  addAgentCommands(program);
   program.command('legend').description('print the semantic_v3 legend for system prompts').action(() => { process.stdout.write(V3_LEGEND + '\n'); });
   return program;
 }

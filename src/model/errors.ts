@@ -17,6 +17,7 @@ export const ERROR_CODES = [
   'CDP_ERROR',          // the browser answered with an error
   'ENGINE_ERROR',       // the in-page engine threw, or answered something that is not what it promises
   'NO_BROWSER',         // no Chromium could be found or started
+  'BACKEND_ERROR',      // the negotiation backend could not be reached, refused the request, or answered off-contract
   'INTERNAL',           // a bug in pagelens itself
 ] as const;
 

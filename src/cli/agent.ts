@@ -1,0 +1,85 @@
+// `pagelens serve` (the negotiation backend) and `pagelens agent "<task>" --url …` (the client loop
+// against it, or against the same backend in-process when no --backend is given).
+import { Command, Option } from 'commander';
+import { appBackend, httpBackend, runAgent, type AgentRun, type AgentStep } from '../agent/loop.js';
+import { createPlanner, PLANNER_NAMES, type PlannerName } from '../agent/planners.js';
+import { PagelensError } from '../model/errors.js';
+import { createApp, DEFAULT_MAX_BODY } from '../server/app.js';
+import { startServer } from '../server/serve.js';
+import { openPage, parseViewport } from '../session/open.js';
+
+interface ServeFlags { host: string; port: string; planner: PlannerName; token?: string; corsOrigin?: string; maxBody: string; compat?: boolean; quiet?: boolean }
+interface AgentFlags { url: string; backend?: string; token?: string; planner: PlannerName; maxSteps: string; json?: boolean; viewport: string; offline?: boolean; cdp?: string }
+
+export function addAgentCommands(program: Command): void {
+  program.command('serve')
+    .description('run the negotiation backend: POST /api/agent/interact, GET /healthz')
+    .option('--host <host>', 'address to bind (anything but loopback exposes the planner to the network)', '127.0.0.1')
+    .option('--port <port>', 'port (0: any free one)', '8787')
+    .addOption(new Option('--planner <name>', 'who decides the next step').choices([...PLANNER_NAMES]).default('heuristic'))
+    .option('--token <token>', 'require Authorization: Bearer <token>')
+    .option('--cors-origin <origin>', 'the one browser origin allowed to call (the extension\'s)')
+    .option('--max-body <bytes>', 'largest request body accepted', String(DEFAULT_MAX_BODY))
+    .option('--compat', 'ask for the full DOM in the legacy form (status: "needs_full_dom")')
+    .option('--quiet', 'no request log on stderr')
+    .action((flags: ServeFlags) => serveCommand(flags));
+  program.command('agent <task>')
+    .description('run a task on a page: snapshot, ask the backend, act with verification, until done')
+    .requiredOption('--url <url-or-file>', 'the page to start on (a local file is served from loopback)')
+    .option('--backend <url>', 'a running backend (default: the backend in-process)')
+    .option('--token <token>', 'bearer token for --backend')
+    .addOption(new Option('--planner <name>', 'planner of the in-process backend').choices([...PLANNER_NAMES]).default('heuristic'))
+    .option('--max-steps <n>', 'give up after this many steps', '20')
+    .option('--json', 'print the transcript as JSON on stdout')
+    .option('--viewport <WxH>', 'viewport size', '1280x800')
+    .option('--offline', 'abort every request that is not to loopback (always on for local files)')
+    .option('--cdp <endpoint>', 'attach to a running browser over CDP')
+    .action((task: string, flags: AgentFlags) => agentCommand(task, flags));
+}
+
+function positiveInt(flag: string, v: string, min = 1): number {
+  const n = Number(v);
+  if (!Number.isInteger(n) || n < min) throw new PagelensError('BAD_INPUT', `${flag} must be an integer ≥ ${min}, got "${v}"`);
+  return n;
+}
+
+async function serveCommand(flags: ServeFlags): Promise<void> {
+  const port = positiveInt('--port', flags.port, 0);
+  const server = await startServer({
+    host: flags.host, port, planner: await createPlanner(flags.planner), token: flags.token, corsOrigin: flags.corsOrigin,
+    maxBodyBytes: positiveInt('--max-body', flags.maxBody), compat: flags.compat,
+    ...(!flags.quiet && { log: (line: string) => process.stderr.write(`pagelens serve: ${line}\n`) }),
+  });
+  process.stderr.write(`listening on ${server.url}\n`);
+  await new Promise<void>((resolve) => {
+    const stop = () => { void server.close().then(resolve); };
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+}
+
+async function agentCommand(task: string, flags: AgentFlags): Promise<void> {
+  const maxSteps = positiveInt('--max-steps', flags.maxSteps);
+  if (flags.token && !flags.backend) throw new PagelensError('BAD_INPUT', '--token goes with --backend');
+  const backend = flags.backend ? httpBackend(flags.backend, flags.token) : appBackend(createApp({ planner: await createPlanner(flags.planner) }));
+  const open = await openPage(flags.url, { viewport: parseViewport(flags.viewport), cdpEndpoint: flags.cdp, ...(flags.offline && { blockExternal: true }) });
+  let run: AgentRun;
+  try {
+    run = await runAgent(open.lens, { task, backend, maxSteps, onStep: (s) => process.stderr.write(stepLine(s) + '\n') });
+  } finally {
+    await open.close();
+  }
+  if (flags.json) process.stdout.write(JSON.stringify(run, null, 2) + '\n');
+  const tokens = run.steps.reduce((n, s) => n + s.tokensSent, 0);
+  process.stderr.write(`pagelens agent: ${run.status}${run.message ? ` — ${run.message}` : ''}; ${run.steps.length} steps, ${tokens} tokens sent; ${run.success ? 'verified' : 'NOT verified'}\n`);
+  if (!run.success) process.exitCode = 1;
+}
+
+/** One line per step: step, page, mode, tokens, action, how it went. */
+export function stepLine(s: AgentStep): string {
+  const action = 'action' in s.response ? s.response.action : '';
+  const asked = s.negotiated.length ? ` (asked for ${s.negotiated.map((n) => ('requestedDomMode' in n ? n.requestedDomMode : 'full')).join(', ')})` : '';
+  const r = s.result;
+  const outcome = !r ? '' : !r.ok ? `refused ${r.error?.code}: ${r.error?.message}` : r.verification ? (r.verification.success ? 'verified' : `NOT verified: ${r.verification.actualOutcome}`) : 'ok';
+  return `step ${s.step}  ${s.url}  ${s.mode}${asked}  ${s.tokensSent} tok  ${action}${outcome ? `  → ${outcome}` : ''}`;
+}

@@ -1,0 +1,85 @@
+// The negotiation backend as a Hono app: `POST /api/agent/interact` and `GET /healthz`. Bad input
+// is a 400 with what was wrong, an oversized body a 413, an unknown route a 404, a planner that
+// fails a 502 with the reason; never a stack trace, never a crash. Logs never carry screenshots,
+// typed values or bearer tokens.
+import { zValidator } from '@hono/zod-validator';
+import { Hono, type Context } from 'hono';
+import { bearerAuth } from 'hono/bearer-auth';
+import { bodyLimit } from 'hono/body-limit';
+import { cors } from 'hono/cors';
+import { HTTPException } from 'hono/http-exception';
+import type { Planner } from '../agent/planner.js';
+import { InteractRequest, InteractResponse, type ErrorBody } from '../model/interact.js';
+import { describeIssues } from '../model/validate.js';
+import { SessionStore } from './sessions.js';
+
+export interface AppOptions {
+  planner: Planner;
+  /** Require `Authorization: Bearer <token>`. */
+  token?: string;
+  /** The one origin allowed to call from a browser (the extension's); none: no CORS. */
+  corsOrigin?: string;
+  /** Request bodies above this are refused with 413 (default 10 MB). */
+  maxBodyBytes?: number;
+  /** Answer requests for the full DOM in the legacy form (`status: "needs_full_dom"`). */
+  compat?: boolean;
+  sessions?: SessionStore;
+  /** One line per request (default: none). */
+  log?: (line: string) => void;
+}
+
+export const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
+
+export function createApp(opts: AppOptions): Hono {
+  const app = new Hono();
+  const sessions = opts.sessions ?? new SessionStore();
+  const log = opts.log ?? (() => {});
+  const bad = (c: Context, body: ErrorBody, status: 400 | 401 | 404 | 413 | 500 | 502) => c.json(body, status);
+
+  if (opts.corsOrigin) app.use('/api/*', cors({ origin: opts.corsOrigin, allowMethods: ['POST', 'OPTIONS'], allowHeaders: ['Content-Type', 'Authorization'] }));
+  app.get('/healthz', (c) => c.json({ ok: true, planner: opts.planner.name }));
+  if (opts.token) {
+    app.use('/api/*', bearerAuth({ token: opts.token, noAuthenticationHeader: { message: { error: 'UNAUTHORIZED', message: 'Authorization: Bearer <token> required' } }, invalidToken: { message: { error: 'UNAUTHORIZED', message: 'invalid bearer token' } }, invalidAuthenticationHeader: { message: { error: 'UNAUTHORIZED', message: 'expected Authorization: Bearer <token>' } } }));
+  }
+  app.post('/api/agent/interact',
+    bodyLimit({ maxSize: opts.maxBodyBytes ?? DEFAULT_MAX_BODY, onError: (c) => bad(c, { error: 'PAYLOAD_TOO_LARGE', message: `request body over ${opts.maxBodyBytes ?? DEFAULT_MAX_BODY} bytes` }, 413) }),
+    zValidator('json', InteractRequest, (result, c) => {
+      if (!result.success) return bad(c, { error: 'BAD_INPUT', issues: describeIssues(result.error as never) }, 400);
+    }),
+    async (c) => {
+      const t0 = performance.now();
+      const request = c.req.valid('json');
+      const session = sessions.open(request);
+      let answer: InteractResponse;
+      try {
+        answer = InteractResponse.parse(await opts.planner.plan(request, sessions.view(session)));
+      } catch (e) {
+        log(`interact ${request.domMode} 502 planner failed: ${(e as Error).message}`);
+        return bad(c, { error: 'PLANNER_FAILED', message: (e as Error).message.split('\n')[0] }, 502);
+      }
+      if (opts.compat && 'status' in answer && answer.status === 'needs_context' && answer.requestedDomMode === 'full') {
+        answer = { status: 'needs_full_dom', needsFullDomReason: answer.reason };
+      }
+      sessions.record(session, request, answer);
+      log(`interact ${request.domMode} ${request.interactiveTree?.length ?? 0} nodes${session ? ` session ${session.id}` : ''} → ${describeAnswer(answer)} (${Math.round(performance.now() - t0)} ms)`);
+      return c.json(answer);
+    });
+  app.notFound((c) => bad(c, { error: 'NOT_FOUND', message: `no route ${c.req.method} ${c.req.path}` }, 404));
+  app.onError((err, c) => {
+    if (err instanceof HTTPException) {
+      // Hono's own refusals: malformed JSON, a wrong content type, authentication.
+      if (err.status === 401) return err.getResponse();
+      if (err.status === 400) return bad(c, { error: 'BAD_INPUT', message: err.message || 'malformed request body (expected JSON)' }, 400);
+      return c.json({ error: 'HTTP_ERROR', message: err.message }, err.status);
+    }
+    log(`internal error: ${err.message.split('\n')[0]}`);
+    return bad(c, { error: 'INTERNAL', message: 'internal error' }, 500);
+  });
+  return app;
+}
+
+/** What the log says of an answer: the verb and target of an action, never the values it types. */
+function describeAnswer(a: InteractResponse): string {
+  if ('action' in a) return a.action.replace(/(["'])(?:\\.|(?!\1).)*\1/g, '…');
+  return a.status === 'needs_full_dom' ? 'needs_full_dom' : `needs_context ${a.requestedDomMode}`;
+}
