@@ -89,8 +89,10 @@ function signature(el: Element): string {
  * control nor inside one: the to-do's label, the card's product name, the row's first cell.
  */
 function titleOf(row: Element, isControl: (el: Element) => boolean): Element | null {
+  // A label tied to its control already names that control: it is the control's text, not the row's.
+  const skip = (n: Element) => isControl(n) || (n.tagName === 'LABEL' && !!(n as HTMLLabelElement).control);
   const walker = row.ownerDocument.createTreeWalker(row, NodeFilter.SHOW_ELEMENT, {
-    acceptNode: (n) => (isControl(n as Element) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
+    acceptNode: (n) => (skip(n as Element) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
   });
   let seen = 0;
   for (let n = walker.nextNode() as Element | null; n && seen < 300; n = walker.nextNode() as Element | null, seen++) {
