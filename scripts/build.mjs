@@ -12,7 +12,7 @@ const result = await build({
   bundle: true,
   format: 'iife',
   target: 'chrome110',
-  minify: true,
+  minify: process.env.PAGELENS_MINIFY !== "0",
   write: false,
   legalComments: 'none',
 });

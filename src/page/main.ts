@@ -3,12 +3,17 @@
 import type { EngineShape } from '../model/engine.js';
 import type { EngineSnapshotOptions } from '../model/schema.js';
 import { markDocument } from './document.js';
+import { withLabelIndex } from './labels.js';
 import { frameOwners, ownerHits } from './frames.js';
 import { resolvePath } from './paths.js';
 import * as actions from './actions.js';
 import { domActivity, getMutationSummary, getRecentMutations, mutationsSince, recentMutationEvents, startMutationLog } from './mutationLog.js';
 import { adoptShadowRoot } from './shadow.js';
 import { snapshot } from './snapshot.js';
+import { describeElements, elementContext, findSelector, hiddenControls, pageLayout, textBlocks, xpathOf } from './context.js';
+import { readContent } from './content.js';
+import { nativeOptions } from './options.js';
+import { serializeDocument } from './serialize.js';
 import { lastIssuedId, lookup, lookupIn, startAutoTagger, tagSubtree } from './tagger.js';
 
 const ENGINE_KEY = '__pagelens';
@@ -16,7 +21,7 @@ const ENGINE_KEY = '__pagelens';
 // Checked against the contract the Node side validates answers with (src/model/engine.ts).
 const api = {
   version: 2,
-  snapshot: (opts: EngineSnapshotOptions) => snapshot(opts),
+  snapshot: (opts: EngineSnapshotOptions) => withLabelIndex(() => snapshot(opts)),
   adoptShadowRoot,
   lookup,
   lookupIn,
@@ -28,8 +33,12 @@ const api = {
   ownerHits,
   findOnPage: actions.findOnPage,
   scrollPage: actions.scrollPage,
+  content: readContent,
+  nativeOptions,
+  serializeDocument,
+  pageLayout, describeElements, textBlocks, hiddenControls, findSelector,
   // A plain object, not the module namespace: tests replace single calls to force failure paths.
-  act: { ...actions },
+  act: { ...actions, elementContext, xpathOf },
   domActivity, mutationsSince, getRecentMutations, getMutationSummary, recentMutationEvents,
 } satisfies EngineShape & Record<string, unknown>;
 export type EngineApi = typeof api;
