@@ -24,6 +24,7 @@ export function toV3Node(n: PageNode, boxes: boolean): SemanticNodeV3 {
   if (boxes) out.box = n.box;
   if (n.scr) out.scr = n.scr;
   if (n.occ) out.occ = true;
+  if (n.hidden) out.hid = n.hidden;
   return out as SemanticNodeV3;
 }
 
@@ -39,6 +40,7 @@ export function toSemanticNode(n: PageNode): SemanticNode {
   out.bounds = { x: n.box[0], y: n.box[1], width: n.box[2], height: n.box[3] };
   if (n.occ) out.occluded = true;
   if (n.scr) out.scroll = n.scr;
+  if (n.hidden) out.hidden = { count: n.hidden.n, reason: n.hidden.why };
   return out;
 }
 
@@ -102,6 +104,7 @@ export function renderText(model: PageModel): string {
     if (n.states.length) line += ` {${n.states.join(',')}}`;
     if (n.scr) line += ` (scrolls, ${n.scr.depth}${n.scr.h ? ', more' : ''})`;
     if (n.occ) line += ' (covered)';
+    if (n.hidden) line += ` (hides ${n.hidden.n}: ${n.hidden.why})`;
     lines.push(line);
   }
   return lines.join('\n');

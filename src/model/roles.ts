@@ -52,4 +52,5 @@ export const V3_LEGEND = `LEGEND for interactive_tree:
 - xy: [x, y] centre in viewport CSS pixels; box: [x, y, width, height]
 - f: frame ID (omitted for the main frame)
 - scr: scrollable container {depth: how far scrolled, h: more content to scroll to}; scroll(i) loads more
-- occ: true when something (a modal, a banner) covers the element: deal with the cover first`;
+- occ: true when something (a modal, a banner) covers the element: deal with the cover first
+- hid: {n, why}: n more targets inside it are hidden by its overflow (a carousel, a collapsed menu): scroll it, or use its arrows or toggle, to reveal them`;

@@ -34,6 +34,8 @@ export const RawNode = z.object({
   scr: ScrollInfo.optional(),
   /** Index in the frame's `structure` of the nearest enclosing structure (when structure was asked for). */
   ctx: z.number().optional(),
+  /** Targets inside this element that its overflow hides (a carousel, a collapsed menu): how many and where. */
+  hidden: z.object({ n: z.number(), why: z.string() }).optional(),
   /** Attributes that identify the element (id, name, type, …; when asked for). */
   attrs: z.record(z.string(), z.string()).optional(),
 });
@@ -131,6 +133,8 @@ export const SemanticNodeV3 = z.object({
   box: Box.optional(),
   scr: ScrollInfo.optional(),
   occ: z.literal(true).optional(),
+  /** n more targets inside it are hidden by its overflow, and why ("clipped right"). */
+  hid: z.object({ n: z.number(), why: z.string() }).optional(),
 });
 export type SemanticNodeV3 = z.infer<typeof SemanticNodeV3>;
 
@@ -148,6 +152,7 @@ export const SemanticNode = z.object({
   bounds: z.object({ x: z.number(), y: z.number(), width: z.number(), height: z.number() }).optional(),
   occluded: z.boolean().optional(),
   scroll: ScrollInfo.optional(),
+  hidden: z.object({ count: z.number(), reason: z.string() }).optional(),
   /** EncodedId of the same element in the accessibility-tree path (axtree mode only). */
   axId: z.string().optional(),
 });

@@ -26,17 +26,23 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
   const structure: StructNode[] = [];
   const structEls = new Map<Element, number>();
   const headings: HeadingNode[] = [];
+  const clipped = new ClipAccount();
   let total = 0;
   walkElements(doc, (el, ctx) => {
     const seen = inspect(el, ctx);
     let children = seen.children;
+    if (children.clipper === el) clipped.opened(el, nodes.length);
     if (opts.structure) children = readStructure(el, ctx, children, structure, structEls, headings);
     if (!seen.interactive && !seen.scroll) return children;
     if (seen.interactive) controls.add(el);
     const id = stamp(el);
     const box = visibleBox(el);
-    // Cut off by an overflow: hidden ancestor: nobody can see or reach it.
-    if (!box || ctx.hardClip && !overlaps(box, ctx.hardClip)) return children;
+    if (!box) return children;
+    // Cut off by an overflow: hidden ancestor: nobody can see or reach it, but its container says so.
+    if (ctx.hardClip && !overlaps(box, ctx.hardClip)) {
+      if (seen.interactive && ctx.clipper) clipped.add(ctx.clipper, box, ctx.hardClip);
+      return children;
+    }
     total++;
     if (opts.viewportOnly && (!intersectsViewport(box, width, height) || ctx.viewClip && !overlaps(box, ctx.viewClip))) return children;
     const node = describe(el, id, box, seen, ctx, focused, width, height);
@@ -45,6 +51,7 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
     elements.push(el);
     return children;
   });
+  clipped.report(nodes, elements, opts.viewportOnly ? [width, height] : null, focused);
   const out = addRows(nodes, elements, controls, opts, structure, structEls, width, height);
   total += out.length - nodes.length;
   if (opts.attributes) {
@@ -66,6 +73,45 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
     ...(warnings.length > 0 && { warnings }),
     ...(opts.structure && { structure, headings }),
   };
+}
+
+/**
+ * Targets that an `overflow: hidden` container cuts off (a carousel's next slides, a collapsed
+ * menu) are not listed, but they are not silently gone either: the container is listed (as a
+ * `region` when it is nothing else) with how many it hides and in which direction.
+ */
+class ClipAccount {
+  private readonly counts = new Map<Element, { n: number; dirs: Map<string, number> }>();
+  private readonly at = new Map<Element, number>();
+
+  opened(el: Element, index: number): void {
+    this.at.set(el, index);
+  }
+
+  add(clipper: Element, box: Box, clip: Box): void {
+    let c = this.counts.get(clipper);
+    if (!c) { c = { n: 0, dirs: new Map() }; this.counts.set(clipper, c); }
+    c.n++;
+    const dir = box[0] >= clip[0] + clip[2] ? 'right' : box[0] + box[2] <= clip[0] ? 'left' : box[1] >= clip[1] + clip[3] ? 'below' : box[1] + box[3] <= clip[1] ? 'above' : 'outside';
+    c.dirs.set(dir, (c.dirs.get(dir) ?? 0) + 1);
+  }
+
+  /** Marks the containers already listed; inserts the others where they stand in document order. */
+  report(nodes: RawNode[], elements: Element[], viewport: [number, number] | null, focused: Element | null): void {
+    const inserts: Array<[number, RawNode, Element]> = [];
+    for (const [el, c] of this.counts) {
+      const why = `clipped ${[...c.dirs].sort((a, b) => b[1] - a[1]).map(([d]) => d).join(', ')}`;
+      const listed = elements.indexOf(el);
+      if (listed >= 0) { nodes[listed].hidden = { n: c.n, why }; continue; }
+      const box = visibleBox(el);
+      if (!box || (viewport && !intersectsViewport(box, viewport[0], viewport[1]))) continue;
+      const role = el.getAttribute('role') || 'region';
+      const node: RawNode = { id: stamp(el), role, name: structName(el), tag: el.tagName.toLowerCase(), states: statesOf(el, focused), box, hidden: { n: c.n, why } };
+      inserts.push([this.at.get(el) ?? nodes.length, node, el]);
+    }
+    inserts.sort((a, b) => b[0] - a[0]);
+    for (const [i, node, el] of inserts) { nodes.splice(i, 0, node); elements.splice(i, 0, el); }
+  }
 }
 
 /** Notes a structure element or a heading; returns the context the element's children get. */

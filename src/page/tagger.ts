@@ -92,19 +92,19 @@ export function inspect(el: Element, ctx: WalkContext): Inspection {
 function childContext(
   el: Element, style: CSSStyleDeclaration, ctx: WalkContext, cursor: string, isRoot: boolean, ox: string, oy: string,
 ): WalkContext {
-  let { hardClip, viewClip } = ctx;
+  let { hardClip, viewClip, clipper } = ctx;
   // A fixed element escapes every ancestor's clip (position is only worth reading under a clip).
-  if ((hardClip || viewClip) && style.position === 'fixed') hardClip = viewClip = null;
+  if ((hardClip || viewClip) && style.position === 'fixed') { hardClip = viewClip = null; clipper = null; }
   // Overflow does nothing on inline boxes, whatever the computed value says.
   if (!isRoot && (ox !== 'visible' || oy !== 'visible') && !/^(inline|contents)$/.test(style.display)) {
     const r = el.getBoundingClientRect();
     const own: Box = [r.x + el.clientLeft, r.y + el.clientTop, el.clientWidth, el.clientHeight];
     const scrolls = isScrollingOverflow(ox) || isScrollingOverflow(oy);
     viewClip = viewClip ? intersectBox(viewClip, own) : own;
-    if (!scrolls) hardClip = hardClip ? intersectBox(hardClip, own) : own;
+    if (!scrolls) { hardClip = hardClip ? intersectBox(hardClip, own) : own; clipper = el; }
   }
   if (cursor === ctx.parentCursor && hardClip === ctx.hardClip && viewClip === ctx.viewClip) return ctx;
-  return { inShadow: ctx.inShadow, parentCursor: cursor, hardClip, viewClip, struct: ctx.struct };
+  return { inShadow: ctx.inShadow, parentCursor: cursor, hardClip, clipper, viewClip, struct: ctx.struct };
 }
 
 /** Intersection, collapsing to an empty box rather than null so that "clipped away" stays a clip. */

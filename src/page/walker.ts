@@ -11,13 +11,15 @@ export interface WalkContext {
   parentCursor: string;
   /** Region outside of which ancestors with overflow: hidden/clip cut content off (null: none). */
   hardClip: Box | null;
+  /** The innermost ancestor whose overflow makes `hardClip`: it says how much it hides. */
+  clipper: Element | null;
   /** The same, also counting scroll containers: what is shown right now. */
   viewClip: Box | null;
   /** Index of the nearest enclosing structure node of the read (-1: none, or not reading structure). */
   struct: number;
 }
 
-export const ROOT_CONTEXT: WalkContext = { inShadow: false, parentCursor: 'auto', hardClip: null, viewClip: null, struct: -1 };
+export const ROOT_CONTEXT: WalkContext = { inShadow: false, parentCursor: 'auto', hardClip: null, clipper: null, viewClip: null, struct: -1 };
 
 /**
  * Visits every element below `root` in document order, shadow content before light children,
