@@ -175,8 +175,11 @@ async function diagnoseAll(cdp: CDPSession, backendNodeIds: number[], listed: Ma
 export interface Agreement {
   /** unseen: misses a person could not see either (clipped away, transparent, 2px or less). */
   coverage: { candidates: number; covered: number; unseen: number; byHint: Record<string, number>; missed: Missed[] };
-  /** oursOnly: Chrome has no name where pagelens found one (a label Chrome does not associate). */
-  names: { compared: number; agree: number; oursOnly: number; disagreements: NameDiff[] };
+  /**
+   * oursOnly: Chrome has no name where pagelens found one (a label Chrome does not associate).
+   * accname*: the same comparison without the elements pagelens's label hunt named (those Chrome leaves unnamed).
+   */
+  names: { compared: number; agree: number; oursOnly: number; accnameCompared: number; accnameAgree: number; disagreements: NameDiff[] };
   forms?: { fields: FormField[] };
 }
 
@@ -196,9 +199,10 @@ export function sameName(ours: string, chrome: string): boolean {
 /**
  * Coverage, name agreement and (with form labels) field naming, for the main frame: each
  * candidate from Chrome's tree is matched to pagelens output through its data-llm-id attribute.
+ * `hunted`: IDs whose name pagelens's label hunt gave (RawNode.nameFrom), left out of the accname-only figure.
  */
 export async function compareWithChrome(
-  cdp: CDPSession, nodes: AXNode[], listed: ListedNode[], doc: { width: number; height: number }, formFields?: Set<string>,
+  cdp: CDPSession, nodes: AXNode[], listed: ListedNode[], doc: { width: number; height: number }, formFields?: Set<string>, hunted?: Set<string>,
 ): Promise<Agreement> {
   const byId = new Map(listed.map((n) => [n.i, n]));
   const all = await describeAll(cdp);
@@ -219,7 +223,7 @@ export async function compareWithChrome(
   const visible = seen.filter((x) => !gone.has(x));
 
   const coverage: Agreement['coverage'] = { candidates: visible.length, covered: 0, unseen: 0, byHint: {}, missed: [] };
-  const names: Agreement['names'] = { compared: 0, agree: 0, oursOnly: 0, disagreements: [] };
+  const names: Agreement['names'] = { compared: 0, agree: 0, oursOnly: 0, accnameCompared: 0, accnameAgree: 0, disagreements: [] };
   const fields: FormField[] = [];
   for (const { c, d, ours } of visible) {
     const chrome = nameOf(c.ax);
@@ -230,9 +234,11 @@ export async function compareWithChrome(
     if (!ours) continue;
     coverage.covered++;
     names.compared++;
-    if (sameName(ours.n, chrome)) { names.agree++; continue; }
+    const hunt = hunted?.has(ours.i) ?? false;
+    if (!hunt) names.accnameCompared++;
+    if (sameName(ours.n, chrome)) { names.agree++; if (!hunt) names.accnameAgree++; continue; }
     if (!norm(chrome) && norm(ours.n)) names.oursOnly++;
-    if (names.disagreements.length < MAX_LISTED_DIFFS) names.disagreements.push({ id: ours.i, role: ours.r, tag: d.tag, ours: ours.n, chrome: norm(chrome).slice(0, 120) });
+    if (names.disagreements.length < MAX_LISTED_DIFFS) names.disagreements.push({ id: ours.i, role: ours.r, tag: d.tag, ours: ours.n, chrome: norm(chrome).slice(0, 120), ...(hunt && { from: 'hunt' as const }) });
   }
   const missed = visible.filter((x) => !x.ours);
   const hints = await diagnoseAll(cdp, missed.slice(0, MAX_DIAGNOSED).map((x) => x.c.ax.backendDOMNodeId!), byId);

@@ -35,7 +35,8 @@ export const Missed = z.object({
 });
 export type Missed = z.infer<typeof Missed>;
 
-export const NameDiff = z.object({ id: z.string(), role: z.string(), tag: z.string(), ours: z.string(), chrome: z.string() });
+/** from: 'hunt' when pagelens's label hunt gave the name (the W3C computation gave none). */
+export const NameDiff = z.object({ id: z.string(), role: z.string(), tag: z.string(), ours: z.string(), chrome: z.string(), from: z.literal('hunt').optional() });
 export type NameDiff = z.infer<typeof NameDiff>;
 
 export const FormField = z.object({ name: z.string(), tag: z.string(), type: z.string(), listed: z.boolean(), ours: z.string(), chrome: z.string() });
@@ -59,7 +60,11 @@ export const PageResult = z.object({
     byHint: Counts,
     missed: z.array(Missed),
   }).optional(),
-  names: z.object({ compared: z.number(), agree: z.number(), oursOnly: z.number(), share: z.number().nullable(), disagreements: z.array(NameDiff) }).optional(),
+  /** accname*: the elements whose name came from the W3C computation only (not from pagelens's label hunt); absent in older results. */
+  names: z.object({
+    compared: z.number(), agree: z.number(), oursOnly: z.number(), share: z.number().nullable(), disagreements: z.array(NameDiff),
+    accnameCompared: z.number().optional(), accnameAgree: z.number().optional(),
+  }).optional(),
   forms: z.object({ fields: z.number(), listed: z.number(), named: z.number(), chromeNamed: z.number(), share: z.number().nullable(), fieldList: z.array(FormField) }).optional(),
 });
 export type PageResult = z.infer<typeof PageResult>;

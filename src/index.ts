@@ -22,3 +22,38 @@ export { Action, parseAction, formatAction, type ActionType } from './model/acti
 export { ExpectedOutcome, VerificationResult, ActionResult, ActionMethod, OutcomeType, parseExpectSpec } from './model/outcome.js';
 export { computeTreeHash, shouldSendTree, DeltaTracker } from './model/hash.js';
 export type { MutationEvent, MutationSummary, MutationCategory } from './model/mutations.js';
+// Skeleton, full and hybrid artifacts and the mode-selection chain (issue 10)
+export {
+  SkeletonResult, FullResult, HybridResult, CaptureOptions, CaptureRequest, CaptureResult, type CaptureOptionsInput,
+} from './model/artifacts.js';
+export {
+  selectDomMode, modeChain, visualReference, simpleAction, VISUAL_KEYWORDS, SIMPLE_ACTIONS, FALLBACK_CHAIN, DomModeContext, DomModeSelection,
+  type DomModeContextInput, type VisualKeywordClass,
+} from './model/modes.js';
+export { templatize, untemplatize, estimateTokens, type TemplatizeResult } from './model/templatize.js';
+export { renderSkeleton, SKELETON_LISTS, type SkeletonOptions, type SelectOptions } from './model/skeleton.js';
+export { layoutMarks, screenshotHash, MARK_COLOURS, type Mark, type Markable } from './browser/screenshot.js';
+export { ScreenshotOptions, type ScreenshotOptionsInput } from './model/schema.js';
+// DOM RAG, observe / act / extract (issue 13)
+export {
+  FilteredResult, FilteredNode, FilteredGroup, OmittedRegion, FILTERED_LEGEND, FILTER_DEFAULTS, getDomStats, needsFiltering, chunkDomNodes, scoreChunkRelevance,
+  filterDomForQuery, toRagNodes, type RagNode, type Chunk, type StructRef, type FilterOptions, type Reranker, type RerankChunk, type DomStats,
+} from './model/rag.js';
+export { parseIntent, type Intent, type Verb } from './model/intent.js';
+export { Candidate, ChooseAnswer, heuristicChooser, type Chooser, type ChooseRequest, type FillRequest } from './model/chooser.js';
+export type { FillResult, JsonSchema } from './model/extract.js';
+export type { ObserveOptions, ObserveResult, ActOnOptions, ActOnResult, ExtractOptions, ExtractResult } from './browser/observe.js';
+export { ChatClient, llmChooser, llmConfigFromEnv, type LlmConfig, type ChatMessage } from './agent/llm.js';
+// The hierarchical index and the exploration toolkit (issue 12)
+export {
+  DOM_OVERVIEW_TOOL, DomOverviewParams, DomOverviewResponse, OutlineElement, InteractiveElement, GroupedInteractiveElement, HeadingElement,
+  PageOverview, Region, RegionsResult, SubsectionRef, RegionElement, ElementGroup, ExpandedRegion, ElementContext, Neighbor, SelectorHint, HintRoot,
+  OptionInfo, BoundingBox, DomDiff, DiffElement, DiffChange, SearchResult, SearchHit, ExploreOptions, RefreshOptions, ExpandRegionOptions, SearchOptions,
+  type DomOverviewParamsInput, type ExploreOptionsInput, type RefreshOptionsInput, type ExpandRegionOptionsInput, type SearchOptionsInput,
+} from './model/explore.js';
+export { planRegions, buildRegions, RegionMemory, regionsResult, expandRegion, pageOverview, elementContext, elementKind, type RegionTree, type RegionNode, type RegionPlan } from './model/regions.js';
+export { planOverview, renderOverview, searchPage, parseSearch, displayShape, type OverviewParams, type OverviewPlan } from './model/overview.js';
+export { groupSimilar, groupNames, idRange, selectorShape, nodeGroupKey, type GroupKey } from './model/grouping.js';
+export { diffSnapshots, MOVE_THRESHOLD, type DiffSide } from './model/diff.js';
+export { hintText } from './browser/explore.js';
+export { SNAPSHOT_TTL_MS, MUTATION_LIMIT } from './browser/snapshots.js';

@@ -1,9 +1,140 @@
-// PLACEHOLDER until the instruction parser lands.
-import { PagelensError } from '../model/errors.js';
-import type { InteractResponse } from '../model/interact.js';
-import type { Planner } from './planner.js';
+// The offline planner: a task read as its steps, each step's target ranked among the page's
+// elements with the same ranker as observe(), the next undone step acted on with a verifiable
+// outcome. When the best candidates are too close to call it asks for context (the skeleton for
+// duplicated labels, the screenshot for visual words and look-alikes) and uses what it gets:
+// the structure around each candidate, the pixels in their boxes, their positions.
+import { rankCandidates, AMBIGUITY_MARGIN, MIN_CANDIDATE_SCORE, type Ranked } from '../model/chooser.js';
+import { parseIntent, type Intent } from '../model/intent.js';
+import { terms } from '../model/lexical.js';
+import type { InteractRequest, InteractResponse } from '../model/interact.js';
+import { negotiate } from '../model/negotiation.js';
+import type { ExpectedOutcome } from '../model/outcome.js';
+import { filterDom, type RagNode } from '../model/rag.js';
+import { splitTask } from '../model/tasks.js';
+import { colourFit, decodeScreenshot, nodesFromTree, skeletonContext } from './pageState.js';
+import type { Planner, SessionView } from './planner.js';
+
+/** Every answer's thought starts with this, so that the session tells which steps are done. */
+const STEP = /^Step (\d+)\/(\d+)\b/;
 
 export class HeuristicPlanner implements Planner {
   readonly name = 'heuristic';
-  async plan(): Promise<InteractResponse> { throw new PagelensError('INTERNAL', 'the heuristic planner is not built yet'); }
+
+  async plan(request: InteractRequest, session: SessionView): Promise<InteractResponse> {
+    const steps = splitTask(request.query);
+    const done = doneSteps(session, steps.length);
+    const nodes = nodesFromTree(request.interactiveTree ?? [], request.skeletonDom ? skeletonContext(request.skeletonDom) : undefined);
+    // A step whose effect is already on the page is done too (a value typed, a box checked).
+    steps.forEach((s, i) => { if (!done.has(i) && alreadyTrue(parseIntent(s), nodes)) done.add(i); });
+    const index = steps.findIndex((_, i) => !done.has(i));
+    if (index < 0) return { thought: `All ${steps.length} step${steps.length > 1 ? 's are' : ' is'} done.`, action: `done(${JSON.stringify(`Done: ${request.query}`)})` };
+    const stepText = steps[index];
+    const intent = parseIntent(stepText);
+    const label = `Step ${index + 1}/${steps.length}`;
+
+    if (intent.verb === 'done') return { thought: `${label}: the task says it is over.`, action: 'done("Done")' };
+    if (intent.verb === 'scroll') return { thought: `${label}: scroll ${intent.direction ?? 'down'}.`, action: `scroll(${intent.direction ?? 'down'})` };
+    if (intent.verb === 'navigate' && intent.value && /^(https?:\/\/|www\.)/i.test(intent.value)) {
+      return { thought: `${label}: open ${intent.value}.`, action: `navigate(${JSON.stringify(intent.value)})`, expected_outcome: { type: 'navigation' } };
+    }
+    const ranked = this.rank(stepText, intent, nodes, request);
+    const usable = ranked.filter((r) => !session.failures.has(r.candidate.suggestedAction));
+    const best = usable[0];
+    if (!best || best.score < MIN_CANDIDATE_SCORE) {
+      const tried = ranked.length > usable.length ? ` (already failed: ${ranked.filter((r) => !usable.includes(r)).map((r) => r.candidate.suggestedAction).join(', ')})` : '';
+      // Not a step done: the marker says "looking", so that a successful scroll does not count as the step.
+      if (request.scrollPosition && !/^100%$/.test(request.scrollPosition) && !session.steps.slice(-3).some((s) => s.action?.startsWith('scroll'))) {
+        return { thought: `Looking for step ${index + 1}/${steps.length}: nothing in view fits "${stepText}"${tried}; look further down.`, action: 'scroll(down)' };
+      }
+      return { thought: `${label}: nothing on the page fits "${stepText}"${tried}.`, action: `done(${JSON.stringify(`Could not ${stepText}: nothing on the page fits it`)})`, success: false };
+    }
+    const close = usable.filter((r) => r.score >= best.score * (1 - AMBIGUITY_MARGIN));
+    const ask = negotiate({
+      request,
+      candidates: (close.length > 1 ? close : usable.slice(0, 1)).map((r) => ({ id: r.node.gid, role: r.node.role, name: r.node.name, score: r.score })),
+      ...(session.lastRequested && { lastRequested: session.lastRequested }),
+    });
+    if (ask) return ask;
+    if (close.length > 1 && !intent.ordinal && !intent.position && !intent.colors.length) {
+      // Everything was asked for and they are still alike: the first in reading order, said so.
+      close.sort((a, b) => a.node.order - b.node.order);
+    }
+    const pick = close.length > 1 ? close[0] : best;
+    const why = close.length > 1 ? ` (${close.length} alike; took ${pick.node.gid} by ${this.tieBreak(intent, request)})` : '';
+    return {
+      thought: `${label}: ${stepText} → ${pick.candidate.description}${why}.`,
+      action: pick.candidate.suggestedAction,
+      ...expectation(intent, pick.node),
+    };
+  }
+
+  /** The page's candidates for one step, best first, with the screenshot's colours applied when there is one. */
+  private rank(stepText: string, intent: Intent, nodes: RagNode[], request: InteractRequest): Ranked[] {
+    const filtered = filterDom(nodes, { query: stepText, maxNodes: 400, maxTokens: 1e9, minRelevance: 0 });
+    let ranked = rankCandidates(filtered, 15);
+    // Words of the target that are not its own name say where it is ("Delete in Shipping
+    // address", "the Pro Choose button"): a candidate whose surroundings carry them is the one
+    // meant. Surroundings: the structure the skeleton shows, and the row's item just before it.
+    const rowItem = new Map<string, string>();
+    let lastItem = '';
+    for (const n of nodes) { if (n.kind === 'item') lastItem = n.name; else if (lastItem) rowItem.set(n.gid, lastItem); }
+    const query = filtered.query;
+    ranked = ranked.map((r) => {
+      const own = new Set(terms(r.node.name));
+      const where = [...new Set([...query.within.keys(), ...[...query.own.keys()].filter((t) => !own.has(t))])];
+      const around = new Set(terms([...r.node.path.map((p) => p.name), rowItem.get(r.node.gid) ?? ''].join(' ')));
+      if (!where.length || !around.size) return r;
+      return { ...r, score: r.score + 0.25 * (where.filter((t) => around.has(t)).length / where.length) };
+    }).sort((a, b) => b.score - a.score);
+    if (intent.colors.length && request.screenshot) {
+      const px = decodeScreenshot(request.screenshot);
+      if (px) {
+        ranked = ranked.map((r) => ({ ...r, score: r.score + 0.3 * Math.max(...intent.colors.map((c) => colourFit(px, r.node.box, c))) }))
+          .sort((a, b) => b.score - a.score);
+      }
+    }
+    return ranked;
+  }
+
+  private tieBreak(intent: Intent, request: InteractRequest): string {
+    if (intent.ordinal !== undefined) return 'its position in the list';
+    if (intent.position) return 'where it is on the page';
+    if (intent.colors.length) return request.screenshot ? 'its colour in the screenshot' : 'its classes (no screenshot)';
+    return 'reading order';
+  }
+}
+
+/** Steps whose action the client reported as successful, by the step number each answer's thought carries. */
+function doneSteps(session: SessionView, total: number): Set<number> {
+  const done = new Set<number>();
+  for (const s of session.steps) {
+    const m = STEP.exec(s.thought ?? '');
+    if (m && Number(m[2]) === total && s.outcome?.status === 'success') done.add(Number(m[1]) - 1);
+  }
+  return done;
+}
+
+/** A typed value already in its field, an option already chosen, a box already in the asked state. */
+function alreadyTrue(intent: Intent, nodes: RagNode[]): boolean {
+  if (!intent.target.length) return false;
+  const named = (n: RagNode) => intent.target.every((w) => n.name.toLowerCase().includes(w));
+  if ((intent.verb === 'type' || intent.verb === 'select') && intent.value !== undefined) {
+    return nodes.some((n) => n.kind === 'control' && named(n) && n.value !== undefined && n.value.trim().toLowerCase() === intent.value!.trim().toLowerCase());
+  }
+  if (intent.verb === 'check' || intent.verb === 'uncheck') {
+    const want = intent.verb === 'check';
+    return nodes.some((n) => (n.role === 'checkbox' || n.role === 'switch') && named(n) && n.states.includes('checked') === want);
+  }
+  return false;
+}
+
+/** What the step should visibly do, so that the client verifies it. */
+function expectation(intent: Intent, node: RagNode): { expected_outcome?: ExpectedOutcome } {
+  switch (intent.verb) {
+    case 'type': case 'select': return { expected_outcome: { type: 'value_changes', id: node.gid } };
+    case 'check': case 'uncheck': return { expected_outcome: { type: 'state_changes', id: node.gid } };
+    case 'navigate': return { expected_outcome: { type: 'navigation' } };
+    case 'click': return { expected_outcome: node.role === 'link' ? { type: 'navigation', orOutcome: { type: 'any_change' } } : { type: 'any_change' } };
+    default: return {};
+  }
 }

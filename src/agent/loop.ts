@@ -56,8 +56,10 @@ export interface AgentStep {
   url: string;
   /** The mode of the request that got the action (semantic_v3, or the artifact asked for). */
   mode: InteractRequestInput['domMode'];
-  /** o200k tokens of every request of the step, together. */
+  /** o200k tokens of every request of the step, together, screenshots aside (a model bills images its own way). */
   tokensSent: number;
+  /** Bytes of JPEG sent in the step (hybrid). */
+  imageBytes: number;
   /** Answers that asked for context before the action, in order. */
   negotiated: Array<NeedsContext | NeedsFullDom>;
   response: InteractResponse;
@@ -101,10 +103,13 @@ export async function runAgent(lens: Lens, opts: AgentOptions): Promise<AgentRun
     };
     let request = base;
     let tokensSent = 0;
+    let imageBytes = 0;
     const negotiated: Array<NeedsContext | NeedsFullDom> = [];
     let response: InteractResponse;
     for (let round = 0; ; round++) {
-      tokensSent += await countTokens(JSON.stringify(request));
+      const { screenshot, ...text } = request;
+      tokensSent += await countTokens(JSON.stringify(text));
+      if (screenshot) imageBytes += Math.floor(screenshot.length * 3 / 4);
       const answer = InteractResponse.safeParse(await opts.backend.interact(request));
       if (!answer.success) throw new PagelensError('BACKEND_ERROR', `the backend answered off-contract: ${describeIssues(answer.error).map((i) => `${i.path || 'answer'}: ${i.message}`).join('; ')}`);
       response = answer.data;
@@ -113,12 +118,13 @@ export async function runAgent(lens: Lens, opts: AgentOptions): Promise<AgentRun
       negotiated.push(response);
       request = { ...base, ...await artifactsFor(lens, response) };
     }
-    const step: AgentStep = { step: n, url: snap.url, mode: request.domMode, tokensSent, negotiated, response };
+    const step: AgentStep = { step: n, url: snap.url, mode: request.domMode, tokensSent, imageBytes, negotiated, response };
     steps.push(step);
     const done = doneMessage(response.action);
     if (done !== null) {
       opts.onStep?.(step);
-      return { task: opts.task, status: 'done', message: done, success: lastVerified, steps };
+      const achieved = response.success !== false;
+      return { task: opts.task, status: achieved ? 'done' : 'failed', message: done, success: achieved && lastVerified, steps };
     }
     const result = await lens.act(response.action, response.expected_outcome ? { expect: response.expected_outcome } : {});
     step.result = result;

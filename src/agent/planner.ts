@@ -8,8 +8,9 @@ export interface SessionStep {
   at: number;
   url: string;
   domMode: InteractRequest['domMode'];
-  /** The action answered, or the artifact asked for. */
+  /** The action answered (with the planner's thought), or the artifact asked for. */
   action?: string;
+  thought?: string;
   requested?: RequestedDomMode;
   /** What the client reported of that action in its next request. */
   outcome?: { status: 'success' | 'failure' | 'pending'; error?: string; code?: string };

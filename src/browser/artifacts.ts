@@ -1,10 +1,276 @@
-// skeleton / full / hybrid snapshots and lens.capture() (issue 10). PLACEHOLDER: replaced by the
-// issue-10 work; the facade (lens.ts) and the snapshot dispatcher (snapshot.ts) already call these.
-import type { FullResult, HybridResult, SkeletonResult } from '../model/artifacts.js';
-import { PagelensError } from '../model/errors.js';
-import type { SnapshotOptions } from '../model/schema.js';
+// The heavier artifacts a backend asks for (seed 000 §8, §10, §11; 001 §2.2): skeleton, full and
+// hybrid, all read through the one engine and carrying the same IDs as semantic_v3; and
+// capture(), the mode-selection chain (§14–§15) run against the live page.
+import { randomBytes } from 'node:crypto';
+import { CaptureOptions, type CaptureOptionsInput, type CaptureResult, type FullResult, type HybridResult, type SerializedDocument, type SkeletonResult } from '../model/artifacts.js';
+import { isPagelensError, PagelensError } from '../model/errors.js';
+import { selectDomMode, type DomModeContextInput } from '../model/modes.js';
+import type { PageModel } from '../model/page.js';
+import { renderV3 } from '../model/render.js';
+import { ScreenshotOptions, SnapshotOptions, type SnapshotMode } from '../model/schema.js';
+import { renderSkeleton, type SelectOptions } from '../model/skeleton.js';
+import { templatize } from '../model/templatize.js';
+import { countTokens } from '../model/tokens.js';
+import { parseInput } from '../model/validate.js';
 import type { LensCore } from './core.js';
+import { engineCall, engineCallWith } from './engine.js';
+import { describeFailure, LAYOUT_GROUP } from './frames.js';
+import { readPageModel } from './read.js';
+import { captureViewport, composeScreenshot } from './screenshot.js';
+import { semanticSnapshot } from './snapshot.js';
 
-export async function artifactSnapshot(_core: LensCore, opts: SnapshotOptions): Promise<SkeletonResult | FullResult | HybridResult> {
-  throw new PagelensError('INTERNAL', `the ${opts.mode} mode is not built yet`);
+/** Options listed per select in the skeleton (the selected ones always). */
+const MAX_OPTIONS = 25;
+
+type Artifact = SkeletonResult | FullResult | HybridResult;
+
+export async function artifactSnapshot(core: LensCore, opts: SnapshotOptions): Promise<Artifact> {
+  refuseWhatDoesNotApply(opts);
+  switch (opts.mode) {
+    case 'skeleton': return skeletonSnapshot(core, opts.fullPage);
+    case 'full': return fullSnapshot(core);
+    case 'hybrid': return hybridSnapshot(core, ScreenshotOptions.parse(opts.screenshot ?? {}));
+    default: throw new PagelensError('INTERNAL', `artifactSnapshot was asked for ${opts.mode}`);
+  }
+}
+
+function refuseWhatDoesNotApply(opts: SnapshotOptions): void {
+  const refuse = (what: string) => { throw new PagelensError('BAD_INPUT', `${what} does not apply to mode "${opts.mode}".`); };
+  if (opts.boxes) refuse('boxes (semantic_v3 only; hybrid nodes always carry boxes)');
+  if (opts.screenshot && opts.mode !== 'hybrid') refuse('screenshot (hybrid only)');
+  if (opts.fullPage && opts.mode === 'full') refuse('fullPage (the full DOM is always the whole document)');
+  if (opts.fullPage && opts.mode === 'hybrid') refuse('fullPage (hybrid shows the viewport, as its screenshot does)');
+}
+
+const ms = (t0: number) => Math.round((performance.now() - t0) * 10) / 10;
+
+/**
+ * URL, title and what is in doubt. The frames are not listed: each one read is in the artifact
+ * itself (data-frame-id), and the ones that could not be read are named in one warning per cause
+ * (pages embed dozens of blocked ad frames with very long addresses).
+ */
+function common(model: PageModel, extra: string[] = []): { url: string; title: string; warnings?: string[] } {
+  const warnings = [...model.warnings, ...extra, ...unreadFrames(model)];
+  return { url: model.url, title: model.title, ...(warnings.length > 0 && { warnings: [...new Set(warnings)] }) };
+}
+
+function unreadFrames(model: PageModel): string[] {
+  const byCause = new Map<string, number[]>();
+  for (const f of model.frames) if (f.error) byCause.set(f.error, [...byCause.get(f.error) ?? [], f.id]);
+  return [...byCause].map(([cause, ids]) => `${ids.length === 1 ? `frame ${ids[0]} is` : `frames ${ids.join(', ')} are`} not included: ${cause}`);
+}
+
+// ---- skeleton ----
+
+/** The model with structure and attributes, and the options of its native selects. */
+async function readForSkeleton(core: LensCore, fullPage: boolean): Promise<{ model: PageModel; selects: Map<string, SelectOptions> }> {
+  const model = await readPageModel(core, { fullPage, structure: true, attributes: true });
+  core.ids.handOut(model);
+  const selects = new Map<string, SelectOptions>();
+  const byFrame = new Map<number, string[]>();
+  for (const n of model.nodes) {
+    if (n.tag !== 'select') continue;
+    byFrame.set(n.frame, [...byFrame.get(n.frame) ?? [], n.gid.replace(/^f\d+_/, '')]);
+  }
+  await Promise.all([...byFrame].map(async ([ordinal, ids]) => {
+    const where = ordinal ? `frame ${ordinal}: ` : '';
+    const frame = core.frames.lastByOrdinal(ordinal);
+    try {
+      if (!frame) throw new PagelensError('FRAME_DETACHED', 'the frame is gone');
+      const read = await engineCall(frame, 'nativeOptions', [ids, MAX_OPTIONS]);
+      if (read.doc !== model.docs[ordinal]) throw new PagelensError('NAVIGATED', 'the frame shows another document now');
+      for (const s of read.selects) selects.set(ordinal ? `f${ordinal}_${s.id}` : s.id, { options: s.options, total: s.total });
+    } catch (e) {
+      model.warnings.push(`${where}the options of its selects could not be read (${describeFailure(e)}); they are left out of the skeleton`);
+    }
+  }));
+  return { model, selects };
+}
+
+export async function skeletonSnapshot(core: LensCore, fullPage = false): Promise<SkeletonResult> {
+  const t0 = performance.now();
+  const { model, selects } = await readForSkeleton(core, fullPage);
+  const result: SkeletonResult = {
+    mode: 'skeleton',
+    ...common(model),
+    viewport: model.viewport,
+    skeletonDom: renderSkeleton(model, { selects }),
+    meta: { elements: model.nodes.length, totalElements: model.total, extractionTimeMs: ms(t0), estimatedTokens: 0 },
+  };
+  result.meta.estimatedTokens = await countTokens(JSON.stringify(result));
+  return result;
+}
+
+// ---- full ----
+
+export async function fullSnapshot(core: LensCore): Promise<FullResult> {
+  const t0 = performance.now();
+  let attempt = await serializePage(core);
+  // A frame that moved to another document between the read and the copy: once more, from the start.
+  if (attempt.stale) attempt = await serializePage(core);
+  if (attempt.stale) throw new PagelensError('NAVIGATED', `The page kept changing documents while it was copied (${attempt.stale}). Take a new snapshot.`);
+  const { model, raw, warnings, elements, tagged } = attempt;
+  const packed = templatize(raw);
+  const result: FullResult = {
+    mode: 'full',
+    ...common(model, warnings),
+    dom: packed.html,
+    meta: {
+      rawChars: raw.length,
+      rawTokens: await countTokens(raw),
+      templatizedChars: packed.html.length,
+      estimatedTokens: await countTokens(packed.html),
+      templates: packed.templates,
+      instances: packed.instances,
+      elements,
+      taggedElements: tagged,
+      extractionTimeMs: ms(t0),
+    },
+  };
+  return result;
+}
+
+interface Serialized { model: PageModel; raw: string; warnings: string[]; elements: number; tagged: number; stale?: string }
+
+/**
+ * Reads the model (which tags every element and hands out its IDs), then has each frame copy its
+ * document and mark where its child frames stand; each child's copy is inlined there.
+ */
+async function serializePage(core: LensCore): Promise<Serialized> {
+  const model = await readPageModel(core, { fullPage: true });
+  core.ids.handOut(model);
+  const nonce = randomBytes(12).toString('hex');
+  const warnings: string[] = [];
+  const docs = await core.frames.withLayout(async ({ frames, warnings: layoutWarnings }) => {
+    warnings.push(...layoutWarnings);
+    const out = new Map<number, SerializedDocument>();
+    await Promise.all(frames.map(async (f) => {
+      if (f.error) return;
+      const children = frames.filter((c) => c.parent === f && c.ownerObjectId && !c.error);
+      try {
+        const args = [{ value: { frame: f.ordinal, nonce, children: children.map((c) => c.ordinal) } }, ...children.map((c) => ({ objectId: c.ownerObjectId! }))];
+        out.set(f.ordinal, await engineCallWith(f, 'serializeDocument', args, LAYOUT_GROUP));
+      } catch (e) {
+        if (f.ordinal === 0) throw e;
+        warnings.push(`frame ${f.ordinal}: its document could not be copied (${describeFailure(e)}); its iframe is left empty`);
+      }
+    }));
+    return out;
+  });
+  for (const [ordinal, d] of docs) {
+    if (ordinal in model.docs && d.doc !== model.docs[ordinal]) return { model, raw: '', warnings, elements: 0, tagged: 0, stale: `frame ${ordinal}` };
+  }
+  const marker = new RegExp(`<!--${nonce}:(\\d+)-->`, 'g');
+  const inlined = new Set<number>();
+  const inline = (ordinal: number): string => {
+    inlined.add(ordinal);
+    return (docs.get(ordinal)?.html ?? '').replace(marker, (_, o: string) => {
+      const child = Number(o);
+      return docs.has(child) && !inlined.has(child) ? inline(child) : '';
+    });
+  };
+  const raw = inline(0);
+  let elements = 0;
+  let tagged = 0;
+  for (const [ordinal, d] of docs) if (inlined.has(ordinal)) { elements += d.elements; tagged += d.tagged; }
+  return { model, raw, warnings, elements, tagged };
+}
+
+// ---- hybrid ----
+
+export async function hybridSnapshot(core: LensCore, shot: { quality: number; setOfMark: boolean }): Promise<HybridResult> {
+  const t0 = performance.now();
+  // The picture and the read at once: both are of the viewport as it is now.
+  const [{ model, selects }, image] = await Promise.all([
+    readForSkeleton(core, false),
+    captureViewport(core),
+  ]);
+  const v3 = renderV3(model, { boxes: true });
+  const t1 = performance.now();
+  const picture = await composeScreenshot(image, { quality: shot.quality, viewport: model.viewport, ...(shot.setOfMark && { marks: v3.interactive_tree }) });
+  const result: HybridResult = {
+    mode: 'hybrid',
+    ...common(model),
+    viewport: model.viewport,
+    scroll_position: model.scrollPosition,
+    interactive_tree: v3.interactive_tree,
+    skeletonDom: renderSkeleton(model, { selects }),
+    screenshot: picture.jpeg.toString('base64'),
+    screenshotHash: picture.hash,
+    setOfMark: shot.setOfMark,
+    meta: {
+      totalElements: model.total,
+      viewportElements: model.nodes.length,
+      marks: picture.marks.length,
+      screenshotBytes: picture.jpeg.length,
+      screenshotMs: ms(t1),
+      extractionTimeMs: ms(t0),
+      estimatedTokens: 0,
+    },
+  };
+  result.meta.estimatedTokens = await countTokens(JSON.stringify({ ...result, screenshot: '' }));
+  return result;
+}
+
+// ---- capture: the selection chain ----
+
+type Payload = CaptureResult['payload'];
+
+/** Each mode as the chain extracts it; semantic and skeleton reached as fallbacks read the whole page. */
+async function extract(core: LensCore, mode: SnapshotMode, fallback: boolean): Promise<Payload> {
+  switch (mode) {
+    case 'semantic_v3': return semanticSnapshot(core, SnapshotOptions.parse({ mode }));
+    // V2 semantic is not pruned to the viewport: an empty viewport is what sends the chain here.
+    case 'semantic': return semanticSnapshot(core, SnapshotOptions.parse({ mode, fullPage: true }));
+    case 'skeleton': return skeletonSnapshot(core, fallback);
+    case 'hybrid': return hybridSnapshot(core, ScreenshotOptions.parse({}));
+    case 'full': return fullSnapshot(core);
+  }
+}
+
+/** Why a payload does not count (nothing in it to act on), or null when it does. */
+function emptiness(payload: Payload): string | null {
+  switch (payload.mode) {
+    case 'semantic_v3': return payload.interactive_tree.length ? null : 'came back empty (no interactive element in the viewport)';
+    case 'semantic': return payload.nodes.length ? null : 'came back empty (no interactive element on the page)';
+    case 'skeleton': return payload.meta.elements ? null : 'came back empty (no interactive element)';
+    default: return null; // a screenshot or a document always shows something
+  }
+}
+
+/**
+ * Runs the chain against the live page: the mode selectDomMode() picks, and when it fails or
+ * comes back empty the next one, saying so. Throws only when every mode failed (with each reason);
+ * when some came back empty and nothing else worked, the empty payload is the answer.
+ */
+export async function capture(core: LensCore, input: CaptureOptionsInput): Promise<CaptureResult> {
+  const opts = parseInput(CaptureOptions, input, 'capture options');
+  const context: DomModeContextInput = typeof opts.requested === 'string' ? { requestedDomMode: opts.requested } : opts.requested ?? {};
+  const first = selectDomMode(opts.query, context);
+  const tried: Array<{ mode: SnapshotMode; reason: string }> = [];
+  let lastEmpty: { mode: SnapshotMode; payload: Payload } | undefined;
+  let lastError: unknown;
+  for (let pick = first; pick.mode; pick = selectDomMode(opts.query, { ...context, failed: tried.map((t) => t.mode) })) {
+    const mode = pick.mode;
+    try {
+      const payload = await extract(core, mode, tried.length > 0);
+      const empty = emptiness(payload);
+      if (!empty) {
+        if (!tried.length) return { mode, payload, reason: pick.reason };
+        return { mode, payload, reason: `${tried.map((t) => `${t.mode} ${t.reason}`).join('; ')}: fell back to ${mode} (first choice: ${first.reason})`, fellBackFrom: tried };
+      }
+      tried.push({ mode, reason: empty });
+      lastEmpty = { mode, payload };
+    } catch (e) {
+      if (isPagelensError(e, 'BAD_INPUT')) throw e;
+      tried.push({ mode, reason: `failed (${describeFailure(e)})` });
+      lastError = e;
+    }
+  }
+  const story = tried.map((t) => `${t.mode} ${t.reason}`).join('; ');
+  if (lastEmpty) {
+    return { mode: lastEmpty.mode, payload: lastEmpty.payload, reason: `nothing to act on in any mode (${story}); this is the ${lastEmpty.mode} payload as it came`, fellBackFrom: tried.filter((t) => t.mode !== lastEmpty!.mode) };
+  }
+  const code = lastError instanceof PagelensError ? lastError.code : 'INTERNAL';
+  throw new PagelensError(code, `No mode could read the page: ${story}.`, { tried });
 }

@@ -10,6 +10,7 @@ import { engineCall, engineHandle, type ElementRef } from './engine.js';
 import { FrameMap, type LaidOutFrame } from './frames.js';
 import { IdLedger } from './ids.js';
 import { NetworkWatch } from './network.js';
+import { SnapshotCache } from './snapshots.js';
 import { Target } from './target.js';
 
 const AX_ID = /^\d+-\d+$/;
@@ -37,6 +38,8 @@ export class LensCore {
   /** Main-frame navigations seen since attach (same-document ones included). */
   navigations = 0;
   ax: AxIssue = { xpathMap: {}, docs: new Map() };
+  /** Snapshots of the exploration toolkit (issue 12): kept 30 s for answers, a while longer for diffs. */
+  readonly snapshots = new SnapshotCache();
 
   private constructor(readonly page: Page, readonly pageTarget: Target) {
     this.frames = new FrameMap(page, pageTarget);

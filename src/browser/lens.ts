@@ -7,7 +7,7 @@ import type { AxTreeResult } from '../model/axtree.js';
 import { PagelensError } from '../model/errors.js';
 import { summarize, type ActionResult, type ExpectedOutcome, type MutationEvent, type MutationSummary, type VerificationResult } from '../model/outcome.js';
 import type { PageModel } from '../model/page.js';
-import type { FullResult, HybridResult, SkeletonResult } from '../model/artifacts.js';
+import type { CaptureOptionsInput, CaptureResult, FullResult, HybridResult, SkeletonResult } from '../model/artifacts.js';
 import type { FilteredResult } from '../model/rag.js';
 import { renderText } from '../model/render.js';
 import { ModelOptions, SnapshotOptions, TextOptions, type ModelOptionsInput, type SemanticResult, type SemanticV3Result, type SnapshotOptionsInput, type TextOptionsInput } from '../model/schema.js';
@@ -17,8 +17,11 @@ import { readAxTree } from './axtree.js';
 import { LensCore } from './core.js';
 import { recentEvents } from './events.js';
 import { domDiff, domOverview, domSearch, elementContext, expandRegion, pageOverview, regions } from './explore.js';
+import type { DomDiff, DomOverviewParamsInput, DomOverviewResponse, ElementContext, ExpandedRegion, ExpandRegionOptionsInput, ExploreOptionsInput, PageOverview, RefreshOptionsInput, RegionsResult, SearchOptionsInput, SearchResult } from '../model/explore.js';
 import { locatorFor } from './locator.js';
-import { actOn, extract, observe } from './observe.js';
+import { capture } from './artifacts.js';
+import type { z } from 'zod';
+import { actOn, extract, observe, type ActOnOptions, type ActOnResult, type ExtractOptions, type ExtractResult, type ObserveOptions, type ObserveResult } from './observe.js';
 import { snapshotPayload, type SnapshotPayload } from './snapshot.js';
 import { readPageModel } from './read.js';
 import { waitForDomStability, type StabilityOptionsInput, type StabilityResult } from './stability.js';
@@ -124,32 +127,42 @@ export class Lens {
   }
 
   // ---- artifacts (issue 10: src/browser/artifacts.ts) ----
+  /**
+   * The payload a task calls for, read from the live page: `selectDomMode(query, requested)`
+   * picks the mode (semantic_v3 by default, hybrid for visual or spatial words, full only when
+   * `requested` asks for it), and a mode that fails or comes back empty hands over to the next
+   * (semantic_v3 → semantic → skeleton), as `reason` and `fellBackFrom` say.
+   */
+  capture(options: CaptureOptionsInput): Promise<CaptureResult> { return capture(this.core, options); }
   // ---- end artifacts ----
 
   // ---- exploration (issue 12: src/browser/explore.ts) ----
+  // Every answer carries its `text` form and the snapshotId it came from; one snapshot answers
+  // for 30 s (not after a navigation, many DOM changes, a change a person would notice, or
+  // `refresh: true`). IDs are the snapshot IDs ("12", "f1_5"), handed out like a snapshot's.
   /** L0: url, title, viewport, load status, landmarks, interactive count, forms. */
-  pageOverview(): Promise<unknown> { return pageOverview(this.core); }
-  /** L1: landmark regions with summaries and subsections. */
-  regions(): Promise<unknown> { return regions(this.core); }
+  pageOverview(options?: RefreshOptionsInput): Promise<PageOverview> { return pageOverview(this.core, options); }
+  /** L1: regions (landmarks, forms, dialogs; blocks on pages without them) with summaries and subsections. */
+  regions(options?: RefreshOptionsInput): Promise<RegionsResult> { return regions(this.core, options); }
   /** L2: the elements of a region or subsection ("R2", "R2.Filters"). */
-  expandRegion(region: string): Promise<unknown> { return expandRegion(this.core, region); }
-  /** L3: one element in depth (an ID or a CSS selector). */
-  elementContext(target: string): Promise<unknown> { return elementContext(this.core, target); }
-  /** dom_overview. */
-  overview(params: unknown = {}): Promise<unknown> { return domOverview(this.core, params); }
-  /** dom_diff between two cached snapshots. */
-  diff(snapshotA: string, snapshotB: string): Promise<unknown> { return domDiff(this.core, snapshotA, snapshotB); }
-  /** dom_search: elements and text blocks matching text, role or attribute. */
-  search(query: string): Promise<unknown> { return domSearch(this.core, query); }
+  expandRegion(region: string, options?: ExpandRegionOptionsInput): Promise<ExpandedRegion> { return expandRegion(this.core, region, options); }
+  /** L3: one element in depth, by ID ("12", "f1_5") or CSS selector (a selector hint, with its [frame]/[shadow] prefixes). */
+  elementContext(target: string, options?: RefreshOptionsInput): Promise<ElementContext> { return elementContext(this.core, target, options); }
+  /** dom_overview with the seed's parameters (see DOM_OVERVIEW_TOOL); `group: false` lists similar elements one by one. */
+  overview(params: DomOverviewParamsInput = {}, options?: ExploreOptionsInput): Promise<DomOverviewResponse> { return domOverview(this.core, params, options); }
+  /** dom_diff between two snapshots (by their snapshotId). */
+  diff(snapshotA: string, snapshotB: string): Promise<DomDiff> { return domDiff(this.core, snapshotA, snapshotB); }
+  /** dom_search: elements and text blocks matching text, role:…, tag:… or [attribute=value]. */
+  search(query: string, options?: SearchOptionsInput): Promise<SearchResult> { return domSearch(this.core, query, options); }
   // ---- end exploration ----
 
   // ---- observe / act / extract (issue 13: src/browser/observe.ts) ----
   /** Ranked candidates for an instruction. */
-  observe(instruction: string, options?: unknown): Promise<unknown> { return observe(this.core, instruction, options); }
+  observe(instruction: string, options?: ObserveOptions): Promise<ObserveResult> { return observe(this.core, instruction, options); }
   /** Observe, pick, act with verification; refuses when the top candidates are too close to call. */
-  actOn(instruction: string, options?: unknown): Promise<unknown> { return actOn(this.core, instruction, options); }
+  actOn(instruction: string, options?: ActOnOptions): Promise<ActOnResult> { return actOn(this.core, instruction, options); }
   /** Structured data from the page's content. */
-  extract(instruction: string, schema?: unknown, options?: unknown): Promise<unknown> { return extract(this.core, instruction, schema, options); }
+  extract<S extends z.ZodType = z.ZodType>(instruction: string, schema?: S, options?: ExtractOptions): Promise<ExtractResult<z.infer<S>>> { return extract(this.core, instruction, schema, options); }
   // ---- end observe ----
 }
 

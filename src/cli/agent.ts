@@ -81,5 +81,6 @@ export function stepLine(s: AgentStep): string {
   const asked = s.negotiated.length ? ` (asked for ${s.negotiated.map((n) => ('requestedDomMode' in n ? n.requestedDomMode : 'full')).join(', ')})` : '';
   const r = s.result;
   const outcome = !r ? '' : !r.ok ? `refused ${r.error?.code}: ${r.error?.message}` : r.verification ? (r.verification.success ? 'verified' : `NOT verified: ${r.verification.actualOutcome}`) : 'ok';
-  return `step ${s.step}  ${s.url}  ${s.mode}${asked}  ${s.tokensSent} tok  ${action}${outcome ? `  → ${outcome}` : ''}`;
+  const image = s.imageBytes ? ` + ${Math.round(s.imageBytes / 1024)} KB jpeg` : '';
+  return `step ${s.step}  ${s.url}  ${s.mode}${asked}  ${s.tokensSent} tok${image}  ${action}${outcome ? `  → ${outcome}` : ''}`;
 }

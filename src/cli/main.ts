@@ -1,7 +1,9 @@
 // The pagelens command line.
 import { Command, Option } from 'commander';
+import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import { ZodError } from 'zod';
+import type { Lens } from '../browser/lens.js';
 import { openPage, parseViewport } from '../session/open.js';
 import { PagelensError } from '../model/errors.js';
 import { formatPayload } from '../model/format.js';
@@ -10,11 +12,13 @@ import { countTokens } from '../model/tokens.js';
 import { addRunCommand } from './run.js';
 import { addBenchCommand } from './bench.js';
 import { addAgentCommands } from './agent.js';
+import { addObserveCommands, parseMaxTokens, printFilteredSnapshot } from './observe.js';
+import { addExploreCommands } from './explore.js';
 
 const DEMO_PAGE = fileURLToPath(new URL('../../../assets/demo.html', import.meta.url));
 
 interface SnapshotFlags {
-  mode: 'semantic_v3' | 'semantic' | 'axtree';
+  mode: 'semantic_v3' | 'semantic' | 'axtree' | ArtifactMode;
   fullPage?: boolean;
   viewport: string;
   format: 'json' | 'text';
@@ -22,7 +26,18 @@ interface SnapshotFlags {
   boxes?: boolean;
   pretty?: boolean;
   offline?: boolean;
+  /** hybrid: write the screenshot to this file; its JPEG quality; false with --no-marks. */
+  screenshot?: string;
+  quality?: number;
+  marks?: boolean;
+  /** The task a filtered snapshot is for (issue 13), and its token budget. */
+  query?: string;
+  maxTokens?: number;
 }
+
+// The heavier artifacts (issue 10): skeleton, full and hybrid.
+type ArtifactMode = 'skeleton' | 'full' | 'hybrid';
+const isArtifact = (mode: string): mode is ArtifactMode => mode === 'skeleton' || mode === 'full' || mode === 'hybrid';
 
 // Flags that mean nothing for the chosen mode/format. Ignoring them would hand the caller (often an
 // LLM) output that silently differs from what it asked for, so each is an error, found before any
@@ -34,6 +49,18 @@ const FLAG_CONFLICTS: Array<[(f: SnapshotFlags) => boolean, string]> = [
   [(f) => f.format === 'text' && f.mode === 'semantic', '--mode semantic does not apply to --format text: the text form is one fixed form; use --format text alone, or with --mode axtree for its outline.'],
   [(f) => !!f.fullPage && f.mode === 'axtree', '--full-page does not apply to --mode axtree: the accessibility tree always covers the whole page.'],
   [(f) => !!f.pretty && f.format === 'text', '--pretty does not apply to --format text: it only lays out JSON.'],
+  [(f) => !!f.boxes && isArtifact(f.mode), '--boxes does not apply to --mode skeleton, full or hybrid: hybrid nodes always carry boxes, the others have none.'],
+  [(f) => f.format === 'text' && isArtifact(f.mode), '--format text does not apply to --mode skeleton, full or hybrid: they are JSON payloads.'],
+  [(f) => !!f.fullPage && f.mode === 'full', '--full-page does not apply to --mode full: the full DOM is always the whole document.'],
+  [(f) => !!f.fullPage && f.mode === 'hybrid', '--full-page does not apply to --mode hybrid: it shows the viewport, as its screenshot does.'],
+  [(f) => f.screenshot !== undefined && f.mode !== 'hybrid', '--screenshot only applies to --mode hybrid: no other mode takes a screenshot.'],
+  [(f) => f.quality !== undefined && f.mode !== 'hybrid', '--quality only applies to --mode hybrid: it is the JPEG quality of its screenshot.'],
+  [(f) => f.marks === false && f.mode !== 'hybrid', '--no-marks only applies to --mode hybrid: it leaves the IDs off its screenshot.'],
+  [(f) => f.maxTokens !== undefined && f.query === undefined, '--max-tokens only applies with --query: it is the budget of a filtered snapshot.'],
+  [(f) => f.query !== undefined && f.mode !== 'semantic_v3', '--query does not apply to --mode semantic, axtree, skeleton, full or hybrid: it filters the semantic tree (leave --mode out).'],
+  [(f) => f.query !== undefined && f.format === 'text', '--format text does not apply to --query: the filtered snapshot is JSON.'],
+  [(f) => f.query !== undefined && !!f.boxes, '--boxes does not apply to --query: the filtered tree has no coordinates.'],
+  [(f) => f.query !== undefined && !!f.fullPage, '--full-page does not apply to --query: a filtered snapshot always searches the whole page.'],
 ];
 
 /** The first flag that does not apply to the chosen mode and format, as a message; null when all apply. */
@@ -50,10 +77,15 @@ async function snapshotCommand(target: string, flags: SnapshotFlags): Promise<vo
     ...(flags.offline && { blockExternal: true }),
   });
   try {
+    if (flags.query !== undefined) return await printFilteredSnapshot(open.lens, { ...flags, query: flags.query });
     if (flags.mode === 'axtree') {
       const ax = await open.lens.axtree();
       process.stdout.write((flags.format === 'text' ? ax.outline : flags.pretty ? formatPayload(ax) : JSON.stringify(ax)) + '\n');
       process.stderr.write(`pagelens: ${ax.meta.interactiveNodes} interactive of ${ax.meta.keptNodes} kept AX nodes (${ax.meta.axNodes} in Chrome's tree), ${ax.meta.taggedInteractive} carry a data-llm-id, outline ${ax.meta.estimatedTokens} tokens (o200k), ${ax.meta.extractionTimeMs} ms\n`);
+      return;
+    }
+    if (isArtifact(flags.mode)) {
+      await artifactCommand(open.lens, flags.mode, flags);
       return;
     }
     if (flags.format === 'text') {
@@ -71,16 +103,47 @@ async function snapshotCommand(target: string, flags: SnapshotFlags): Promise<vo
   }
 }
 
+/** skeleton, full or hybrid: the payload on stdout, the screenshot to a file when asked, one summary line. */
+async function artifactCommand(lens: Lens, mode: ArtifactMode, flags: SnapshotFlags): Promise<void> {
+  const print = (payload: object) => process.stdout.write((flags.pretty ? formatPayload(payload) : JSON.stringify(payload)) + '\n');
+  if (mode === 'skeleton') {
+    const r = await lens.snapshot({ mode, fullPage: flags.fullPage });
+    print(r);
+    process.stderr.write(`pagelens: skeleton of ${r.meta.elements} elements, ${r.meta.estimatedTokens} tokens (o200k), ${r.meta.extractionTimeMs} ms\n`);
+  } else if (mode === 'full') {
+    const r = await lens.snapshot({ mode });
+    print(r);
+    process.stderr.write(`pagelens: full DOM of ${r.meta.elements} elements (${r.meta.taggedElements} with an ID), ${r.meta.rawTokens} tokens, ${r.meta.estimatedTokens} templatized (${r.meta.templates} templates, ${r.meta.instances} instances), ${r.meta.extractionTimeMs} ms\n`);
+  } else {
+    const r = await lens.snapshot({ mode, screenshot: { ...(flags.quality !== undefined && { quality: flags.quality }), setOfMark: flags.marks !== false } });
+    if (flags.screenshot) await writeFile(flags.screenshot, Buffer.from(r.screenshot, 'base64'));
+    print(r);
+    const where = flags.screenshot ? ` written to ${flags.screenshot}` : '';
+    process.stderr.write(`pagelens: hybrid of ${r.meta.viewportElements} elements, ${r.meta.marks} marked on a ${Math.round(r.meta.screenshotBytes / 1024)} KB screenshot${where}, ${r.meta.estimatedTokens} tokens without the screenshot (o200k), ${r.meta.extractionTimeMs} ms\n`);
+  }
+}
+
+function parseQuality(value: string): number {
+  const q = Number(value);
+  if (!Number.isInteger(q) || q < 1 || q > 100) throw new PagelensError('BAD_INPUT', `--quality expects an integer from 1 to 100, got "${value}".`);
+  return q;
+}
+
 function addSnapshotOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--mode <mode>', 'output mode').choices(['semantic_v3', 'semantic', 'axtree']).default('semantic_v3'))
+    .addOption(new Option('--mode <mode>', 'output mode').choices(['semantic_v3', 'semantic', 'axtree', 'skeleton', 'full', 'hybrid']).default('semantic_v3'))
     .option('--full-page', 'keep elements outside the viewport too')
     .option('--viewport <WxH>', 'viewport size', '1280x800')
     .addOption(new Option('--format <format>', 'json payload or compact text').choices(['json', 'text']).default('json'))
     .option('--boxes', 'add [x,y,w,h] boxes to semantic_v3 nodes')
     .option('--pretty', 'one element per line instead of compact JSON')
     .option('--cdp <endpoint>', 'attach to a running browser over CDP (ws://… or http://host:9222)')
-    .option('--offline', 'abort every request that is not to loopback (always on for local files)');
+    .option('--offline', 'abort every request that is not to loopback (always on for local files)')
+    .option('--screenshot <file>', 'hybrid: write the screenshot (JPEG) to this file')
+    .option('--quality <1-100>', 'hybrid: JPEG quality of the screenshot (default 60)', parseQuality)
+    .option('--no-marks', 'hybrid: leave the element IDs (set-of-mark) off the screenshot')
+    .option('--query <task>', 'only what matters for this task ("price of the Dell monitor"), with what was left out')
+    .option('--max-tokens <n>', 'with --query: a hard ceiling on the payload (o200k tokens, default 2000)', parseMaxTokens);
 }
 
 export function buildCli(): Command {
@@ -93,6 +156,8 @@ export function buildCli(): Command {
   addRunCommand(program);
   addBenchCommand(program);
   addAgentCommands(program);
+  addObserveCommands(program);
+  addExploreCommands(program);
   program.command('legend').description('print the semantic_v3 legend for system prompts').action(() => { process.stdout.write(V3_LEGEND + '\n'); });
   return program;
 }

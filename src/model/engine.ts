@@ -4,6 +4,9 @@
 // own API is type-checked against them at build time (src/page/main.ts).
 import { z } from 'zod';
 import { Box, FrameSnapshot } from './schema.js';
+import { DescribeAnswer, HiddenControls, PageLayout, RawElementContext, SelectorMatch, TextBlocks } from './explore.js';
+import { ContentRead } from './content.js';
+import { NativeOptions, SerializedDocument } from './artifacts.js';
 
 export const MutationEventSchema = z.object({
   timestamp: z.number(),
@@ -141,6 +144,24 @@ export const ENGINE_CALLS = {
   ownerHits: z.array(z.boolean()),
   findOnPage: FindResult,
   scrollPage: ScrollResult,
+  /** Page geometry and large visual blocks, with the block of each ID asked about (issue 12: regions). */
+  pageLayout: PageLayout,
+  /** The elements an answer shows, as they are now: options, selector hints (issue 12). */
+  describeElements: DescribeAnswer,
+  /** Long paragraphs, or the blocks whose text contains a query (issue 12). */
+  textBlocks: TextBlocks,
+  /** Interactive elements that cannot be seen (issue 12: dom_overview visible:false). */
+  hiddenControls: HiddenControls,
+  /** The elements a CSS selector matches, by ID (issue 12: element context by selector). */
+  findSelector: SelectorMatch,
+  /** Labelled values, table cells, prices and text blocks with IDs (issue 13: DOM RAG, extract). */
+  content: ContentRead,
+  /** The options of native selects, by ID (issue 10: the skeleton). */
+  nativeOptions: NativeOptions,
+  /** One frame's document cloned, annotated and stripped (issue 10: the full DOM). */
+  serializeDocument: SerializedDocument,
+  /** Debug (issue 9: names): every tagged element's text-only name next to the full computation's. */
+  namePaths: z.array(z.object({ id: z.string(), role: z.string(), fast: z.string().nullable(), full: z.string() })),
 } as const;
 
 /** Calls on one element (`__pagelens.act.<name>(element, ...)`), by their answer's schema. */
@@ -160,6 +181,10 @@ export const ELEMENT_CALLS = {
   submit: OkReason,
   checkedOf: Checked,
   scrollElement: ScrollResult,
+  /** One element in depth: XPath, attributes, options, context chain, selector hints (issue 12). */
+  elementContext: RawElementContext,
+  /** Real XPath within the element's document (issue 12: frame hops). */
+  xpathOf: z.string(),
 } as const;
 
 export type EngineCall = keyof typeof ENGINE_CALLS;

@@ -80,6 +80,8 @@ export const ActionResponse = z.object({
   thought: z.string(),
   action: z.string().min(1),
   expected_outcome: ExpectedOutcome.optional(),
+  /** With done(): false when the task could not be achieved (the text says why). Default: achieved. */
+  success: z.boolean().optional(),
 });
 export type ActionResponse = z.infer<typeof ActionResponse>;
 

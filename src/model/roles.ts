@@ -20,6 +20,14 @@ export function minifyRole(role: string): string {
   return MINIFIED[role] ?? role;
 }
 
+// Short codes back to the ARIA role they most often stand for (inp: a text field, sel: a combobox).
+const EXPANDED: Record<string, string> = { btn: 'button', inp: 'textbox', chk: 'checkbox', sel: 'combobox', menu: 'menuitem', opt: 'option' };
+
+/** A semantic_v3 role code as an ARIA role (the inverse of minifyRole, where it is ambiguous the commonest). */
+export function expandRole(code: string): string {
+  return EXPANDED[code] ?? code;
+}
+
 /**
  * Roles an agent can operate: the one list that decides what the tagger stamps, what the axtree
  * mode calls interactive and what the benchmark counts in Chrome's tree.

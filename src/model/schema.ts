@@ -38,6 +38,8 @@ export const RawNode = z.object({
   hidden: z.object({ n: z.number(), why: z.string() }).optional(),
   /** Attributes that identify the element (id, name, type, …; when asked for). */
   attrs: z.record(z.string(), z.string()).optional(),
+  /** Set when pagelens's label hunt gave the name (the W3C computation, as in Chrome, gave none); never rendered. */
+  nameFrom: z.literal('hunt').optional(),
 });
 export type RawNode = z.infer<typeof RawNode>;
 

@@ -14,6 +14,8 @@ import { describeElements, elementContext, findSelector, hiddenControls, pageLay
 import { readContent } from './content.js';
 import { nativeOptions } from './options.js';
 import { serializeDocument } from './serialize.js';
+import { markNameSources } from './names.js';
+import { namePaths } from './nameCheck.js';
 import { lastIssuedId, lookup, lookupIn, startAutoTagger, tagSubtree } from './tagger.js';
 
 const ENGINE_KEY = '__pagelens';
@@ -21,7 +23,7 @@ const ENGINE_KEY = '__pagelens';
 // Checked against the contract the Node side validates answers with (src/model/engine.ts).
 const api = {
   version: 2,
-  snapshot: (opts: EngineSnapshotOptions) => withLabelIndex(() => snapshot(opts)),
+  snapshot: (opts: EngineSnapshotOptions) => markNameSources(withLabelIndex(() => snapshot(opts))),
   adoptShadowRoot,
   lookup,
   lookupIn,
@@ -36,6 +38,7 @@ const api = {
   content: readContent,
   nativeOptions,
   serializeDocument,
+  namePaths,
   pageLayout, describeElements, textBlocks, hiddenControls, findSelector,
   // A plain object, not the module namespace: tests replace single calls to force failure paths.
   act: { ...actions, elementContext, xpathOf },

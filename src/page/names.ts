@@ -1,4 +1,8 @@
-import { computeAccessibleName } from 'dom-accessibility-api';
+import type { FrameSnapshot } from '../model/schema.js';
+import { accessibleName } from './accname.js';
+import { generatedContent, mayHavePseudo, transformText } from './pseudo.js';
+import { shadowRootOf } from './shadow.js';
+import { lookup } from './tagger.js';
 import { noteWarning } from './warnings.js';
 
 export const MAX_NAME = 160;
@@ -11,37 +15,86 @@ export function clean(text: string | null | undefined, max = MAX_NAME): string {
   return t.length > max ? t.slice(0, max - 1) + '…' : t;
 }
 
+/** Where a name came from: the W3C computation (what Chrome shows), or pagelens's label hunt. */
+export type NameSource = 'accname' | 'hunt';
+
 /**
- * The W3C accessible name first; where it is empty, the label hunt that real forms need
- * (labels without `for`, text in the previous cell, placeholders, data attributes).
+ * The W3C accessible name as Chrome computes it; where that is empty, the label hunt that real
+ * forms need (labels without `for`, text in the previous cell, placeholders, data attributes).
  */
 export function nameOf(el: Element, role: string): string {
-  let name = textOnlyName(el, role);
-  if (name) return name;
+  return describeName(el, role).name;
+}
+
+export function describeName(el: Element, role: string): { name: string; from: NameSource } {
+  const fast = fastName(el, role);
+  if (fast !== null) return remember(el, fast, 'accname');
+  const name = fullName(el, role);
+  if (name) return remember(el, name, 'accname');
+  const field = FIELD_ROLES.has(role) || el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.tagName === 'TEXTAREA';
+  return remember(el, field ? huntFieldLabel(el) : fallbackName(el), 'hunt');
+}
+
+/** The full computation alone (no hunt), cleaned as every name is. */
+export function fullName(el: Element, role: string): string {
   try {
-    // Chrome counts CSS generated content (::before/::after) in names: so do we.
-    name = clean(computeAccessibleName(el, { computedStyleSupportsPseudoElements: true }));
+    return clean(accessibleName(el, role));
   } catch (e) {
-    // A malformed aria-labelledby or an exotic node must not cost the whole snapshot; it is
-    // reported with it, and the element is named by the label hunt below.
+    // An exotic node must not cost the whole snapshot; it is reported with it, and the element is
+    // named by the label hunt.
     noteWarning('the accessible name could not be computed (named by nearby text instead)', e);
+    return '';
   }
-  if (name) return name;
-  if (FIELD_ROLES.has(role) || el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.tagName === 'TEXTAREA') {
-    return huntFieldLabel(el);
+}
+
+// The names the hunt gave, by element: a snapshot marks those nodes `nameFrom: 'hunt'`, so that
+// agreement with Chrome can be measured on the W3C part alone.
+const hunted = new WeakMap<Element, string>();
+
+function remember(el: Element, name: string, from: NameSource): { name: string; from: NameSource } {
+  if (from === 'hunt' && name) hunted.set(el, name); else hunted.delete(el);
+  return { name, from };
+}
+
+/** Marks the nodes of a snapshot whose name the label hunt gave. */
+export function markNameSources(snapshot: FrameSnapshot): FrameSnapshot {
+  for (const node of snapshot.nodes) {
+    if (node.role === 'item' || !node.name) continue;
+    const el = lookup(node.id);
+    if (el && hunted.get(el) === node.name) node.nameFrom = 'hunt';
   }
-  return fallbackName(el);
+  return snapshot;
 }
 
 const NAME_FROM_TEXT_ROLES = new Set(['link', 'button', 'menuitem', 'tab', 'option', 'treeitem']);
 
 /**
- * The spec's answer for the most common case, without its cost: a link or button holding only
- * text, with no ARIA naming attributes, is named by that text. Everything else takes the full way.
+ * The full computation's answer for the most common case, without its cost: a link or button that
+ * holds one text node and nothing else is named by that text. null whenever anything else could
+ * take part: other child nodes, ARIA naming or owning attributes, a shadow root, a <label>, an
+ * option's label, generated content (::before/::after), or no text at all (the title would name it).
  */
-function textOnlyName(el: Element, role: string): string {
-  if (!NAME_FROM_TEXT_ROLES.has(role) || el.firstElementChild || el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby')) return '';
-  return clean(el.textContent);
+export function fastName(el: Element, role: string): string | null {
+  // One text node and nothing else (a comment beside whitespace changes how Chrome spaces it).
+  const only = el.firstChild;
+  if (!NAME_FROM_TEXT_ROLES.has(role) || !only || only !== el.lastChild || only.nodeType !== Node.TEXT_NODE) return null;
+  if (!mayHavePseudo(el) || shadowRootOf(el)) return null;
+  if (el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.hasAttribute('aria-labeledby') || el.hasAttribute('aria-owns')) return null;
+  if (el.tagName === 'BUTTON' && (el as HTMLButtonElement).labels?.length) return null;
+  if (el.tagName === 'OPTION' && el.hasAttribute('label')) return null;
+  const text = only.nodeValue ?? '';
+  if (!/\S/.test(text)) return null;
+  if (generatedContent(el, '::before') || generatedContent(el, '::after')) return null;
+  const style = getComputedStyle(el);
+  return clean(firstLetter(el, transformText(text, style.textTransform), style.display));
+}
+
+/** ::first-letter { text-transform } of the element itself, as the full computation applies it. */
+function firstLetter(el: Element, text: string, display: string): string {
+  const m = /^([\s\p{P}]*)([\p{L}\p{N}])/u.exec(text);
+  if (!m || display === 'inline' || !/\p{Ll}/u.test(m[2])) return text;
+  const transform = getComputedStyle(el, '::first-letter').textTransform;
+  return transform === 'none' ? text : m[1] + transformText(m[2], transform) + text.slice(m[0].length);
 }
 
 function huntFieldLabel(el: Element): string {

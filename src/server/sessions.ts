@@ -60,7 +60,7 @@ export class SessionStore {
   record(s: Session | null, request: InteractRequest, response: InteractResponse): void {
     if (!s) return;
     const step: SessionStep = { at: this.now(), url: request.url, domMode: request.domMode };
-    if ('action' in response) step.action = response.action;
+    if ('action' in response) { step.action = response.action; step.thought = response.thought; }
     else step.requested = response.status === 'needs_full_dom' ? 'full' : response.requestedDomMode;
     s.steps.push(step);
     if (s.steps.length > this.limits.maxSteps) s.steps.splice(0, s.steps.length - this.limits.maxSteps);

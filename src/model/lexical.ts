@@ -1,0 +1,254 @@
+// The words of a page and of a task, made comparable: lower-cased, stemmed, with the many ways
+// pages write the same UI intent ("log in", "sign in", "Login"; "cart", "basket", "bag") folded
+// into one term. Plus BM25 over weighted terms. Pure, no dependencies: the relevance of DOM RAG
+// and the ranking of observe both read text through this one analyser.
+
+/** Phrases folded into one token before splitting (longest first within a group does not matter: each is whole-word). */
+const PHRASES: Array<[RegExp, string]> = [
+  [/\be[-\s]?mail\s+address(?:es)?\b/g, ' email '],
+  [/\be-mail\b/g, ' email '],
+  [/\b(?:keep\s+me\s+(?:signed|logged)\s+in|stay\s+(?:signed|logged)\s+in|remember\s+me)\b/g, ' remember '],
+  [/\b(?:log|sign)[-\s]?(?:in|on)\b/g, ' login '],
+  [/\b(?:log|sign)[-\s]?(?:out|off)\b/g, ' logout '],
+  [/\bsign[-\s]?up\b|\bcreate\s+(?:an\s+)?account\b/g, ' signup '],
+  [/\buser[-\s]?(?:name|id)\b|\blogin\s+name\b/g, ' username '],
+  [/\b(?:first|given)\s+name\b|\bforename\b/g, ' firstname '],
+  [/\b(?:last|family)\s+name\b|\bsurname\b/g, ' lastname '],
+  [/\bfull\s+name\b/g, ' fullname '],
+  [/\b(?:zip|post(?:al)?)\s*code\b|\bpostcode\b/g, ' zip '],
+  [/\b(?:phone|telephone|mobile|cell)\s+(?:number|no)\b/g, ' phone '],
+  [/\bcheck[-\s]?out\b/g, ' checkout '],
+  [/\bwish[-\s]?list\b/g, ' wishlist '],
+  [/\bhow\s+much\b/g, ' price '],
+  [/\bweb\s*site\b/g, ' website '],
+  [/\bmy\s+account\b/g, ' account '],
+  [/\bin\s+stock\b/g, ' stock '],
+  [/\bpass\s*word\b|\bpass\s+phrase\b/g, ' password '],
+  [/\bshopping\s+(?:cart|bag|basket)\b/g, ' cart '],
+  [/\bsearch\s+(?:term|query|text|keywords?)\b/g, ' search '],
+];
+
+/** Words that mean the same in a UI, folded into the first. */
+const SYNONYMS: string[][] = [
+  ['login', 'signin', 'logon', 'authenticate', 'anmelden', 'connexion'],
+  ['logout', 'signout', 'logoff', 'abmelden'],
+  ['signup', 'register', 'registration', 'enroll', 'enrol'],
+  ['cart', 'basket', 'bag', 'trolley', 'warenkorb', 'panier', 'carrito', 'carrello', 'winkelwagen'],
+  ['email', 'mail', 'emailaddress'],
+  ['password', 'passwd', 'pwd', 'pass', 'passcode', 'passphrase', 'kennwort', 'passwort', 'contraseña', 'contrasena', 'senha'],
+  ['username', 'userid', 'login_name', 'nickname', 'handle', 'benutzername'],
+  ['search', 'find', 'query', 'q', 'keyword', 'lookup', 'suche', 'suchen', 'recherche', 'buscar', 'cerca', 'zoeken'],
+  ['phone', 'telephone', 'tel', 'mobile', 'cellphone'],
+  ['firstname', 'fname', 'givenname'],
+  ['lastname', 'lname', 'familyname'],
+  ['zip', 'zipcode', 'postcode', 'plz'],
+  ['city', 'town'],
+  ['price', 'cost', 'preis', 'prix', 'precio', 'prezzo'],
+  ['quantity', 'qty'],
+  ['delete', 'remove', 'trash', 'discard'],
+  ['close', 'dismiss'],
+  ['help', 'support', 'faq'],
+  ['account', 'profile'],
+  ['message', 'comment', 'comments', 'feedback'],
+  ['company', 'organization', 'organisation', 'business', 'firm'],
+  ['rating', 'stars', 'rated'],
+  ['stock', 'availability', 'available', 'instock'],
+  ['wishlist', 'favourite', 'favorite', 'favourites', 'favorites'],
+  ['next', 'forward'],
+  ['previous', 'prev', 'back'],
+  ['settings', 'preferences', 'prefs'],
+  ['submit', 'send'],
+  ['buy', 'purchase'],
+  ['subscribe', 'newsletter'],
+  ['forgot', 'forgotten', 'lost', 'reset'],
+  ['country', 'nation'],
+  ['address', 'street', 'addr'],
+];
+
+/** Related, not the same: a query term also looks for these, at a lower weight. */
+const RELATED: Record<string, string[]> = {
+  buy: ['cart', 'checkout', 'order'],
+  cart: ['buy', 'checkout'],
+  checkout: ['cart', 'pay', 'order'],
+  login: ['password', 'username', 'email', 'submit'],
+  username: ['email', 'login'],
+  email: ['username'],
+  signup: ['account', 'join', 'create'],
+  price: ['total', 'amount', 'sale', 'offer'],
+  subscribe: ['email', 'join'],
+  search: ['go', 'submit'],
+  delete: ['x'],
+  close: ['x'],
+  fullname: ['name'],
+  firstname: ['name'],
+  lastname: ['name'],
+  message: ['text', 'body'],
+};
+
+export const RELATED_WEIGHT = 0.35;
+
+/** A price or an amount ("$299.99", "16,90 €", "£50"): the same shape the engine's rows look for. */
+export const AMOUNT = /(?:[$€£¥₹]\s?\d[\d.,\s]*\d|[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:€|\$|£|EUR|USD|GBP|kr|zł|Kč))/;
+
+/** A text that is an amount and little else: a price tag. */
+export function isAmount(text: string): boolean {
+  const m = AMOUNT.exec(text);
+  return !!m && text.replace(m[0], '').replace(/[^\p{L}]/gu, '').length < 3;
+}
+
+const STOP = new Set([
+  'the', 'a', 'an', 'on', 'in', 'into', 'to', 'of', 'for', 'from', 'with', 'at', 'by', 'and', 'or', 'that', 'this', 'is', 'are', 'be',
+  'your', 'my', 'our', 'its', 'it', 'me', 'you', 'i', 'we', 'us', 'please', 'here', 'there', 'what', 'which', 'how', 'do', 'does',
+  'der', 'die', 'das', 'und', 'le', 'la', 'les', 'de', 'des', 'et', 'el', 'los', 'y',
+]);
+
+const CANON = new Map<string, string>();
+for (const group of SYNONYMS) for (const w of group) CANON.set(stem(w), group[0]);
+
+/** A light English stemmer: plurals, -ing, -ed, a final e; enough to match "prices" with "Price". */
+export function stem(word: string): string {
+  let w = word;
+  if (w.length <= 3 || /\d/.test(w)) return w;
+  if (w.endsWith("'s")) w = w.slice(0, -2);
+  if (w.endsWith('ies') && w.length > 4) w = w.slice(0, -3) + 'y';
+  else if (w.endsWith('sses')) w = w.slice(0, -2);
+  else if (w.endsWith('s') && !/(?:ss|us|is|ys)$/.test(w)) w = w.slice(0, -1);
+  if (w.endsWith('ing') && w.length > 5) w = undouble(w.slice(0, -3));
+  else if (w.endsWith('ed') && w.length > 4) w = undouble(w.slice(0, -2));
+  if (w.endsWith('e') && w.length > 4) w = w.slice(0, -1);
+  return w;
+}
+
+function undouble(w: string): string {
+  return /([^aeiouslz])\1$/.test(w) ? w.slice(0, -1) : w;
+}
+
+/** A word's term: its stem, folded to its synonym group. */
+export function term(word: string): string {
+  const s = stem(word);
+  return CANON.get(s) ?? CANON.get(word) ?? s;
+}
+
+/** Splits identifiers as pages write them in attributes: userEmail, login_password, search-input. */
+export function splitIdentifier(s: string): string {
+  return s.replace(/([a-z])([A-Z])/g, '$1 $2').replace(/[_\-.[\]]+/g, ' ');
+}
+
+/** Lower-cases a text and writes UI phrases as one word ("Sign in" → "login", "e-mail address" → "email"). */
+export function foldPhrases(text: string): string {
+  let t = text.toLowerCase();
+  // Most texts hold none of the phrases: one test instead of one replace per phrase.
+  if (!ANY_PHRASE.test(t)) return t;
+  for (const [re, to] of PHRASES) t = t.replace(re, to);
+  return t;
+}
+
+const ANY_PHRASE = new RegExp(PHRASES.map(([re]) => `(?:${re.source})`).join('|'));
+
+const termsMemo = new Map<string, string[]>();
+const MEMO_MAX = 50_000;
+
+/** The terms of a text, in order (stop words out). Pages repeat their labels ("Add to cart" × 2,500): remembered. */
+export function terms(text: string): string[] {
+  if (!text) return [];
+  let out = termsMemo.get(text);
+  if (out) return out;
+  out = computeTerms(text);
+  if (termsMemo.size >= MEMO_MAX) termsMemo.clear();
+  termsMemo.set(text, out);
+  return out;
+}
+
+function computeTerms(text: string): string[] {
+  const t = foldPhrases(text);
+  const out: string[] = [];
+  for (const m of t.matchAll(/[\p{L}\p{N}][\p{L}\p{N}']*/gu)) {
+    const w = m[0].replace(/'+$/, '');
+    if (STOP.has(w)) continue;
+    out.push(term(w));
+  }
+  return out;
+}
+
+/** Terms a query term also looks for, with their weight. */
+export function expand(t: string): Array<[string, number]> {
+  return (RELATED[t] ?? []).map((r) => [term(r), RELATED_WEIGHT]);
+}
+
+/** A bag of weighted terms: a field's weight counts for each occurrence. */
+export class Bag {
+  readonly tf = new Map<string, number>();
+  length = 0;
+
+  add(text: string | undefined, weight: number): this {
+    if (!text) return this;
+    for (const t of terms(text)) this.addTerm(t, weight);
+    return this;
+  }
+
+  addTerm(t: string, weight: number): void {
+    this.tf.set(t, (this.tf.get(t) ?? 0) + weight);
+    this.length += weight;
+  }
+
+  has(t: string): boolean {
+    return this.tf.has(t);
+  }
+}
+
+/** A query: its terms with weights (its own words 1, related words lower). */
+export interface QueryTerms { terms: Map<string, number> }
+
+export function queryTerms(words: string[], weight = 1, into: Map<string, number> = new Map()): Map<string, number> {
+  for (const w of words) {
+    for (const t of terms(w)) {
+      into.set(t, Math.max(into.get(t) ?? 0, weight));
+      for (const [r, rw] of expand(t)) if (!into.has(r)) into.set(r, rw * weight);
+    }
+  }
+  return into;
+}
+
+/** Corpus statistics for BM25: document frequencies and the mean length. */
+export interface Corpus { docs: number; df: Map<string, number>; avgLength: number }
+
+export function corpusOf(bags: Bag[]): Corpus {
+  const df = new Map<string, number>();
+  let total = 0;
+  for (const b of bags) {
+    total += b.length;
+    for (const t of b.tf.keys()) df.set(t, (df.get(t) ?? 0) + 1);
+  }
+  return { docs: bags.length, df, avgLength: bags.length ? total / bags.length : 1 };
+}
+
+const K1 = 1.2;
+// Less length normalisation than text search's 0.75: a form or a card is long because it is whole.
+const B = 0.5;
+
+export function idf(corpus: Corpus | undefined, t: string): number {
+  if (!corpus || corpus.docs <= 1) return 1;
+  const df = corpus.df.get(t) ?? 0;
+  return Math.log(1 + (corpus.docs - df + 0.5) / (df + 0.5));
+}
+
+/**
+ * BM25 of a bag for a query, normalised to [0, 1]: the share of the query's information (its
+ * terms' idf × weight) that the bag matches, each term saturating as BM25 does.
+ */
+export function bm25(bag: Bag, query: Map<string, number>, corpus?: Corpus): number {
+  let got = 0;
+  let ideal = 0;
+  const norm = corpus ? 1 - B + B * (bag.length / Math.max(1e-9, corpus.avgLength)) : 1;
+  for (const [t, w] of query) {
+    const i = idf(corpus, t) * w;
+    // Related words (weight below 1) help when present and cost nothing when absent.
+    if (w >= 1) ideal += i;
+    const tf = bag.tf.get(t);
+    if (!tf) continue;
+    // BM25's saturation divided by its value for one occurrence in a document of average length,
+    // so one plain match of a term counts 1 and repetition cannot make up for a missing term.
+    got += i * Math.min(1, ((1 + K1) * tf) / (tf + K1 * norm));
+  }
+  return ideal > 0 ? Math.min(1, got / ideal) : 0;
+}

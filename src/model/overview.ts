@@ -1,0 +1,467 @@
+// dom_overview (the seed's reconnaissance tool) and dom_search (its grep), as queries over one
+// cached snapshot: the page model, its regions and the page's long paragraphs. Planning (which
+// rows an answer shows) is separate from rendering, so that the browser side can ask the page
+// about exactly those rows (their selector hints, options, and whether they are still as read).
+import type {
+  DescribedElement, DomOverviewResponse, GroupedInteractiveElement, HeadingElement, HiddenControl, InteractiveElement, OutlineElement,
+  PageLayout, SearchHit, SearchResult, SelectorHint, TextBlock,
+} from './explore.js';
+import { groupNames, groupSimilar, idRange, nodeGroupKey, selectorShape, shapeClasses } from './grouping.js';
+import type { PageModel, PageNode } from './page.js';
+import { countKind, elementKind, type RegionNode, type RegionTree } from './regions.js';
+import type { Box } from './schema.js';
+
+export interface OverviewParams {
+  outline: boolean;
+  interactives: boolean;
+  headings: boolean;
+  visible: boolean;
+  viewport: boolean;
+  maxRows: number;
+  group: boolean;
+}
+
+/** A hidden control placed in the page (frame ordinal, global ID). */
+export interface PlacedHidden extends HiddenControl {
+  gid: string;
+  frame: number;
+}
+
+/** A text block placed in the page. */
+export interface PlacedText extends TextBlock {
+  gid: string;
+  frame: number;
+}
+
+export interface OverviewSource {
+  model: PageModel;
+  tree: RegionTree;
+  /** The main frame's layout (scroll, content size, body, blocks). */
+  layout: PageLayout;
+  /** Long paragraphs of every frame, boxes in top-level coordinates. */
+  paragraphs: PlacedText[];
+  /** With `visible: false`: the controls nobody can see. */
+  hidden?: { total: number; controls: PlacedHidden[] };
+}
+
+interface OutlineRow { ref: string; tag: string; attrs: Record<string, string>; depth: number; region?: string; leaf: boolean }
+type InteractiveRow = { kind: 'one'; node: PageNode } | { kind: 'group'; nodes: PageNode[] } | { kind: 'hidden'; control: PlacedHidden };
+interface HeadingRow { ref: string; tag: string; text: string; box: Box }
+
+export interface OverviewPlan {
+  params: OverviewParams;
+  outline?: { rows: OutlineRow[]; total: number; truncated: boolean };
+  interactives?: { rows: InteractiveRow[]; found: number; total: number; truncated: boolean };
+  headings?: { rows: HeadingRow[]; total: number; truncated: boolean };
+  /** Elements whose hints, options and current state the page should give. */
+  describe: string[];
+  /** Groups whose shared selector the page should give. */
+  groups: string[][];
+}
+
+/** Long paragraphs shown at most: the key text, not the article. */
+const KEY_PARAGRAPHS = 3;
+
+const intersects = (a: Box, b: Box) => a[0] < b[0] + b[2] && a[0] + a[2] > b[0] && a[1] < b[1] + b[3] && a[1] + a[3] > b[1];
+
+/** Controls, not row texts or bare scroll containers. */
+export function isControl(n: PageNode): boolean {
+  const k = countKind(n);
+  return k !== null && !(n.scr && k === 'other');
+}
+
+export function planOverview(src: OverviewSource, params: OverviewParams): OverviewPlan {
+  const { model, tree } = src;
+  const view: Box = [0, 0, model.viewport.width, model.viewport.height];
+  const inView = (b: Box) => !params.viewport || intersects(b, view);
+  const plan: OverviewPlan = { params, describe: [], groups: [] };
+  const max = params.maxRows;
+  if (params.outline) {
+    const all: OutlineRow[] = [];
+    const add = (r: RegionNode, depth: number, leaf: boolean) => {
+      const shape = shapeOf(r, model, src.layout);
+      if (!shape || !r.ref) return false;
+      all.push({ ref: r.ref, tag: shape.tag, attrs: shape.attrs, depth, region: r.id, leaf });
+      return true;
+    };
+    for (const r of tree.regions) {
+      if (!inView(r.box)) continue;
+      const kids = r.children.filter((c) => c.landmark !== 'group' && inView(c.box) && c.ref);
+      add(r, 1, kids.length === 0);
+      for (const c of kids) add(c, 2, true);
+    }
+    const total = tree.regions.reduce((k, r) => k + 1 + r.children.filter((c) => c.landmark !== 'group').length, 0);
+    plan.outline = { rows: all.slice(0, max), total, truncated: all.length > max };
+    plan.describe.push(...plan.outline.rows.map((r) => r.ref));
+  }
+  if (params.interactives) {
+    const controls = model.nodes.filter(isControl);
+    const shown = controls.filter((n) => inView(n.box));
+    const rows: InteractiveRow[] = (params.group ? groupSimilar(shown, (n) => nodeGroupKey(model, n)) : shown)
+      .map((e) => (Array.isArray(e) ? { kind: 'group', nodes: e } : { kind: 'one', node: e }));
+    let total = controls.length;
+    let found = shown.length;
+    if (!params.visible && src.hidden) {
+      rows.push(...src.hidden.controls.map((control): InteractiveRow => ({ kind: 'hidden', control })));
+      total += src.hidden.total;
+      found += src.hidden.total;
+    }
+    plan.interactives = { rows: rows.slice(0, max), found, total, truncated: rows.length > max };
+    for (const r of plan.interactives.rows) {
+      if (r.kind === 'one') plan.describe.push(r.node.gid);
+      else if (r.kind === 'group') plan.groups.push(r.nodes.map((n) => n.gid));
+      else plan.describe.push(r.control.gid);
+    }
+  }
+  if (params.headings) {
+    const headings = model.headings.filter((h) => h.level <= 3).map((h) => ({ ref: h.gid, tag: `h${h.level}`, text: h.text, box: h.box }));
+    const paragraphs = src.paragraphs.map((p) => ({ ref: p.gid, tag: p.tag, text: p.text, box: p.box }));
+    const order = (a: HeadingRow, b: HeadingRow) => a.box[1] - b.box[1] || a.box[0] - b.box[0];
+    // Key text: the first few long paragraphs in view, not the whole article.
+    const shown = [...headings.filter((h) => inView(h.box)), ...paragraphs.filter((p) => inView(p.box)).slice(0, KEY_PARAGRAPHS)].sort(order);
+    const total = headings.length + paragraphs.length;
+    plan.headings = { rows: shown.slice(0, max), total, truncated: shown.length > max };
+  }
+  return plan;
+}
+
+function shapeOf(r: RegionNode, model: PageModel, layout: PageLayout): { tag: string; attrs: Record<string, string> } | null {
+  if (r.struct !== undefined) { const s = model.structure[r.struct]; return { tag: s.tag, attrs: s.attrs ?? {} }; }
+  const block = layout.blocks.find((b) => b.id === r.ref);
+  if (block) return { tag: block.tag, attrs: block.attrs };
+  return null;
+}
+
+// ---- rendering ----
+
+export interface OverviewContext {
+  snapshotId: string;
+  ageMs: number;
+  /** The snapshot answered an earlier call already: its age is worth saying. */
+  reused: boolean;
+  described: Map<string, DescribedElement>;
+  /** Shared selectors of the shown groups, by their first member's ID. */
+  groupHints: Map<string, SelectorHint[]>;
+  hintText: (h: SelectorHint) => string;
+  /** Lengths of the paragraphs shown (by ID). */
+  lengths: Map<string, number>;
+  warnings: string[];
+}
+
+const IDENT = /^[A-Za-z][\w-]*$/;
+const GENERATED = /\d{3,}|[0-9a-f]{8,}/i;
+const clip = (s: string, max: number) => (s.length > max ? s.slice(0, max - 1) + '…' : s);
+const q = (s: string) => JSON.stringify(s);
+
+/** `main#content`, `button.row-action`, `input[type="checkbox"]#select-all`, `input[name="search"]`. */
+export function displayShape(tag: string, attrs: Record<string, string>, type?: string): string {
+  let out = tag;
+  const id = attrs.id && IDENT.test(attrs.id) && !GENERATED.test(attrs.id) ? attrs.id : undefined;
+  const t = type ?? attrs.type;
+  if (tag === 'input' && attrs.name && !id) return `${out}[name=${q(attrs.name)}]`;
+  if (tag === 'input' && t && t !== 'text') out += `[type=${q(t)}]`;
+  if (id) return `${out}#${id}`;
+  if (tag !== 'input' && attrs.name) return `${out}[name=${q(attrs.name)}]`;
+  const cls = shapeClasses(attrs.class)[0];
+  return cls ? `${out}.${cls}` : out;
+}
+
+/** A link's target as few characters as say it: the path on the same site, else without the scheme. */
+function shortHref(href: string, base: string, max = 50): string {
+  try {
+    const u = new URL(href);
+    const b = new URL(base);
+    const s = u.origin === b.origin ? u.pathname + u.search + u.hash : u.href.replace(/^https?:\/\/(www\.)?/, '');
+    return clip(s, max);
+  } catch {
+    return clip(href, max);
+  }
+}
+
+/** A link to the page itself (a script's `href="#"`, resolved): its href says nothing. */
+function isSelfLink(href: string | undefined, page: string): boolean {
+  if (!href) return false;
+  try {
+    const u = new URL(href);
+    const p = new URL(page);
+    return u.origin === p.origin && u.pathname === p.pathname && u.search === p.search;
+  } catch {
+    return false;
+  }
+}
+
+/** Hrefs longer than this are left to the JSON (and to the selector hints): they cost more than they tell. */
+const TEXT_HREF = 30;
+
+const TYPES: Record<string, string> = { button: 'button', menu: 'button', link: 'link', checkbox: 'checkbox', radio: 'radio', tab: 'tab', 'menu item': 'menuitem' };
+
+function interactiveType(n: { role: string; tag: string; type?: string; attrs?: Record<string, string> }): string {
+  if (n.tag === 'select' || n.role === 'combobox' || n.role === 'listbox') return 'select';
+  if (n.tag === 'textarea') return 'textarea';
+  const k = countKind(n) ?? 'other';
+  if (k === 'input') return 'input';
+  return TYPES[k] ?? (n.tag === 'input' ? 'input' : 'other');
+}
+
+const SHOWN_STATES = ['checked', 'mixed', 'disabled', 'expanded', 'selected', 'pressed'];
+
+function interactiveOf(n: PageNode, model: PageModel, ctx: OverviewContext): InteractiveElement {
+  const d = ctx.described.get(n.gid);
+  const attrs = n.attrs ?? {};
+  const name = d?.found && d.name !== undefined ? d.name : n.name;
+  const value = d?.found ? d.value : n.value;
+  const type = interactiveType(n);
+  const out: InteractiveElement = {
+    id: `[${n.gid}]`, type, tag: n.tag,
+    attributes: {
+      ...(attrs.name && { name: attrs.name }),
+      ...(n.placeholder && { placeholder: clip(n.placeholder, 40) }),
+      ...(n.href && { href: shortHref(n.href, model.url) }),
+      ...((n.type ?? attrs.type) && { type: n.type ?? attrs.type }),
+      ...(attrs.role && { role: attrs.role }),
+    },
+    selector_hints: (d?.hints ?? []).map((h) => ctx.hintText(n.frame ? { ...h, frame: `f${n.frame}` } : h)),
+    ref: n.gid,
+  };
+  if (type === 'button' || type === 'link' || type === 'other' || type === 'tab' || type === 'menuitem') { if (name) out.text = clip(name, 80); }
+  else if (name) out.label = clip(name, 80);
+  if (value !== undefined && value !== '') out.value = clip(value, 80);
+  const states = (d?.states ?? n.states).filter((s) => SHOWN_STATES.includes(s));
+  if (states.length) out.states = states;
+  return out;
+}
+
+function interactiveLine(e: InteractiveElement, n: PageNode | undefined, options: number | undefined, selfLink = false): string {
+  const attrs = n?.attrs ?? {};
+  let line = `${e.id} ${displayShape(e.tag, attrs, e.attributes.type)}`;
+  const name = e.text ?? e.label;
+  if (name && attrs['aria-label'] === name && e.type !== 'input') line += ` aria-label=${q(name)}`;
+  else if (e.attributes.placeholder && name === n?.placeholder) line += ` placeholder=${q(e.attributes.placeholder)}`;
+  else if (name) line += ` ${q(clip(name, 40))}`;
+  if (e.value !== undefined) line += ` value=${q(clip(e.value, 40))}`;
+  if (options !== undefined) line += ` (${options} options)`;
+  const href = e.attributes.href;
+  if (href && !selfLink && (href.length <= TEXT_HREF || !name)) line += ` href=${q(clip(href, TEXT_HREF))}`;
+  if (e.states?.length) line += ` [${e.states.join(', ')}]`;
+  if (e.hidden) line += ' [hidden]';
+  if (n?.occ) line += ' [covered]';
+  return line;
+}
+
+export function renderOverview(src: OverviewSource, plan: OverviewPlan, ctx: OverviewContext): DomOverviewResponse {
+  const { model, layout } = src;
+  const sections: DomOverviewResponse['sections'] = {};
+  const truncated: string[] = [];
+  const lines = [`=== DOM OVERVIEW: ${model.url} ===`];
+  let shown = 0;
+  let total = 0;
+  if (plan.outline) {
+    const o = plan.outline;
+    total += o.total + 1;
+    const rows: OutlineElement[] = [];
+    const body = layout.body;
+    lines.push('', '[OUTLINE - Page Structure]');
+    if (body) {
+      rows.push({ id: `[${body.id}]`, tag: 'body', depth: 0, child_count: body.childCount, ref: body.id });
+      lines.push(`[${body.id}] body`);
+    }
+    for (const r of o.rows) {
+      const d = ctx.described.get(r.ref);
+      const childCount = d?.childCount ?? 0;
+      const cls = shapeClasses(r.attrs.class).join(' ');
+      rows.push({ id: `[${r.ref}]`, tag: r.tag, ...(cls && { classes: cls }), ...(r.attrs.id && { id_attr: r.attrs.id }), depth: r.depth, child_count: childCount, ref: r.ref, ...(r.region && { region: r.region }) });
+      lines.push(`${'  '.repeat(r.depth)}[${r.ref}] ${displayShape(r.tag, r.attrs)}${r.leaf && childCount ? ` (${childCount} children)` : ''}`);
+    }
+    // Frames with controls get a line each; the rest (ads, trackers, frames that did not load) one line together.
+    const frames = model.frames.filter((f) => f.id !== 0);
+    const withControls = frames.filter((f) => !f.error && model.nodes.some((n) => n.frame === f.id && isControl(n)));
+    for (const f of withControls.slice(0, 5)) lines.push(`  [iframe] f${f.id} ${shortHref(f.url, model.url, 50)}`);
+    const rest = frames.length - Math.min(withControls.length, 5);
+    const unread = frames.filter((f) => f.error).length;
+    if (rest > 0) lines.push(`  [iframes] ${rest} ${withControls.length ? 'more' : 'without controls'}${unread ? ` (${unread} not read: ${frames.find((f) => f.error)!.error})` : ''}`);
+    shown += rows.length;
+    if (o.truncated) truncated.push('outline');
+    sections.outline = rows;
+  }
+  if (plan.interactives) {
+    const p = plan.interactives;
+    total += p.total;
+    const rows: Array<InteractiveElement | GroupedInteractiveElement> = [];
+    const body: string[] = [];
+    let elements = 0;
+    for (const r of p.rows) {
+      if (r.kind === 'one') {
+        const e = interactiveOf(r.node, model, ctx);
+        rows.push(e);
+        body.push(interactiveLine(e, r.node, ctx.described.get(r.node.gid)?.options?.count, isSelfLink(r.node.href, model.url)));
+        elements++;
+      } else if (r.kind === 'group') {
+        const first = r.nodes[0];
+        const names = r.nodes.map((n) => clip(n.name, 28));
+        const shape = displayShape(first.tag, first.attrs ?? {}, first.type).replace(/#[\w-]+$/, '');
+        const g: GroupedInteractiveElement = {
+          id: idRange(r.nodes.map((n) => n.gid)), group: selectorShape(first), count: r.nodes.length,
+          selector_hints: (ctx.groupHints.get(first.gid) ?? []).map((h) => ctx.hintText(first.frame ? { ...h, frame: `f${first.frame}` } : h)),
+          refs: r.nodes.map((n) => n.gid), type: interactiveType(first), names,
+        };
+        rows.push(g);
+        body.push(`${g.id} ${g.count} similar: ${shape} ${groupNames(names, 4)}`.trimEnd());
+        elements += r.nodes.length;
+      } else {
+        const c = r.control;
+        const e: InteractiveElement = {
+          id: `[${c.gid}]`, type: interactiveType({ role: c.role, tag: c.tag, attrs: c.attrs }), tag: c.tag,
+          attributes: { ...(c.attrs.name && { name: c.attrs.name }), ...(c.attrs.placeholder && { placeholder: clip(c.attrs.placeholder, 40) }), ...(c.attrs.href && { href: shortHref(c.attrs.href, model.url) }), ...(c.attrs.type && { type: c.attrs.type }), ...(c.attrs.role && { role: c.attrs.role }) },
+          selector_hints: (ctx.described.get(c.gid)?.hints ?? []).map((h) => ctx.hintText(c.frame ? { ...h, frame: `f${c.frame}` } : h)),
+          ref: c.gid, hidden: true,
+          ...(c.name && { text: clip(c.name, 80) }),
+        };
+        rows.push(e);
+        body.push(interactiveLine(e, undefined, undefined).replace(/^(\[[^\]]+\]) \S+/, `$1 ${displayShape(c.tag, c.attrs)}`));
+        elements++;
+      }
+    }
+    lines.push('', `[INTERACTIVES - ${p.found} found, showing ${elements}]`, ...body);
+    shown += elements;
+    if (p.truncated) truncated.push('interactives');
+    sections.interactives = rows;
+  }
+  if (plan.headings) {
+    const h = plan.headings;
+    total += h.total;
+    const rows: HeadingElement[] = h.rows.map((r) => {
+      const length = ctx.lengths.get(r.ref) ?? r.text.length;
+      return { id: `[${r.ref}]`, tag: r.tag, text: clip(r.text, 100), length, ref: r.ref };
+    });
+    lines.push('', '[HEADINGS & TEXT]');
+    for (const r of rows) lines.push(`${r.id} ${r.tag}: ${q(clip(r.text, r.tag === 'p' ? 80 : 100))}${r.tag === 'p' || r.length > r.text.length ? ` (${r.length} chars)` : ''}`);
+    shown += rows.length;
+    if (h.truncated) truncated.push('headings');
+    sections.headings = rows;
+  }
+  const info = { width: model.viewport.width, height: model.viewport.height, scroll_position: layout.scroll.y, contentHeight: layout.content.height };
+  lines.push('', '[SUMMARY]');
+  lines.push(`Snapshot: ${ctx.snapshotId}${ctx.reused && ctx.ageMs >= 1000 ? ` (${Math.round(ctx.ageMs / 1000)} s old)` : ''} | Total: ${total} | Shown: ${shown}${truncated.length ? ` | Truncated: [${truncated.join(', ')}]` : ''}`);
+  lines.push(`Viewport: ${info.width}x${info.height} | Scroll: ${info.scroll_position}/${info.contentHeight}`);
+  if (ctx.warnings.length) lines.push(`Warnings: ${ctx.warnings.join('; ')}`);
+  return {
+    success: true, snapshotId: ctx.snapshotId, url: model.url, sections,
+    summary: { total_elements: total, shown, truncatedSections: truncated, viewport_info: info },
+    snapshotAgeMs: Math.round(ctx.ageMs),
+    ...(ctx.warnings.length && { warnings: ctx.warnings }),
+    text: lines.join('\n'),
+  };
+}
+
+// ---- dom_search ----
+
+export interface SearchQuery {
+  words: string[];
+  roles: string[];
+  tags: string[];
+  attrs: Array<{ name: string; value?: string }>;
+}
+
+const TOKEN = /(role|tag|text):("[^"]*"|\S+)|\[([^\]=\s]+)(?:=("[^"]*"|'[^']*'|[^\]]*))?\]|"([^"]+)"|(\S+)/gi;
+const unquote = (s: string) => (/^(["']).*\1$/.test(s) ? s.slice(1, -1) : s);
+
+/** `export role:button [name=q] "exact words"` → words, roles, tags and attributes, all of which must match. */
+export function parseSearch(query: string): SearchQuery {
+  const out: SearchQuery = { words: [], roles: [], tags: [], attrs: [] };
+  for (const m of query.matchAll(TOKEN)) {
+    if (m[1]) {
+      const v = unquote(m[2]).toLowerCase();
+      if (m[1].toLowerCase() === 'role') out.roles.push(v);
+      else if (m[1].toLowerCase() === 'tag') out.tags.push(v);
+      else out.words.push(v);
+    } else if (m[3]) out.attrs.push({ name: m[3].toLowerCase(), ...(m[4] !== undefined && { value: unquote(m[4]) }) });
+    else if (m[5]) out.words.push(m[5].toLowerCase());
+    else if (m[6]) out.words.push(m[6].toLowerCase());
+  }
+  return out;
+}
+
+interface Candidate { gid: string; role: string; tag: string; name: string; value?: string; placeholder?: string; attrs: Record<string, string>; kind: string; order: number }
+
+const ROLE_ALIASES: Record<string, string[]> = { input: ['textbox', 'searchbox', 'combobox'], select: ['combobox', 'listbox'], field: ['textbox', 'searchbox', 'combobox', 'checkbox', 'radio'] };
+
+function score(c: Candidate, s: SearchQuery): { score: number; matched: string[] } | null {
+  const matched: string[] = [];
+  for (const r of s.roles) {
+    if (c.role === r || c.kind.toLowerCase() === r || ROLE_ALIASES[r]?.includes(c.role)) matched.push('role');
+    else return null;
+  }
+  for (const t of s.tags) if (c.tag !== t) return null;
+  for (const a of s.attrs) {
+    const v = c.attrs[a.name];
+    if (v === undefined || (a.value !== undefined && v.toLowerCase() !== a.value.toLowerCase())) return null;
+    matched.push(`[${a.name}]`);
+  }
+  let total = matched.length;
+  const fields: Array<[string, string, number]> = [
+    ['name', c.name, 3], ['value', c.value ?? '', 2], ['placeholder', c.placeholder ?? '', 2],
+    ...Object.entries(c.attrs).filter(([k]) => k !== 'class' && k !== 'style').map(([k, v]): [string, string, number] => [`[${k}]`, v, 1]),
+  ];
+  for (const w of s.words) {
+    let best = 0;
+    let where = '';
+    for (const [field, text, weight] of fields) {
+      const t = text.toLowerCase();
+      const at = t.indexOf(w);
+      if (at < 0) continue;
+      const exact = t === w ? 2 : at === 0 || /\W/.test(t[at - 1]) ? 1.5 : 1;
+      if (weight * exact > best) { best = weight * exact; where = field; }
+    }
+    if (!best) return null;
+    total += best;
+    if (!matched.includes(where)) matched.push(where);
+  }
+  return { score: total, matched };
+}
+
+export interface SearchSource {
+  model: PageModel;
+  tree: RegionTree;
+  /** Text blocks matching the query's words, placed in the page. */
+  blocks: PlacedText[];
+}
+
+/** Elements (controls, row texts, headings) and text blocks matching a query, with their IDs and regions. */
+export function searchPage(src: SearchSource, query: string, snapshotId: string, limit = 20): SearchResult {
+  const s = parseSearch(query);
+  const { model, tree } = src;
+  const candidates: Candidate[] = [
+    ...model.nodes.map((n, order): Candidate => ({ gid: n.gid, role: n.role, tag: n.tag, name: n.name, ...(n.value !== undefined && n.value !== '***' && { value: n.value }), ...(n.placeholder && { placeholder: n.placeholder }), attrs: n.attrs ?? {}, kind: elementKind(n), order })),
+    ...model.headings.map((h, i): Candidate => ({ gid: h.gid, role: 'heading', tag: `h${h.level}`, name: h.text, attrs: {}, kind: `H${h.level}`, order: model.nodes.length + i })),
+  ];
+  const hits = candidates
+    .map((c) => ({ c, r: score(c, s) }))
+    .filter((x): x is { c: Candidate; r: { score: number; matched: string[] } } => x.r !== null)
+    .sort((a, b) => b.r.score - a.r.score || a.c.order - b.c.order);
+  const elements: SearchHit[] = hits.slice(0, limit).map(({ c, r }) => ({
+    ref: c.gid, kind: c.kind, name: clip(c.name, 80), ...(c.value !== undefined && { value: clip(c.value, 60) }),
+    ...(tree.regionOf.get(c.gid) && { region: tree.regionOf.get(c.gid)!.id }), matched: r.matched,
+  }));
+  const onlyText = !s.roles.length && !s.tags.length && !s.attrs.length;
+  const named = new Set(candidates.map((c) => c.gid));
+  const blocks = onlyText ? src.blocks.filter((b) => !named.has(b.gid)) : [];
+  const textBlocks = blocks.slice(0, 10).map((b) => ({ ref: b.gid, tag: b.tag, text: b.text, ...(regionAt(tree, b.box) && { region: regionAt(tree, b.box)!.id }) }));
+  const truncated = hits.length > limit || blocks.length > 10;
+  const lines = [`SEARCH ${q(query)}: ${hits.length} element${hits.length === 1 ? '' : 's'}${onlyText ? `, ${blocks.length} text block${blocks.length === 1 ? '' : 's'}` : ''}`];
+  for (const e of elements) lines.push(`  ${e.kind}${e.name ? ` ${q(clip(e.name, 60))}` : ''} @ref:${e.ref}${e.value ? ` = ${q(e.value)}` : ''}${e.region ? ` in ${e.region}` : ''}${e.matched.some((m) => m !== 'name') ? ` (${e.matched.join(', ')})` : ''}`);
+  for (const t of textBlocks) lines.push(`  TEXT ${t.tag} ${q(t.text)} @ref:${t.ref}${t.region ? ` in ${t.region}` : ''}`);
+  if (truncated) lines.push(`  … more matches: narrow the query (role:button, [name=q], "exact words")`);
+  return { snapshotId, query, elements, textBlocks, truncated, text: lines.join('\n') };
+}
+
+/** The deepest region or subsection whose box holds the centre of a box. */
+export function regionAt(tree: RegionTree, box: Box): RegionNode | undefined {
+  const c: [number, number] = [box[0] + box[2] / 2, box[1] + box[3] / 2];
+  const inside = (b: Box) => c[0] >= b[0] && c[0] <= b[0] + b[2] && c[1] >= b[1] && c[1] <= b[1] + b[3];
+  let best: RegionNode | undefined;
+  const visit = (rs: RegionNode[]) => {
+    for (const r of rs) if (inside(r.box)) { best = r; visit(r.children); return; }
+  };
+  visit(tree.regions);
+  return best;
+}

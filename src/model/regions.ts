@@ -1,0 +1,926 @@
+// The hierarchical index over the page model: regions (landmarks by element and role, forms,
+// dialogs; on pages without them, the page's large visual blocks), their subsections (sections,
+// forms, fieldsets, tables, nested landmarks, headed groups), heuristic summaries, and the text
+// forms of L0 (page), L1 (regions), L2 (one region's elements) and L3 (one element). Pure: the
+// browser side reads the model and the page's blocks, this module only looks at them.
+import type {
+  BoundingBox, ElementGroup, ExpandedRegion, PageLayout, PageOverview, RawElementContext, Region, RegionElement, RegionsResult,
+  SubsectionRef, DescribedElement, ElementContext,
+} from './explore.js';
+import { groupNames, groupSimilar, idRange, namesCollapse, nodeGroupKey, selectorShape } from './grouping.js';
+import type { PageHeading, PageModel, PageNode, PageStruct } from './page.js';
+import type { Box } from './schema.js';
+
+// ---- what an element is, in a word ----
+
+const DATE_TYPES = new Set(['date', 'datetime-local', 'month', 'week']);
+
+/** The upper-case kind of an element line: SEARCHBOX, BUTTON, COMBOBOX, DATEPICKER, … */
+export function elementKind(n: { role: string; tag: string; type?: string; attrs?: Record<string, string> }): string {
+  const type = n.type ?? n.attrs?.type;
+  if (n.tag === 'input' && type && DATE_TYPES.has(type)) return 'DATEPICKER';
+  if (n.tag === 'input' && type === 'time') return 'TIMEPICKER';
+  if (n.tag === 'input' && type === 'password') return 'PASSWORD';
+  if (n.tag === 'textarea') return 'TEXTAREA';
+  if (n.role === 'clickable') return 'CLICKABLE';
+  return n.role.toUpperCase();
+}
+
+/** The kind an element counts as in a region's "Interactive:" line; null for what is not a control. */
+export function countKind(n: { role: string; tag: string; type?: string; attrs?: Record<string, string>; scr?: unknown }): string | null {
+  if (n.role === 'item' || n.role === 'heading') return null;
+  const popup = n.attrs?.['aria-haspopup'];
+  switch (n.role) {
+    case 'button': case 'clickable': return popup === 'menu' || popup === 'true' ? 'menu' : 'button';
+    case 'link': return 'link';
+    case 'textbox': case 'searchbox': case 'spinbutton': case 'slider': return 'input';
+    case 'combobox': case 'listbox': return 'select';
+    case 'checkbox': case 'switch': return 'checkbox';
+    case 'radio': return 'radio';
+    case 'tab': return 'tab';
+    case 'menuitem': case 'menuitemcheckbox': case 'menuitemradio': return 'menu item';
+    default: return 'other';
+  }
+}
+
+const PLURAL: Record<string, string> = { button: 'buttons', link: 'links', input: 'inputs', select: 'selects', checkbox: 'checkboxes', radio: 'radios', menu: 'menus', tab: 'tabs', 'menu item': 'menu items', other: 'other' };
+const KIND_ORDER = ['button', 'link', 'input', 'select', 'checkbox', 'radio', 'menu', 'tab', 'menu item', 'other'];
+
+// ---- the plan: which structures head a region ----
+
+const REGION_KINDS = new Set(['landmark', 'form', 'dialog']);
+const SUBSECTION_KINDS = new Set(['landmark', 'form', 'fieldset', 'group', 'dialog', 'table', 'section']);
+/** More top-level sections than this are a feed (articles, cards), not regions of their own. */
+const MAX_SECTION_REGIONS = 4;
+
+export interface RegionPlan {
+  /** Structure indexes heading a region, in document order (main frame only). */
+  anchors: number[];
+  /** Per structure index: the anchor it lies in (itself for an anchor), -1 for none. */
+  topOf: number[];
+  /** Local IDs (main frame) whose visual block the page must say: anchors, then everything outside every anchor. */
+  ids: string[];
+}
+
+/** Which structures head regions, and which elements lie outside all of them (to be placed in the page's blocks). */
+export function planRegions(model: PageModel): RegionPlan {
+  const S = model.structure;
+  const eligible = (i: number, sections: boolean) => S[i].frame === 0 && (REGION_KINDS.has(S[i].kind) || (sections && S[i].kind === 'section'));
+  const topWith = (sections: boolean) => S.map((_, i) => {
+    let top = -1;
+    for (let k = i; k >= 0; k = S[k].parent) if (eligible(k, sections)) top = k;
+    return top;
+  });
+  let topOf = topWith(true);
+  const sectionTops = S.filter((s, i) => topOf[i] === i && s.kind === 'section').length;
+  if (sectionTops > MAX_SECTION_REGIONS) topOf = topWith(false);
+  const anchors = S.map((_, i) => i).filter((i) => topOf[i] === i);
+  const ids = anchors.map((i) => S[i].id);
+  S.forEach((s, i) => { if (s.frame === 0 && topOf[i] < 0) ids.push(s.id); });
+  for (const h of model.headings) if (h.frame === 0 && (h.ctx < 0 || topOf[h.ctx] < 0)) ids.push(h.id);
+  for (const n of model.nodes) if (n.frame === 0 && (n.ctx === undefined || n.ctx < 0 || topOf[n.ctx] < 0)) ids.push(n.id);
+  return { anchors, topOf, ids };
+}
+
+// ---- region IDs that outlive a snapshot ----
+
+/**
+ * Region IDs per document: a landmark (or block) keeps its ID for as long as its element does;
+ * one re-rendered in place (same kind, name and path) takes the ID of the one it replaced.
+ */
+export class RegionMemory {
+  private doc?: string;
+  private next = 0;
+  private readonly byKey = new Map<string, string>();
+  private readonly bySig = new Map<string, string>();
+
+  assign(doc: string, regions: Array<{ key: string; sig: string }>): string[] {
+    if (doc !== this.doc) {
+      this.doc = doc;
+      this.next = 0;
+      this.byKey.clear();
+      this.bySig.clear();
+    }
+    const out: Array<string | undefined> = regions.map(() => undefined);
+    const used = new Set<string>();
+    regions.forEach((r, i) => {
+      const id = this.byKey.get(r.key);
+      if (id && !used.has(id)) { out[i] = id; used.add(id); }
+    });
+    regions.forEach((r, i) => {
+      if (out[i]) return;
+      const id = this.bySig.get(r.sig);
+      if (id && !used.has(id)) { out[i] = id; used.add(id); }
+    });
+    regions.forEach((r, i) => {
+      const id = out[i] ?? `R${this.next++}`;
+      out[i] = id;
+      this.byKey.set(r.key, id);
+      this.bySig.set(r.sig, id);
+    });
+    return out as string[];
+  }
+}
+
+// ---- building the tree ----
+
+export interface RegionNode {
+  /** "R2", "R2.Filters" */
+  id: string;
+  /** "R2", "Filters" */
+  short: string;
+  landmark: string;
+  label: string;
+  path: string;
+  name: string;
+  box: Box;
+  /** The element that bounds it: landmark, block, structure, or a headed group's heading. */
+  ref?: string;
+  struct?: number;
+  nodes: PageNode[];
+  headings: PageHeading[];
+  structs: number[];
+  children: RegionNode[];
+  parent?: RegionNode;
+  purposes: string[];
+  summary: string;
+}
+
+export interface RegionTree {
+  regions: RegionNode[];
+  byId: Map<string, RegionNode>;
+  /** Element ID (nodes and headings) → the deepest region or subsection holding it. */
+  regionOf: Map<string, RegionNode>;
+}
+
+interface Draft extends Omit<RegionNode, 'id' | 'short' | 'purposes' | 'summary' | 'children'> {
+  key: string;
+  block: number;
+}
+
+const LANDMARKS: Record<string, [string, string]> = {
+  banner: ['header', 'HEADER'], navigation: ['nav', 'NAV'], main: ['main', 'MAIN'], complementary: ['aside', 'ASIDE'],
+  contentinfo: ['footer', 'FOOTER'], search: ['search', 'SEARCH'], region: ['region', 'REGION'], form: ['form', 'FORM'],
+  dialog: ['dialog', 'DIALOG'], alertdialog: ['dialog', 'DIALOG'], article: ['article', 'ARTICLE'], tabpanel: ['tabpanel', 'TABPANEL'],
+  table: ['table', 'TABLE'], grid: ['table', 'TABLE'], treegrid: ['table', 'TABLE'], toolbar: ['toolbar', 'TOOLBAR'],
+  radiogroup: ['group', 'GROUP'], group: ['group', 'GROUP'],
+};
+
+function landmarkOf(s: PageStruct): [string, string] {
+  if (s.kind === 'fieldset') return ['fieldset', 'FIELDSET'];
+  if (s.kind === 'section' && s.role === 'section') return ['section', 'SECTION'];
+  return LANDMARKS[s.role] ?? [s.kind, s.kind.toUpperCase()];
+}
+
+const IDENT = /^[A-Za-z][\w-]*$/;
+const GENERATED = /\d{3,}|[0-9a-f]{8,}/i;
+
+/** One step of a semantic path: `main#content`, `nav.sidebar`, `section`. */
+function step(tag: string, attrs: Record<string, string> | undefined): string {
+  const id = attrs?.id;
+  if (id && IDENT.test(id) && !GENERATED.test(id)) return `${tag}#${id}`;
+  const cls = (attrs?.class ?? '').split(/\s+/).find((c) => IDENT.test(c));
+  return cls ? `${tag}.${cls}` : tag;
+}
+
+const centre = (b: Box): [number, number] => [b[0] + b[2] / 2, b[1] + b[3] / 2];
+const contains = (b: Box, [x, y]: [number, number]) => x >= b[0] && x <= b[0] + b[2] && y >= b[1] && y <= b[1] + b[3];
+const area = (b: Box) => b[2] * b[3];
+
+function overlapRatio(a: Box, b: Box): number {
+  const x = Math.max(a[0], b[0]), y = Math.max(a[1], b[1]);
+  const w = Math.min(a[0] + a[2], b[0] + b[2]) - x, h = Math.min(a[1] + a[3], b[1] + b[3]) - y;
+  if (w <= 0 || h <= 0) return 0;
+  return (w * h) / Math.max(area(a), area(b), 1);
+}
+
+function union(boxes: Box[]): Box {
+  let l = Infinity, t = Infinity, r = -Infinity, btm = -Infinity;
+  for (const b of boxes) { l = Math.min(l, b[0]); t = Math.min(t, b[1]); r = Math.max(r, b[0] + b[2]); btm = Math.max(btm, b[1] + b[3]); }
+  return Number.isFinite(l) ? [l, t, r - l, btm - t] : [0, 0, 0, 0];
+}
+
+/**
+ * Regions in reading order with their subsections. `layout` is the main frame's blocks, with the
+ * block of every ID in `plan.ids`; without it (it could not be read) elements outside every
+ * landmark form one region.
+ */
+export function buildRegions(model: PageModel, layout: PageLayout | null, plan: RegionPlan, memory: RegionMemory): RegionTree {
+  const S = model.structure;
+  const member = new Map<string, number>();
+  plan.ids.forEach((id, i) => member.set(id, layout?.member[i] ?? -1));
+  const blocks = layout?.blocks ?? [];
+  const byAnchor = new Map<number, Draft>();
+  for (const a of plan.anchors) {
+    const s = S[a];
+    const [landmark, label] = landmarkOf(s);
+    const b = member.get(s.id) ?? -1;
+    const block = blocks[b];
+    const path = block ? (block.id === s.id ? block.path : `${block.path}/${step(s.tag, s.attrs)}`) : `/body/${step(s.tag, s.attrs)}`;
+    byAnchor.set(a, { key: `s:${s.gid}`, landmark, label, path, name: s.name, box: s.box, ref: s.gid, struct: a, nodes: [], headings: [], structs: [], block: b });
+  }
+  const byBlock = new Map<number, Draft>();
+  const outside = (b: number): Draft => {
+    let d = byBlock.get(b);
+    if (!d) {
+      const block = blocks[b];
+      d = block
+        ? { key: `b:${block.id}`, landmark: 'block', label: 'BLOCK', path: block.path, name: block.name, box: block.box, ref: block.id, nodes: [], headings: [], structs: [], block: b }
+        : { key: 'page', landmark: 'page', label: 'PAGE', path: '/body', name: '', box: [0, 0, model.viewport.width, model.viewport.height], nodes: [], headings: [], structs: [], block: -1 };
+      byBlock.set(b, d);
+    }
+    return d;
+  };
+  const topDraft = (ctx: number | undefined, id: string): Draft => {
+    const top = ctx !== undefined && ctx >= 0 ? plan.topOf[ctx] : -1;
+    return top >= 0 ? byAnchor.get(top)! : outside(member.get(id) ?? -1);
+  };
+  const inFrames: PageNode[] = [];
+  for (const n of model.nodes) {
+    if (n.frame !== 0) inFrames.push(n);
+    else topDraft(n.ctx, n.id).nodes.push(n);
+  }
+  // Headings outside every region name the region below them; they make no region of their own.
+  const looseHeadings: Array<[PageHeading, number]> = [];
+  for (const h of model.headings) {
+    if (h.frame !== 0) continue;
+    const top = h.ctx >= 0 ? plan.topOf[h.ctx] : -1;
+    if (top >= 0) byAnchor.get(top)!.headings.push(h);
+    else {
+      const b = member.get(h.id) ?? -1;
+      looseHeadings.push([h, b]);
+      byBlock.get(b)?.headings.push(h);
+    }
+  }
+  S.forEach((s, i) => {
+    if (s.frame !== 0) return;
+    if (plan.topOf[i] >= 0) byAnchor.get(plan.topOf[i])!.structs.push(i);
+    else byBlock.get(member.get(s.id) ?? -1)?.structs.push(i);
+  });
+  // Headings of blocks that became regions only after the headings were seen.
+  for (const [h, b] of looseHeadings) { const d = byBlock.get(b); if (d && !d.headings.includes(h)) d.headings.push(h); }
+  let drafts = [...byAnchor.values(), ...byBlock.values()].filter((d) => d.nodes.length || d.headings.length);
+  // Content of other frames belongs where its iframe stands.
+  placeByGeometry(inFrames, drafts, (n, d) => d.nodes.push(n), (n) => {
+    const d: Draft = { key: `frame:${n.frame}`, landmark: 'frame', label: 'FRAME', path: `/#frame-f${n.frame}`, name: model.frames.find((f) => f.id === n.frame)?.url ?? '', box: n.box, nodes: [], headings: [], structs: [], block: -1 };
+    drafts.push(d);
+    return d;
+  });
+  for (const d of drafts) {
+    if (!d.name && d.struct !== undefined) d.name = headingAbove(d, looseHeadings) ?? d.headings[0]?.text ?? '';
+    if (!d.name && d.landmark === 'block') d.name = d.headings[0]?.text ?? '';
+    if (d.landmark === 'page' || d.landmark === 'frame' || !(d.box[2] && d.box[3])) d.box = union([...d.nodes.map((n) => n.box), ...d.headings.map((h) => h.box)]);
+  }
+  drafts.sort((a, b) => Math.round(a.box[1] / 8) - Math.round(b.box[1] / 8) || a.box[0] - b.box[0]);
+  // Provisional IDs until it is known which regions there are; then the memory's.
+  let regions = drafts.map((d, i) => finish(d, `R${i}`, `R${i}`, model, undefined));
+  let keys = drafts.map((d) => d.key);
+  // One block holding the whole page says nothing: its parts are the regions.
+  if (regions.length === 1 && (regions[0].landmark === 'block' || regions[0].landmark === 'page') && regions[0].children.length >= 2) {
+    regions = regions[0].children;
+    keys = regions.map((p) => `p:${p.ref ?? p.short}`);
+  }
+  const ids = memory.assign(model.docs[0] ?? '', regions.map((r, i) => ({ key: keys[i], sig: `${r.label}|${r.name}|${r.path}` })));
+  regions = regions.map((r, i) => rename(r, ids[i]));
+  const byId = new Map<string, RegionNode>();
+  const regionOf = new Map<string, RegionNode>();
+  const index = (r: RegionNode) => {
+    byId.set(r.id, r);
+    for (const n of r.nodes) regionOf.set(n.gid, r);
+    for (const h of r.headings) regionOf.set(h.gid, r);
+    r.children.forEach(index);
+  };
+  regions.forEach(index);
+  return { regions, byId, regionOf };
+}
+
+function rename(r: RegionNode, id: string, parent?: RegionNode): RegionNode {
+  const out: RegionNode = { ...r, id: parent ? `${parent.id}.${r.short}` : id, short: parent ? r.short : id, parent };
+  out.children = r.children.map((c) => rename(c, '', out));
+  return out;
+}
+
+/** The heading just above a region that has no name of its own, in the same block ("Sign in" over a form). */
+function headingAbove(d: Draft, loose: Array<[PageHeading, number]>): string | undefined {
+  let best: PageHeading | undefined;
+  for (const [h, b] of loose) {
+    if (b !== d.block || d.block < 0) continue;
+    const gap = d.box[1] - (h.box[1] + h.box[3]);
+    if (gap < -4 || gap > 160) continue;
+    if (!best || h.box[1] > best.box[1]) best = h;
+  }
+  return best?.text;
+}
+
+function placeByGeometry<T extends { box: Box }>(items: PageNode[], targets: T[], put: (n: PageNode, t: T) => void, fallback?: (n: PageNode) => T): void {
+  const made = new Map<number, T>();
+  for (const n of items) {
+    const c = centre(n.box);
+    let best: T | undefined;
+    for (const t of targets) if (contains(t.box, c) && (!best || area(t.box) < area(best.box))) best = t;
+    if (!best && fallback) {
+      best = made.get(n.frame) ?? fallback(n);
+      made.set(n.frame, best);
+    }
+    if (best) put(n, best);
+  }
+}
+
+/** Subsections, purposes and summary of a region (recursively), under its final ID. */
+function finish(d: Draft, id: string, short: string, model: PageModel, parent: RegionNode | undefined): RegionNode {
+  const r: RegionNode = {
+    id, short, landmark: d.landmark, label: d.label, path: d.path, name: d.name, box: d.box, ref: d.ref, struct: d.struct,
+    nodes: d.nodes, headings: d.headings, structs: d.structs, children: [], parent, purposes: [], summary: '',
+  };
+  r.children = subsections(r, model);
+  r.purposes = purposesOf(r, model);
+  r.summary = summaryOf(r, model);
+  return r;
+}
+
+/** The nearest enclosing structure that can be a subsection (-1: none). */
+function sectionParent(model: PageModel, i: number): number {
+  for (let k = model.structure[i].parent; k >= 0; k = model.structure[k].parent) if (SUBSECTION_KINDS.has(model.structure[k].kind)) return k;
+  return -1;
+}
+
+function subsections(r: RegionNode, model: PageModel): RegionNode[] {
+  const S = model.structure;
+  let scope = r.struct ?? -1;
+  const inRegion = new Set(r.structs);
+  const childrenOf = (sc: number) => r.structs.filter((i) => i !== sc && SUBSECTION_KINDS.has(S[i].kind) && S[i].frame === 0 && (sc >= 0 ? sectionParent(model, i) === sc : sectionParent(model, i) < 0 || !inRegion.has(sectionParent(model, i))));
+  let kids = childrenOf(scope);
+  // A section that only wraps one structure (a "Filters" region around its search form) is that structure.
+  for (let guard = 0; guard < 6 && kids.length === 1 && scope >= 0 && overlapRatio(S[kids[0]].box, r.box) > 0.85; guard++) {
+    scope = kids[0];
+    kids = childrenOf(scope);
+  }
+  // Four or more alike siblings (articles of a feed, cards) are the region's content, not its parts.
+  const alike = new Map<string, number[]>();
+  for (const k of kids) { const sig = `${S[k].tag}|${S[k].role}`; alike.set(sig, [...alike.get(sig) ?? [], k]); }
+  for (const group of alike.values()) {
+    if (group.length >= 4 && (S[group[0]].role === 'article' || group.filter((k) => !S[k].name).length * 2 >= group.length)) kids = kids.filter((k) => !group.includes(k));
+  }
+  const out: RegionNode[] = [];
+  const taken = new Set<PageNode>();
+  const names = new Map<string, number>();
+  const uniqueShort = (base: string) => {
+    const n = (names.get(base) ?? 0) + 1;
+    names.set(base, n);
+    return n === 1 ? base : `${base}${n}`;
+  };
+  for (const k of kids) {
+    const s = S[k];
+    const under = (i: number | undefined) => { for (let j = i ?? -1; j >= 0; j = S[j].parent) { if (j === k) return true; if (j === scope) return false; } return false; };
+    const nodes = r.nodes.filter((n) => n.frame === 0 && under(n.ctx));
+    const headings = r.headings.filter((h) => under(h.ctx));
+    if (!nodes.length && !headings.length) continue;
+    nodes.forEach((n) => taken.add(n));
+    const [landmark, label] = landmarkOf(s);
+    const above = s.kind === 'form' || s.kind === 'table' ? headingJustAbove(r.headings, s.box) : undefined;
+    const name = s.name || (above && above !== r.name ? above : '');
+    const short = uniqueShort(shortName(name, s));
+    const d: Draft = { key: '', landmark, label, path: `${r.path}/${step(s.tag, s.attrs)}`, name, box: s.box, ref: s.gid, struct: k, nodes, headings, structs: r.structs.filter((i) => under(i) || i === k), block: -1 };
+    out.push(finish(d, `${r.id}.${short}`, short, model, r));
+  }
+  // Content of other frames: into the subsection whose box holds it.
+  placeByGeometry(r.nodes.filter((n) => n.frame !== 0), out, (n, c) => { c.nodes.push(n); taken.add(n); });
+  // Headed groups: headings directly in the region (not its first, title heading) split what is left by position.
+  const own = r.nodes.filter((n) => !taken.has(n));
+  // Headings inside repeated rows title a card, not a part of the region.
+  const rowBoxes = r.structs.filter((i) => S[i].kind === 'row').map((i) => S[i].box);
+  const loose = r.headings.filter((h) => !out.some((c) => c.headings.includes(h)) && !rowBoxes.some((b) => contains(b, centre(h.box)))).sort((a, b) => a.box[1] - b.box[1]);
+  const title = loose[0] && !own.some((n) => n.box[1] + n.box[3] <= loose[0].box[1] + 2) ? loose[0] : undefined;
+  let dividers = loose.filter((h) => h !== title && (!title || h.level >= title.level));
+  // Dozens of headings are a list of entries (search results, posts), not parts of the region.
+  if (dividers.length > 12) dividers = [];
+  dividers.forEach((h, i) => {
+    const top = h.box[1];
+    const bottom = dividers[i + 1]?.box[1] ?? Infinity;
+    const nodes = own.filter((n) => !taken.has(n) && n.box[1] + n.box[3] / 2 >= top && n.box[1] + n.box[3] / 2 < bottom);
+    if (!nodes.length) return;
+    nodes.forEach((n) => taken.add(n));
+    const short = uniqueShort(shortName(h.text, undefined));
+    const d: Draft = { key: '', landmark: 'group', label: 'GROUP', path: `${r.path}/h${h.level}`, name: h.text, box: union([h.box, ...nodes.map((n) => n.box)]), ref: h.gid, nodes, headings: [h], structs: [], block: -1 };
+    out.push(finish(d, `${r.id}.${short}`, short, model, r));
+  });
+  return out.sort((a, b) => a.box[1] - b.box[1] || a.box[0] - b.box[0]);
+}
+
+function headingJustAbove(headings: PageHeading[], box: Box): string | undefined {
+  let best: PageHeading | undefined;
+  for (const h of headings) {
+    const gap = box[1] - (h.box[1] + h.box[3]);
+    if (gap >= -4 && gap <= 80 && (!best || h.box[1] > best.box[1])) best = h;
+  }
+  return best?.text;
+}
+
+const DEFAULT_SHORT: Record<string, string> = { table: 'DataTable', form: 'Form', fieldset: 'Fieldset', dialog: 'Dialog', group: 'Group', section: 'Section' };
+
+/** "Filter options" → "FilterOptions"; unnamed: by what it is (DataTable, Search, Navigation). */
+export function shortName(name: string, s: PageStruct | undefined): string {
+  const words = name.normalize('NFKC').split(/[^\p{L}\p{N}]+/u).filter(Boolean).slice(0, 3);
+  let out = words.map((w) => w[0].toUpperCase() + w.slice(1)).join('').slice(0, 24);
+  if (/^\d/.test(out)) out = `S${out}`;
+  if (out) return out;
+  if (!s) return 'Section';
+  if (s.role === 'search') return 'Search';
+  if (s.role === 'navigation') return 'Navigation';
+  if (s.role === 'article') return 'Article';
+  return DEFAULT_SHORT[s.kind] ?? (s.role[0].toUpperCase() + s.role.slice(1));
+}
+
+// ---- purposes and summaries ----
+
+const PRICE = /(?:[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:€|\$|£|EUR|USD|GBP|kr|zł|Kč)\b)/;
+const SEARCH_WORDS = /\b(search|query|find|suche|recherche|buscar|cerca)\b/i;
+const LOGIN_WORDS = /\b(log ?in|sign ?in|anmelden|connexion|iniciar sesi)/i;
+const SIGNUP_WORDS = /\b(sign ?up|register|registration|create (an |your )?account|join now)\b/i;
+const FILTER_WORDS = /\b(filters?|refine|narrow|sort by)\b/i;
+const CART_WORDS = /\b(add to (cart|bag|basket)|buy now|in den warenkorb|ajouter au panier)\b/i;
+const PAGE_WORDS = /^(next|previous|prev|older|newer|[«»‹›<>]|\d+)$/i;
+
+function textOf(n: PageNode): string {
+  return `${n.name} ${n.placeholder ?? ''} ${n.attrs?.name ?? ''} ${n.attrs?.id ?? ''}`;
+}
+
+/** What a region is for, from its controls, structure and headings. */
+export function purposesOf(r: RegionNode, model: PageModel): string[] {
+  const S = model.structure;
+  const out: string[] = [];
+  const structs = r.structs.map((i) => S[i]);
+  if (r.struct !== undefined && !r.structs.includes(r.struct)) structs.push(S[r.struct]);
+  const controls = r.nodes.filter((n) => countKind(n) !== null);
+  const words = `${r.name} ${r.headings.map((h) => h.text).join(' ')} ${structs.map((s) => s.name).join(' ')}`;
+  const passwords = controls.filter((n) => n.type === 'password' || n.attrs?.type === 'password').length;
+  const buttonNames = controls.filter((n) => n.role === 'button' || n.role === 'link').map((n) => n.name).join(' | ');
+  if (structs.some((s) => s.role === 'search') || controls.some((n) => n.role === 'searchbox' || ((n.role === 'textbox' || n.role === 'combobox') && (SEARCH_WORDS.test(textOf(n)) || n.attrs?.name === 'q')))) out.push('search');
+  if (passwords >= 2 || (SIGNUP_WORDS.test(buttonNames) && controls.some((n) => n.role === 'textbox')) || SIGNUP_WORDS.test(words)) out.push('sign-up');
+  else if (passwords === 1 || (LOGIN_WORDS.test(words) && controls.some((n) => n.role === 'textbox'))) out.push('login');
+  if (FILTER_WORDS.test(words) || (controls.some((n) => /^(apply|filter)/i.test(n.name) && n.role === 'button') && controls.some((n) => n.role === 'combobox' || n.role === 'checkbox'))) out.push('filter');
+  const tables = structs.filter((s) => s.kind === 'table');
+  if (tables.length === 1) out.push(`data table with ${tables[0].rows ?? 0} rows`);
+  else if (tables.length > 1) out.push(`${tables.length} data tables (${tables.slice(0, 4).map((t) => t.rows ?? 0).join(', ')}${tables.length > 4 ? ', …' : ''} rows)`);
+  const numbered = controls.filter((n) => n.role === 'link' && PAGE_WORDS.test(n.name.trim())).length;
+  if (structs.some((s) => /pag(in|e)/i.test(`${s.name} ${s.attrs?.class ?? ''}`)) || (numbered >= 3 && controls.some((n) => /^(next|prev)/i.test(n.name)))) out.push('pagination');
+  const linkNames = controls.filter((n) => n.role === 'link').map((n) => n.name);
+  const links = linkNames.length;
+  // Menu entries are short labels; a list of long link texts is content (articles, products).
+  const shortLabels = [...linkNames].sort((a, b) => a.length - b.length)[links >> 1]?.length <= 24;
+  if ((r.landmark === 'nav' || (links >= 5 && links >= 0.8 * controls.length && r.landmark !== 'main' && shortLabels)) && !out.includes('pagination')) out.push(`navigation with ${links} items`);
+  const articles = structs.filter((s) => s.role === 'article' && s.kind !== 'row').length;
+  const cards = structs.filter((s) => s.kind === 'row' && s.role !== 'row').length || (articles >= 3 ? articles : 0);
+  const items = r.nodes.filter((n) => n.role === 'item');
+  const priced = items.filter((n) => PRICE.test(`${n.value ?? ''} ${n.name}`)).length + controls.filter((n) => n.role === 'link' && PRICE.test(n.name)).length;
+  const grid = cards >= 3 && (priced >= 3 || controls.filter((n) => CART_WORDS.test(n.name)).length >= 3);
+  if (grid) out.push(`product card grid (${cards} cards)`);
+  if (!grid && articles >= 4) out.push(`list of ${articles} articles`);
+  else if (!grid && (articles || r.landmark === 'article')) out.push('article');
+  const fields = controls.filter((n) => ['input', 'select', 'checkbox', 'radio'].includes(countKind(n)!)).length;
+  if (!out.length && fields >= 2 && structs.some((s) => s.kind === 'form')) out.push(`form with ${fields} fields`);
+  return out;
+}
+
+/** The controls a person would look at first: primary and submit buttons, labelled fields, then the rest. */
+function keyControls(r: RegionNode, max: number, skipLinks: boolean): PageNode[] {
+  const controls = r.nodes.filter((n) => countKind(n) !== null && n.name && !(skipLinks && n.role === 'link'));
+  const rank = (n: PageNode) => {
+    if (/\b(primary|cta)\b/i.test(n.attrs?.class ?? '') || n.attrs?.type === 'submit') return 0;
+    if (n.role === 'button') return 1;
+    if (countKind(n) === 'input' || countKind(n) === 'select') return 2;
+    if (countKind(n) === 'menu') return 1;
+    return 3;
+  };
+  const seen = new Set<string>();
+  return controls
+    .map((n, i) => [n, rank(n), i] as const)
+    .sort((a, b) => a[1] - b[1] || a[2] - b[2])
+    .map(([n]) => n)
+    .filter((n) => { const k = n.name.toLowerCase(); if (seen.has(k)) return false; seen.add(k); return true; })
+    .slice(0, max);
+}
+
+const clipText = (s: string, max: number) => (s.length > max ? s.slice(0, max - 1) + '…' : s);
+
+export function summaryOf(r: RegionNode, model: PageModel): string {
+  const parts = [...r.purposes];
+  const nav = r.purposes.find((p) => p.startsWith('navigation with'));
+  if (nav) {
+    const names = r.nodes.filter((n) => n.role === 'link' && n.name).map((n) => clipText(n.name, 24));
+    parts[parts.indexOf(nav)] = `${nav}: ${names.slice(0, 5).join(', ')}${names.length > 5 ? ', …' : ''}`;
+  }
+  const key = keyControls(r, 3, !!nav).map((n) => clipText(n.name, 30) + (countKind(n) === 'menu' ? ' (menu)' : ''));
+  if (!parts.length && !key.length) {
+    const items = r.nodes.filter((n) => n.role === 'item').slice(0, 2).map((n) => clipText(n.name, 40));
+    const headings = r.headings.filter((h) => h.text !== r.name).slice(0, 2).map((h) => clipText(h.text, 40));
+    return [...headings, ...items].join(', ') || (model.structure.length ? 'no controls' : '');
+  }
+  return key.length ? `${parts.join(', ')}${parts.length ? '; key: ' : ''}${key.join(', ')}` : parts.join(', ');
+}
+
+/** Interactive elements by kind: { button: 3, link: 4 }. */
+export function countsOf(nodes: PageNode[]): Map<string, number> {
+  const counts = new Map<string, number>();
+  for (const n of nodes) {
+    const k = countKind(n);
+    if (k) counts.set(k, (counts.get(k) ?? 0) + 1);
+  }
+  return counts;
+}
+
+function countsText(counts: Map<string, number>): string {
+  const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  const parts = KIND_ORDER.filter((k) => counts.get(k)).map((k) => `${counts.get(k)} ${counts.get(k) === 1 ? k : PLURAL[k]}`);
+  return parts.length ? `${total} (${parts.join(', ')})` : '0';
+}
+
+const bbox = (b: Box): BoundingBox => ({ x: b[0], y: b[1], width: b[2], height: b[3] });
+
+export function regionRef(r: RegionNode): SubsectionRef {
+  return { id: r.id, name: r.name, kind: r.label, interactive: r.nodes.filter((n) => countKind(n) !== null).length, ...(r.ref && { ref: r.ref }) };
+}
+
+export function regionData(r: RegionNode): Region {
+  const counts = countsOf(r.nodes);
+  const get = (k: string) => counts.get(k) ?? 0;
+  const total = [...counts.values()].reduce((a, b) => a + b, 0);
+  const buttons = get('button') + get('menu');
+  const links = get('link');
+  const inputs = get('input') + get('select') + get('checkbox') + get('radio');
+  return {
+    id: r.id,
+    landmark: r.landmark,
+    xpath: r.path,
+    name: r.name,
+    summary: r.summary,
+    purposes: r.purposes,
+    subsections: r.children.map((c) => c.short),
+    sections: r.children.map(regionRef),
+    interactive: total,
+    interactiveCounts: { buttons, links, inputs, other: total - buttons - links - inputs },
+    byKind: Object.fromEntries(KIND_ORDER.filter((k) => counts.get(k)).map((k) => [PLURAL[k], counts.get(k)!])),
+    boundingBox: bbox(r.box),
+    ...(r.ref && { ref: r.ref }),
+  };
+}
+
+// ---- L0 ----
+
+export interface PageFacts {
+  snapshotId: string;
+  status: PageOverview['status'];
+  regions: number;
+}
+
+const LANDMARK_WORD: Record<string, string> = { banner: 'header', navigation: 'nav', main: 'main', complementary: 'aside', contentinfo: 'footer', search: 'search', region: 'region' };
+
+export function pageOverview(model: PageModel, facts: PageFacts): PageOverview {
+  const tops = model.structure.filter((s, i) => s.kind === 'landmark' && !hasLandmarkAbove(model, i));
+  const kinds = tops.map((s) => LANDMARK_WORD[s.role] ?? s.role);
+  const forms = model.structure.filter((s) => s.kind === 'form' || s.tag === 'form').length;
+  const frames = model.frames.length - 1;
+  const lines = [
+    `PAGE: ${model.url}`,
+    `TITLE: ${JSON.stringify(model.title)}`,
+    `VIEWPORT: ${model.viewport.width}x${model.viewport.height}`,
+    `STATUS: ${facts.status}`,
+    '',
+    `LANDMARKS: ${tops.length}${kinds.length ? ` (${kinds.join(', ')})` : ''}`,
+    `INTERACTIVE: ${model.total} elements`,
+    `FORMS: ${forms}`,
+    `REGIONS: ${facts.regions}`,
+  ];
+  if (frames > 0) lines.push(`FRAMES: ${frames}`);
+  if (model.warnings.length) lines.push(`WARNINGS: ${model.warnings.length} (see warnings)`);
+  return {
+    snapshotId: facts.snapshotId, url: model.url, title: model.title, viewport: model.viewport, status: facts.status,
+    landmarks: { count: tops.length, kinds }, interactive: model.total, forms, frames, regions: facts.regions,
+    ...(model.warnings.length && { warnings: model.warnings }),
+    text: lines.join('\n'),
+  };
+}
+
+function hasLandmarkAbove(model: PageModel, i: number): boolean {
+  for (let k = model.structure[i].parent; k >= 0; k = model.structure[k].parent) if (model.structure[k].kind === 'landmark') return true;
+  return false;
+}
+
+// ---- L1 ----
+
+const quoteName = (s: string) => (s ? ` ${JSON.stringify(clipText(s, 60))}` : '');
+
+/** o200k tokens, roughly: Latin text runs about four characters a token, other scripts about one. */
+function roughTokens(text: string): number {
+  let ascii = 0, other = 0;
+  for (const ch of text) { if (ch.charCodeAt(0) < 128) ascii++; else other++; }
+  // On the generous side: paths, IDs and punctuation tokenise worse than prose.
+  return ascii / 3.2 + other * 1.2;
+}
+
+/** L1 aims at this many tokens: past it, one line per region, then the smallest regions by ID only. */
+const L1_BUDGET = 480;
+
+function regionBlock(r: RegionNode): string {
+  const pad = '       ';
+  const lines = [`  [${r.id}] ${r.label} ${r.path}${quoteName(r.name)}`];
+  if (r.summary) lines.push(`${pad}Summary: ${JSON.stringify(clipText(r.summary, 160))}`);
+  lines.push(`${pad}Interactive: ${countsText(countsOf(r.nodes))}`);
+  if (r.children.length) lines.push(`${pad}Subsections: ${r.children.slice(0, 8).map((c) => c.short).join(', ')}${r.children.length > 8 ? `, … (${r.children.length - 8} more)` : ''}`);
+  return lines.join('\n');
+}
+
+function regionLine(r: RegionNode): string {
+  const subs = r.children.length ? ` {${r.children.slice(0, 4).map((c) => c.short).join(', ')}${r.children.length > 4 ? ', …' : ''}}` : '';
+  return `  [${r.id}] ${r.label} ${r.path}${quoteName(clipText(r.name, 40))}: ${countsText(countsOf(r.nodes))}${r.summary ? ` — ${clipText(r.summary, 60)}` : ''}${subs}`;
+}
+
+export function regionsResult(model: PageModel, tree: RegionTree, snapshotId: string): RegionsResult {
+  let text = `REGIONS:\n\n${tree.regions.map(regionBlock).join('\n\n')}`;
+  if (tree.regions.length > 8 || roughTokens(text) > L1_BUDGET) {
+    const folded = new Set<RegionNode>();
+    const render = () => {
+      const shown = tree.regions.filter((r) => !folded.has(r)).map(regionLine);
+      const small = tree.regions.filter((r) => folded.has(r));
+      if (small.length) shown.push(`  + ${small.length} small region${small.length === 1 ? '' : 's'} (≤ ${Math.max(...small.map((r) => r.nodes.filter((n) => countKind(n) !== null).length))} controls each): ${small.map((r) => r.id).join(', ')}`);
+      return `REGIONS:\n${shown.join('\n')}`;
+    };
+    text = render();
+    // Blocks go first, the fewest controls first; forms, searches, dialogs and main never.
+    const keep = new Set(['main', 'form', 'search', 'dialog']);
+    const controls = (r: RegionNode) => r.nodes.filter((n) => countKind(n) !== null).length;
+    const rank = (r: RegionNode) => (r.landmark === 'block' || r.landmark === 'page' ? 0 : 1);
+    const bySize = [...tree.regions].filter((r) => !keep.has(r.landmark) && !r.purposes.some((p) => p === 'search' || p === 'login' || p === 'sign-up'))
+      .sort((a, b) => rank(a) - rank(b) || controls(a) - controls(b) || a.children.length - b.children.length);
+    for (const r of bySize) {
+      if (roughTokens(text) <= L1_BUDGET) break;
+      folded.add(r);
+      text = render();
+    }
+  }
+  return { snapshotId, url: model.url, title: model.title, regions: tree.regions.map(regionData), text };
+}
+
+// ---- L2 ----
+
+export interface ExpandOptions {
+  /** Collapse each repeated row onto one line, and identical siblings into "N similar". */
+  group: boolean;
+  /** Lines of elements at most; subsections that do not fit are summarised. */
+  limit: number;
+}
+
+const NOTE_STATES = ['checked', 'mixed', 'disabled', 'required', 'readonly', 'expanded', 'collapsed', 'selected', 'pressed'];
+
+export function regionElement(n: PageNode, described: Map<string, DescribedElement>, section: string | undefined): RegionElement {
+  const notes: string[] = [];
+  if (n.placeholder && n.name === n.placeholder) notes.push('placeholder');
+  const type = n.attrs?.type;
+  if ((n.tag === 'button' || n.tag === 'input') && (type === 'submit' || type === 'reset')) notes.push(`type=${type}`);
+  if (/\b(primary|cta)\b/i.test(n.attrs?.class ?? '')) notes.push('primary');
+  const popup = n.attrs?.['aria-haspopup'];
+  if (popup === 'menu' || popup === 'true') notes.push('menu');
+  if (n.occ) notes.push('covered');
+  // A row's item is the row's text and price as the snapshot read them; controls are as they are now.
+  const d = n.role === 'item' ? undefined : described.get(n.gid);
+  const states = (d?.states ?? n.states).filter((s) => NOTE_STATES.includes(s));
+  const out: RegionElement = { ref: n.gid, role: n.role, kind: elementKind(n), name: d?.name ?? n.name, states, notes };
+  const value = d?.found ? d.value : n.value;
+  if (value !== undefined && value !== '') out.value = value;
+  if (d?.options) {
+    out.options = d.options.items.map((o) => o.label);
+    out.optionCount = d.options.count;
+  }
+  if (section) out.section = section;
+  return out;
+}
+
+function elementLine(e: RegionElement): string {
+  const parts = [`${e.kind}${e.name ? ` ${JSON.stringify(clipText(e.name, 50))}` : ''} @ref:${e.ref}`];
+  if (e.value !== undefined) parts.push(`= ${JSON.stringify(clipText(e.value, 40))}`);
+  const notes = [...e.notes, ...e.states];
+  if (e.options) {
+    const shown = e.options.slice(0, 6).map((o) => clipText(o, 24));
+    notes.push(`options: ${shown.join(', ')}${(e.optionCount ?? 0) > shown.length ? `, … (${e.optionCount})` : ''}`);
+  }
+  if (notes.length) parts.push(`[${notes.join('] [')}]`);
+  return parts.join(' ');
+}
+
+function groupLine(g: ElementGroup): string {
+  return `${idRange(g.refs)} ${g.count} similar: ${g.kind} ${g.shape}${g.names.length ? ` ${groupNames(g.names)}` : ''}`;
+}
+
+/** Entries of L2: elements, rows on one line each, and runs of identical siblings. */
+type Entry = { kind: 'element'; e: RegionElement } | { kind: 'group'; g: ElementGroup } | { kind: 'row'; item?: RegionElement; controls: RegionElement[]; name: string };
+
+function entriesOf(nodes: PageNode[], model: PageModel, described: Map<string, DescribedElement>, section: (n: PageNode) => string | undefined, group: boolean): Entry[] {
+  const element = (n: PageNode): Entry => ({ kind: 'element', e: regionElement(n, described, section(n)) });
+  if (!group) return nodes.map(element);
+  const S = model.structure;
+  const rowOf = (n: PageNode) => (n.ctx !== undefined && n.ctx >= 0 && S[n.ctx].kind === 'row' ? n.ctx : -1);
+  // Outside rows, identical siblings collapse; look-alikes with different names stay apart.
+  const groupAt = new Map<PageNode, PageNode[]>();
+  const inGroup = new Set<PageNode>();
+  for (const g of groupSimilar(nodes.filter((n) => rowOf(n) < 0), (n) => nodeGroupKey(model, n))) {
+    if (!Array.isArray(g) || !namesCollapse(g.map((n) => n.name))) continue;
+    groupAt.set(g[0], g);
+    g.forEach((n) => inGroup.add(n));
+  }
+  const out: Entry[] = [];
+  const rows = new Map<number, Extract<Entry, { kind: 'row' }>>();
+  for (const n of nodes) {
+    const r = rowOf(n);
+    if (r >= 0) {
+      let row = rows.get(r);
+      if (!row) {
+        row = { kind: 'row', controls: [], name: S[r].name };
+        rows.set(r, row);
+        out.push(row);
+      }
+      const e = regionElement(n, described, section(n));
+      if (n.role === 'item' && !row.item) row.item = e;
+      else row.controls.push(e);
+      continue;
+    }
+    const g = groupAt.get(n);
+    if (g) out.push({ kind: 'group', g: { refs: g.map((m) => m.gid), count: g.length, kind: elementKind(n), shape: selectorShape(n), names: g.map((m) => m.name), ...(section(n) && { section: section(n) }) } });
+    else if (!inGroup.has(n)) out.push(element(n));
+  }
+  return out;
+}
+
+const ROW_CONTROLS = 4;
+
+function entryLine(e: Entry, capRows: boolean): string {
+  if (e.kind === 'element') return elementLine(e.e);
+  if (e.kind === 'group') return groupLine(e.g);
+  const head = e.item ? elementLine(e.item) : `ROW ${JSON.stringify(clipText(e.name, 60))}`;
+  // Among many rows, a row is one short line: its first controls, then how many more (a few rows show all).
+  const cap = capRows ? ROW_CONTROLS : Infinity;
+  const shown = e.controls.slice(0, cap).map(elementLine);
+  if (e.controls.length > cap) shown.push(`+${e.controls.length - cap} more (group: false lists every one)`);
+  return `${head}${shown.length ? ` | ${shown.join(' | ')}` : ''}`;
+}
+
+function entryElements(e: Entry): Array<RegionElement | ElementGroup> {
+  if (e.kind === 'element') return [e.e];
+  if (e.kind === 'group') return [e.g];
+  return [...(e.item ? [e.item] : []), ...e.controls];
+}
+
+export function expandRegion(model: PageModel, r: RegionNode, described: Map<string, DescribedElement>, snapshotId: string, opts: ExpandOptions): ExpandedRegion {
+  const sectionOf = new Map<PageNode, RegionNode>();
+  const mark = (c: RegionNode) => { for (const n of c.nodes) sectionOf.set(n, c); c.children.forEach(mark); };
+  r.children.forEach(mark);
+  const section = (n: PageNode) => sectionOf.get(n)?.id;
+  const all = entriesOf(r.nodes, model, described, section, opts.group);
+  const shown: Entry[] = [];
+  const collapsed: RegionNode[] = [];
+  if (all.length <= opts.limit) {
+    shown.push(...all);
+  } else {
+    // Its own elements first, then whole subsections while they fit; the rest as one line each.
+    const inChild = new Set(r.children.flatMap((c) => c.nodes));
+    const own = entriesOf(r.nodes.filter((n) => !inChild.has(n)), model, described, section, opts.group);
+    shown.push(...own.slice(0, opts.limit));
+    let room = opts.limit - shown.length;
+    for (const c of r.children) {
+      const entries = entriesOf(c.nodes, model, described, section, opts.group);
+      if (entries.length <= room) { shown.push(...entries); room -= entries.length; } else collapsed.push(c);
+    }
+  }
+  const lines = [`REGION: ${r.id} ${r.label} ${r.path}${quoteName(r.name)}`];
+  if (r.summary) lines.push(`Summary: ${JSON.stringify(r.summary)}`);
+  lines.push('', 'ELEMENTS:');
+  if (!shown.length) lines.push('  (none)');
+  const capRows = shown.filter((e) => e.kind === 'row').length > 5;
+  for (const e of shown) lines.push(`  ${entryLine(e, capRows)}`);
+  const more = r.nodes.length - shown.reduce((k, e) => k + (e.kind === 'group' ? e.g.count : entryElements(e).length), 0);
+  if (collapsed.length) {
+    lines.push('', 'MORE (expand for their elements):');
+    for (const c of collapsed) lines.push(`  [${c.id}] ${c.label}${quoteName(clipText(c.name, 50))}: ${countsText(countsOf(c.nodes))}${c.purposes.length ? ` — ${clipText(c.purposes.join(', '), 60)}` : ''}`);
+  } else if (more > 0) {
+    lines.push(`  … ${more} more (ask for a larger limit)`);
+  }
+  const unlisted = r.children.filter((c) => !collapsed.includes(c));
+  if (unlisted.length) lines.push('', `SUBSECTIONS: ${unlisted.map((c) => c.id).join(', ')}`);
+  return {
+    snapshotId, id: r.id, landmark: r.landmark, xpath: r.path, name: r.name, summary: r.summary,
+    elements: shown.flatMap(entryElements),
+    collapsed: collapsed.map(regionRef),
+    subsections: r.children.map(regionRef),
+    total: r.nodes.length,
+    text: lines.join('\n'),
+  };
+}
+
+// ---- L3 ----
+
+/** The nearest interactive element in each direction, from the boxes (← → ↑ ↓). */
+export function nearby(model: PageModel, ref: string, box: Box): ElementContext['nearby'] {
+  const [x, y, w, h] = box;
+  const cx = x + w / 2, cy = y + h / 2;
+  const best: Record<'left' | 'right' | 'up' | 'down', [number, PageNode] | undefined> = { left: undefined, right: undefined, up: undefined, down: undefined };
+  for (const n of model.nodes) {
+    if (n.gid === ref || n.role === 'item' || countKind(n) === null) continue;
+    const [nx, ny, nw, nh] = n.box;
+    // Containers of the element (a clickable card around it) are not its neighbours.
+    if (nx <= x && ny <= y && nx + nw >= x + w && ny + nh >= y + h) continue;
+    const ncx = nx + nw / 2, ncy = ny + nh / 2;
+    const overlapX = Math.min(x + w, nx + nw) - Math.max(x, nx);
+    const consider = (dir: keyof typeof best, along: number, across: number) => {
+      const score = Math.max(0, along) + 2 * Math.max(0, across);
+      if (!best[dir] || score < best[dir]![0]) best[dir] = [score, n];
+    };
+    // Beside: level with the element (their rows overlap); above or below: anywhere, columns weigh.
+    const level = Math.min(y + h, ny + nh) - Math.max(y, ny) > 0 || Math.abs(ncy - cy) < h / 2;
+    if (level && ncx < cx && nx + nw <= x + 4) consider('left', x - (nx + nw), Math.abs(ncy - cy));
+    if (level && ncx > cx && nx >= x + w - 4) consider('right', nx - (x + w), Math.abs(ncy - cy));
+    if (ncy < cy && ny + nh <= y + 4) consider('up', y - (ny + nh), overlapX > 0 ? 0 : Math.abs(ncx - cx) / 2);
+    if (ncy > cy && ny >= y + h - 4) consider('down', ny - (y + h), overlapX > 0 ? 0 : Math.abs(ncx - cx) / 2);
+  }
+  const out: ElementContext['nearby'] = {};
+  for (const dir of ['left', 'right', 'up', 'down'] as const) {
+    const b = best[dir];
+    if (b) out[dir] = { ref: b[1].gid, kind: elementKind(b[1]), name: clipText(b[1].name, 60), distance: Math.round(b[0]) };
+  }
+  return out;
+}
+
+export interface ContextFacts {
+  snapshotId: string;
+  ref: string;
+  frame: number;
+  frameUrl?: string;
+  /** XPath of the iframes on the way down, outermost first (each within its parent's document). */
+  framePath: string[];
+  /** Offset of the element's frame in the top-level viewport. */
+  offset: [number, number];
+  /** Visible part of the element's frame in the top-level viewport (null: none). */
+  clip: Box | null;
+  viewport: { width: number; height: number };
+  region?: string;
+}
+
+const ARROWS = { left: '←', right: '→', up: '↑', down: '↓' } as const;
+
+export function elementContext(model: PageModel, raw: RawElementContext, facts: ContextFacts, hintText: (h: RawElementContext['hints'][number]) => string): ElementContext {
+  const box: Box | null = raw.box ? [raw.box[0] + facts.offset[0], raw.box[1] + facts.offset[1], raw.box[2], raw.box[3]] : null;
+  const seen = box && facts.clip ? intersects(box, facts.clip) && intersects(box, [0, 0, facts.viewport.width, facts.viewport.height]) : false;
+  const xpath = [...facts.framePath.map((p) => `${p}/#document`), raw.xpath].join('');
+  const kind = elementKind({ role: raw.role, tag: raw.tag, attrs: raw.attributes });
+  const framePrefix = facts.frame ? `f${facts.frame}_` : '';
+  const parents = raw.chain.map((c) => ({ ref: framePrefix + c.id, kind: landmarkOf({ kind: c.kind, role: c.role } as PageStruct)[1], role: c.role, tag: c.tag, name: c.name }));
+  const hints = raw.hints.map((h) => (facts.frame ? { ...h, frame: `f${facts.frame}` } : h));
+  const out: ElementContext = {
+    snapshotId: facts.snapshotId, ref: facts.ref, role: raw.role, kind, name: raw.name, tag: raw.tag, states: raw.states, xpath,
+    bbox: box ? bbox(box) : null, inViewport: seen, frame: facts.frame, ...(facts.frameUrl && { frameUrl: facts.frameUrl }),
+    attributes: raw.attributes, parents, nearby: box ? nearby(model, facts.ref, box) : {},
+    selectorHints: hints.map(hintText), hints, text: '',
+    ...(raw.value !== undefined && { value: raw.value }),
+    ...(raw.options && { options: raw.options, optionCount: raw.optionCount }),
+    ...(facts.region && { region: facts.region }),
+  };
+  out.text = contextText(out);
+  return out;
+}
+
+function intersects(a: Box, b: Box): boolean {
+  return a[0] < b[0] + b[2] && a[0] + a[2] > b[0] && a[1] < b[1] + b[3] && a[1] + a[3] > b[1];
+}
+
+function contextText(c: ElementContext): string {
+  const lines = [`ELEMENT: ${c.kind}${c.name ? ` ${JSON.stringify(clipText(c.name, 80))}` : ''} @ref:${c.ref}${c.value !== undefined ? ` = ${JSON.stringify(clipText(c.value, 60))}` : ''}${c.states.length ? ` [${c.states.join('] [')}]` : ''}`];
+  lines.push(`XPath: ${c.xpath}`);
+  lines.push(c.bbox ? `BBox: { x: ${c.bbox.x}, y: ${c.bbox.y}, width: ${c.bbox.width}, height: ${c.bbox.height} }` : 'BBox: none (not visible)');
+  lines.push(`InViewport: ${c.inViewport}`);
+  if (c.frame) lines.push(`Frame: f${c.frame}${c.frameUrl ? ` ${c.frameUrl}` : ''}`);
+  if (c.region) lines.push(`Region: ${c.region}`);
+  const attrs = Object.entries(c.attributes).filter(([k]) => k !== 'style');
+  if (attrs.length) {
+    lines.push('', 'ATTRIBUTES:');
+    for (const [k, v] of attrs.slice(0, 12)) lines.push(`  ${k}: ${v === 'true' || v === 'false' ? v : JSON.stringify(clipText(v, 80))}`);
+    if (attrs.length > 12) lines.push(`  … ${attrs.length - 12} more`);
+  }
+  if (c.options?.length) {
+    lines.push('', 'OPTIONS:');
+    for (const o of c.options.slice(0, 12)) lines.push(`  [${o.index}] ${JSON.stringify(o.label)}${o.selected ? ' (selected)' : ''}${o.disabled ? ' (disabled)' : ''}`);
+    if ((c.optionCount ?? 0) > 12) lines.push(`  … ${c.optionCount! - 12} more`);
+  }
+  if (c.parents.length) {
+    lines.push('', 'PARENT CONTEXT:');
+    c.parents.forEach((p, i) => lines.push(`  ${i ? `${'    '.repeat(i - 1)}└── ` : ''}${p.kind} @ref:${p.ref}${p.name ? ` ${JSON.stringify(clipText(p.name, 60))}` : ''}`));
+    lines.push(`  ${'    '.repeat(c.parents.length - 1)}└── THIS ELEMENT`);
+  }
+  const dirs = (['left', 'right', 'up', 'down'] as const).filter((d) => c.nearby[d]);
+  if (dirs.length) {
+    lines.push('', 'NEARBY INTERACTIVE:');
+    for (const d of dirs) { const n = c.nearby[d]!; lines.push(`  ${ARROWS[d]} ${n.kind} @ref:${n.ref}${n.name ? ` ${JSON.stringify(n.name)}` : ''}`); }
+  }
+  if (c.selectorHints.length) {
+    lines.push('', 'SELECTOR HINTS:');
+    for (const h of c.selectorHints) lines.push(`  ${h}`);
+  }
+  return lines.join('\n');
+}
