@@ -25,6 +25,11 @@ test('pagelens demo prints the demo payload and its token count, offline', async
   assert.equal(byName.get('Street')?.r, 'inp', 'a field labelled only by preceding text is named');
   assert.ok(payload.scrollable_containers.length >= 1, 'the cart list is scrollable');
   assert.match(r.stderr, new RegExp(`${payload.meta.estimatedTokens} tokens \\(o200k\\)`));
+  // Then the offline agent places the order: four actions, each verified, then done.
+  assert.equal(r.stderr.match(/→ verified/g)?.length, 4, r.stderr);
+  assert.match(r.stderr, /click\(13\)\s+→ verified/);
+  assert.match(r.stderr, /pagelens agent: done .*; verified/);
+  assert.ok(!r.stderr.includes('hunter2'));
 });
 
 test('pagelens snapshot: semantic mode, text format, axtree mode', async () => {

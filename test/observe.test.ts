@@ -102,6 +102,12 @@ test('extract fills a zod schema from a product page, a list from its cards, and
     { name: 'LG UltraGear 27GP850', price: 349 }, { name: 'Dell S2721DGF', price: 279 }, { name: 'ASUS TUF VG27AQ', price: 259 }, { name: 'AOC 27G2', price: 199 },
   ]);
 
+  // Without a schema, a plural instruction gets the rows with their values.
+  const list = await lens.extract('list all related products');
+  const items = (list.data as { items?: Array<{ name: string; value?: string }> }).items ?? [];
+  assert.ok(items.some((i) => i.name.includes('Dell S2721DGF') && i.value?.includes('279')), JSON.stringify(list.data));
+  assert.ok(items.length >= 4, JSON.stringify(list.data));
+
   const free = await lens.extract('what is the price of the Dell S2721DGF');
   assert.deepEqual(free.data, { extraction: '$279.00' });
 

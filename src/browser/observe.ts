@@ -206,7 +206,7 @@ function defaultExpect(a: Action): ExpectedOutcome | undefined {
 
 /**
  * Structured data from the page's content: with a zod schema, an object of that shape (checked
- * against it); without one, `{ extraction }`, the best answer found.
+ * against it); without one, `{ items }` for a list, else `{ extraction }`, the best answer found.
  */
 export async function extract<S extends z.ZodType = z.ZodType>(core: LensCore, instruction: string, schema?: S, options: ExtractOptions = {}): Promise<ExtractResult<z.infer<S>>> {
   const text = parseInput(Instruction, instruction, 'instruction');

@@ -9,7 +9,10 @@ import { startServer } from '../server/serve.js';
 import { openPage, parseViewport } from '../session/open.js';
 
 interface ServeFlags { host: string; port: string; planner: PlannerName; token?: string; corsOrigin?: string; maxBody: string; compat?: boolean; quiet?: boolean }
-interface AgentFlags { url: string; backend?: string; token?: string; planner: PlannerName; maxSteps: string; json?: boolean; viewport: string; offline?: boolean; cdp?: string }
+export interface AgentFlags { url: string; backend?: string; token?: string; planner: PlannerName; maxSteps: string; json?: boolean; viewport: string; offline?: boolean; cdp?: string }
+
+/** The demo's task: four steps on the built-in checkout, each verified, then done. */
+export const DEMO_TASK = 'Type "ada@example.com" into Email, type "12 Analytical Way" into Street, select "Standard (3–5 days)" in Shipping, then click Place order';
 
 export function addAgentCommands(program: Command): void {
   program.command('serve')
@@ -58,7 +61,7 @@ async function serveCommand(flags: ServeFlags): Promise<void> {
   });
 }
 
-async function agentCommand(task: string, flags: AgentFlags): Promise<void> {
+export async function agentCommand(task: string, flags: AgentFlags): Promise<void> {
   const maxSteps = positiveInt('--max-steps', flags.maxSteps);
   if (flags.token && !flags.backend) throw new PagelensError('BAD_INPUT', '--token goes with --backend');
   const backend = flags.backend ? httpBackend(flags.backend, flags.token) : appBackend(createApp({ planner: await createPlanner(flags.planner) }));

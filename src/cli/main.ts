@@ -11,7 +11,7 @@ import { V3_LEGEND } from '../model/roles.js';
 import { countTokens } from '../model/tokens.js';
 import { addRunCommand } from './run.js';
 import { addBenchCommand } from './bench.js';
-import { addAgentCommands } from './agent.js';
+import { addAgentCommands, agentCommand, DEMO_TASK } from './agent.js';
 import { addObserveCommands, parseMaxTokens, printFilteredSnapshot } from './observe.js';
 import { addExploreCommands } from './explore.js';
 
@@ -150,9 +150,16 @@ export function buildCli(): Command {
   const program = new Command('pagelens').description('Compact, stable page state for LLM agents').showHelpAfterError();
   addSnapshotOptions(program.command('snapshot <url-or-file>').description('print what an agent can see and do on a page'))
     .action((target: string, flags: SnapshotFlags) => snapshotCommand(target, flags));
-  addSnapshotOptions(program.command('demo').description('snapshot the built-in demo page (offline)'))
+  addSnapshotOptions(program.command('demo').description('snapshot the built-in demo page, then let the offline agent place an order on it (no API key)'))
+    .option('--no-agent', 'only the snapshot')
     // Pretty JSON by default for people reading the demo; an explicit --pretty still meets the checks.
-    .action((flags: SnapshotFlags) => snapshotCommand(DEMO_PAGE, { ...flags, pretty: flags.pretty ?? flags.format === 'json' }));
+    .action(async (flags: SnapshotFlags & { agent: boolean }) => {
+      const { agent, ...snapshotFlags } = flags;
+      await snapshotCommand(DEMO_PAGE, { ...snapshotFlags, pretty: flags.pretty ?? flags.format === 'json' });
+      if (!agent) return;
+      process.stderr.write(`\npagelens agent "${DEMO_TASK}"\n`);
+      await agentCommand(DEMO_TASK, { url: DEMO_PAGE, planner: 'heuristic', maxSteps: '20', viewport: flags.viewport, offline: true });
+    });
   addRunCommand(program);
   addBenchCommand(program);
   addAgentCommands(program);

@@ -63,7 +63,7 @@ export const heuristicChooser: Chooser = {
     return { choices: req.candidates.map((c) => ({ id: c.id, confidence: c.confidence })) };
   },
   async fill(req) {
-    return heuristicFill(req.kept, req.jsonSchema);
+    return heuristicFill(req.kept, req.jsonSchema, req.instruction);
   },
 };
 

@@ -34,15 +34,26 @@ export interface FillResult {
 const NAME_KEY = /^(?:name|title|product|productname|producttitle|heading|headline|item|itemname)$/i;
 const PRICE_KEY = /price|cost|amount|total|fee/i;
 const MIN_SCORE = 0.3;
+/** An instruction asking for a list rather than one value. */
+const PLURAL = /\b(?:all|every|each|list|items|products|rows|entries|results|prices)\b/i;
 
 /**
- * Fills `schema` from the kept nodes (best first). Without a schema: `{ extraction }`, the best
- * node's value (or text).
+ * Fills `schema` from the kept nodes (best first). Without a schema: `{ items: [{name, value}] }`
+ * when the instruction asks for a list and rows were kept, else `{ extraction }`, the best node's
+ * value (or text).
  */
-export function heuristicFill(kept: KeptNode[], schema?: JsonSchema): FillResult {
+export function heuristicFill(kept: KeptNode[], schema?: JsonSchema, instruction = ''): FillResult {
   const nodes = kept.map((k) => k.node);
   const sources: Record<string, string> = {};
   const missing: string[] = [];
+  if ((!schema || !kindOf(schema)) && PLURAL.test(instruction)) {
+    // "the cart items and prices": every row item kept, with its value, in reading order.
+    const items = nodes.filter((n) => n.kind === 'item').sort((a, b) => a.order - b.order);
+    if (items.length >= 2) {
+      items.forEach((n, i) => { sources[`items[${i}]`] = n.gid; });
+      return { data: { items: items.map((n) => ({ name: n.name, ...(n.value && { value: n.value }) })) }, sources, missing };
+    }
+  }
   if (!schema || !kindOf(schema)) {
     // The best-scored node that has something to say (a value, a text), not a bare control.
     const best = kept.find((k) => k.node.kind !== 'control' || k.node.value)?.node;

@@ -457,7 +457,8 @@ export function purposesOf(r: RegionNode, model: PageModel): string[] {
   const buttonNames = controls.filter((n) => n.role === 'button' || n.role === 'link').map((n) => n.name).join(' | ');
   if (structs.some((s) => s.role === 'search') || controls.some((n) => n.role === 'searchbox' || ((n.role === 'textbox' || n.role === 'combobox') && (SEARCH_WORDS.test(textOf(n)) || n.attrs?.name === 'q')))) out.push('search');
   if (passwords >= 2 || (SIGNUP_WORDS.test(buttonNames) && controls.some((n) => n.role === 'textbox')) || SIGNUP_WORDS.test(words)) out.push('sign-up');
-  else if (passwords === 1 || (LOGIN_WORDS.test(words) && controls.some((n) => n.role === 'textbox'))) out.push('login');
+  // A login asks for little besides the password; a checkout or profile form that also has one is not a login.
+  else if ((passwords === 1 && controls.filter((n) => n.role === 'textbox').length <= 3) || (LOGIN_WORDS.test(words) && controls.some((n) => n.role === 'textbox'))) out.push('login');
   if (FILTER_WORDS.test(words) || (controls.some((n) => /^(apply|filter)/i.test(n.name) && n.role === 'button') && controls.some((n) => n.role === 'combobox' || n.role === 'checkbox'))) out.push('filter');
   const tables = structs.filter((s) => s.kind === 'table');
   if (tables.length === 1) out.push(`data table with ${tables[0].rows ?? 0} rows`);
