@@ -2,6 +2,7 @@
 // asks for exactly the artifact it needs (skeleton for duplicated labels, hybrid for colours),
 // uses it, and the task ends done with its verification passed. Also through a real HTTP server,
 // and with the OpenAI-compatible planner against a loopback Chat Completions server.
+import { DEMO_TASK } from '../src/model/demo.js';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -26,7 +27,7 @@ const inProcess = () => appBackend(createApp({ planner: new HeuristicPlanner() }
 test('the demo checkout: four steps, each verified, then done; semantic_v3 only', async () => {
   const { lens, page } = await openDemo();
   const run = await runAgent(lens, {
-    task: 'Type "ada@example.com" into Email, type "12 Analytical Way" into Street, select "Standard (3–5 days)" in Shipping, then click Place order',
+    task: DEMO_TASK,
     backend: inProcess(),
   });
   assert.equal(run.status, 'done', JSON.stringify(run, null, 1));

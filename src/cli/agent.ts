@@ -11,9 +11,6 @@ import { openPage, parseViewport } from '../session/open.js';
 interface ServeFlags { host: string; port: string; planner: PlannerName; token?: string; corsOrigin?: string; maxBody: string; compat?: boolean; quiet?: boolean }
 export interface AgentFlags { url: string; backend?: string; token?: string; planner: PlannerName; maxSteps: string; json?: boolean; viewport: string; offline?: boolean; cdp?: string }
 
-/** The demo's task: four steps on the built-in checkout, each verified, then done. */
-export const DEMO_TASK = 'Type "ada@example.com" into Email, type "12 Analytical Way" into Street, select "Standard (3–5 days)" in Shipping, then click Place order';
-
 export function addAgentCommands(program: Command): void {
   program.command('serve')
     .description('run the negotiation backend: POST /api/agent/interact, GET /healthz')

@@ -11,7 +11,8 @@ import { V3_LEGEND } from '../model/roles.js';
 import { countTokens } from '../model/tokens.js';
 import { addRunCommand } from './run.js';
 import { addBenchCommand } from './bench.js';
-import { addAgentCommands, agentCommand, DEMO_TASK } from './agent.js';
+import { DEMO_TASK } from '../model/demo.js';
+import { addAgentCommands, agentCommand } from './agent.js';
 import { addObserveCommands, parseMaxTokens, printFilteredSnapshot } from './observe.js';
 import { addExploreCommands } from './explore.js';
 
