@@ -57,3 +57,20 @@ export { groupSimilar, groupNames, idRange, selectorShape, nodeGroupKey, type Gr
 export { diffSnapshots, MOVE_THRESHOLD, type DiffSide } from './model/diff.js';
 export { hintText } from './browser/explore.js';
 export { SNAPSHOT_TTL_MS, MUTATION_LIMIT } from './browser/snapshots.js';
+// The tool registry shared by the MCP server and other stacks (issue 14)
+
+// The negotiation backend and the agent loop (issue 11).
+export {
+  InteractRequest, InteractResponse, ActionResponse, NeedsContext, NeedsFullDom, ErrorBody, DomMode, RequestedDomMode,
+  doneMessage, requestedArtifacts, type InteractRequestInput,
+} from './model/interact.js';
+export { negotiate, carries, closeCandidates, type Candidate as NegotiationCandidate, type NegotiationInput } from './model/negotiation.js';
+export { DEMO_TASK } from './model/demo.js';
+export type { Planner, SessionStep, SessionView } from './agent/planner.js';
+export { createPlanner, PLANNER_NAMES, type PlannerName } from './agent/planners.js';
+export { HeuristicPlanner } from './agent/heuristic.js';
+export { OpenAIPlanner } from './agent/openaiPlanner.js';
+export { runAgent, httpBackend, appBackend, type Backend, type AgentRun, type AgentStep, type AgentOptions } from './agent/loop.js';
+export { createApp, DEFAULT_MAX_BODY, type AppOptions } from './server/app.js';
+export { startServer, type ServeOptions, type RunningServer } from './server/serve.js';
+export { SessionStore, type SessionLimits } from './server/sessions.js';

@@ -164,6 +164,11 @@ test('the skeleton tells look-alikes apart: each "Subscribe" in its section, eac
   for (const row of rows) assert.match(row, /^<td data-llm-id="\d+" role="item" value="\$\d+">\w+<\/td>\n.*<button data-llm-id="\d+">Edit<\/button>\n$/s);
   assert.match(d, /<select data-llm-id="\d+" name="status" aria-label="Status"><option selected>All<\/option><option>Active<\/option>/);
   assert.match(d, /<main aria-label="Projects">\n<section aria-label="Filters">\n<form role="search">/);
+
+  // A scroll container holds its rows; the button after it stays outside.
+  const inbox = await h.open('engine-scroll.html');
+  const s = (await inbox.lens.snapshot({ mode: 'skeleton' })).skeletonDom;
+  assert.match(s, /<div data-llm-id="\d+" role="[^"]+"[^>]*>\n(?:<button data-llm-id="\d+">Message \d+<\/button>\n)+<\/div>\n<button data-llm-id="\d+">After the list<\/button>/, s);
 });
 
 test('templatize round-trips on real full output, and shrinks what repeats', async () => {

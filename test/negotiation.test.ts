@@ -1,8 +1,9 @@
-// The negotiation rules (seed 001 §4.2) as a pure function: what to ask for, and when not to.
+// The negotiation rules (seed 001 §4.2) as a pure function: what to ask for, and when not to; and the heuristic planner applying them.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { InteractRequest, type InteractRequestInput } from '../src/model/interact.js';
 import { negotiate, type Candidate } from '../src/model/negotiation.js';
+import { HeuristicPlanner } from '../src/agent/heuristic.js';
 
 const req = (over: Partial<InteractRequestInput> = {}) => InteractRequest.parse({ url: 'https://a.test', query: 'Click Delete', interactiveTree: [], ...over });
 const c = (id: string, role: string, name: string, score = 1): Candidate => ({ id, role, name, score });
@@ -31,4 +32,17 @@ test('never asks for what the request carries, never twice in a row for the same
   assert.equal(negotiate({ request: blue, candidates: [c('1', 'button', 'Go')] }), null);
   assert.equal(negotiate({ request: req({ query: 'Click the blue button' }), candidates: [c('1', 'button', 'Go')], lastRequested: 'hybrid' }), null);
   assert.equal(negotiate({ request: req({ dom: '<html></html>', domMode: 'full' }), candidates: [], needsRawHtml: 'x' }), null);
+});
+
+test('the heuristic planner on a two-button page: a word no element carries does not sink the match; it asks for the skeleton, then uses it', async () => {
+  const planner = new HeuristicPlanner();
+  const session = { id: null, steps: [], failures: new Map<string, number>() };
+  const tree = [{ i: '4', r: 'btn', n: 'Delete', xy: [700, 210] as [number, number] }, { i: '9', r: 'btn', n: 'Delete', xy: [700, 420] as [number, number] }];
+  const base = { url: 'https://shop.example/account', query: 'Click Delete in Shipping', interactiveTree: tree };
+  const first = await planner.plan(InteractRequest.parse(base), session);
+  assert.equal('status' in first && first.status === 'needs_context' && first.requestedDomMode, 'skeleton', JSON.stringify(first));
+  const skeletonDom = '<h1>Account</h1><section aria-label="Billing"><button data-llm-id="4">Delete</button></section><section aria-label="Shipping"><button data-llm-id="9">Delete</button></section>';
+  const second = await planner.plan(InteractRequest.parse({ ...base, domMode: 'skeleton', skeletonDom }), session);
+  assert.equal('action' in second && second.action, 'click(9)', JSON.stringify(second));
+  assert.match('thought' in second ? second.thought : '', /section "Shipping"/);
 });

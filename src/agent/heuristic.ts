@@ -17,6 +17,9 @@ import type { Planner, SessionView } from './planner.js';
 /** Every answer's thought starts with this, so that the session tells which steps are done. */
 const STEP = /^Step (\d+)\/(\d+)\b/;
 
+/** A candidate, and how much of where the task places the target its surroundings carry (0–1). */
+type Placed = Ranked & { fit: number };
+
 export class HeuristicPlanner implements Planner {
   readonly name = 'heuristic';
 
@@ -48,7 +51,11 @@ export class HeuristicPlanner implements Planner {
       }
       return { thought: `${label}: nothing on the page fits "${stepText}"${tried}.`, action: `done(${JSON.stringify(`Could not ${stepText}: nothing on the page fits it`)})`, success: false };
     }
-    const close = usable.filter((r) => r.score >= best.score * (1 - AMBIGUITY_MARGIN));
+    let close = usable.filter((r) => r.score >= best.score * (1 - AMBIGUITY_MARGIN));
+    // Look-alikes by their words, but one sits where the task says ("in the Shipping address
+    // section"): that one, whatever the margins of the other scores.
+    const bestFit = Math.max(0, ...close.map((r) => r.fit));
+    if (bestFit > 0) close = close.filter((r) => r.fit === bestFit);
     const ask = negotiate({
       request,
       candidates: (close.length > 1 ? close : usable.slice(0, 1)).map((r) => ({ id: r.node.gid, role: r.node.role, name: r.node.name, score: r.score })),
@@ -69,9 +76,9 @@ export class HeuristicPlanner implements Planner {
   }
 
   /** The page's candidates for one step, best first, with the screenshot's colours applied when there is one. */
-  private rank(stepText: string, intent: Intent, nodes: RagNode[], request: InteractRequest): Ranked[] {
+  private rank(stepText: string, intent: Intent, nodes: RagNode[], request: InteractRequest): Placed[] {
     const filtered = filterDom(nodes, { query: stepText, maxNodes: 400, maxTokens: 1e9, minRelevance: 0 });
-    let ranked = rankCandidates(filtered, 15);
+    let ranked: Placed[] = rankCandidates(filtered, 15).map((r) => ({ ...r, fit: 0 }));
     // Words of the target that are not its own name say where it is ("Delete in Shipping
     // address", "the Pro Choose button"): a candidate whose surroundings carry them is the one
     // meant. Surroundings: the structure the skeleton shows, and the row's item just before it.
@@ -83,8 +90,9 @@ export class HeuristicPlanner implements Planner {
       const own = new Set(terms(r.node.name));
       const where = [...new Set([...query.within.keys(), ...[...query.own.keys()].filter((t) => !own.has(t))])];
       const around = new Set(terms([...r.node.path.map((p) => p.name), rowItem.get(r.node.gid) ?? ''].join(' ')));
-      if (!where.length || !around.size) return r;
-      return { ...r, score: r.score + 0.25 * (where.filter((t) => around.has(t)).length / where.length) };
+      if (!where.length || !around.size) return { ...r, fit: 0 };
+      const fit = where.filter((t) => around.has(t)).length / where.length;
+      return { ...r, score: r.score + 0.25 * fit, fit };
     }).sort((a, b) => b.score - a.score);
     if (intent.colors.length && request.screenshot) {
       const px = decodeScreenshot(request.screenshot);

@@ -31,8 +31,8 @@ const STRUCT_TAGS: Record<string, StructRef['kind']> = {
  */
 export function skeletonContext(skeletonDom: string): Map<string, StructRef[]> {
   const out = new Map<string, StructRef[]>();
-  const stack: Array<{ tag: string; ref: StructRef | null }> = [];
-  let heading: { level: number; text: string; ref: string } | null = null;
+  const stack: Array<{ tag: string; ref: StructRef | null; seq: number }> = [];
+  let heading: { level: number; text: string; ref: string; seq: number } | null = null;
   let inHeading: { level: number; text: string } | null = null;
   // The skeleton names structure by position only: each opening gets an ID of its own, so that
   // two sections with the same words are still two chunks.
@@ -43,7 +43,7 @@ export function skeletonContext(skeletonDom: string): Map<string, StructRef[]> {
     if (text !== undefined) { if (inHeading) inHeading.text += text; continue; }
     const tag = rawTag.toLowerCase();
     if (close) {
-      if (/^h[1-6]$/.test(tag) && inHeading) { heading = { level: inHeading.level, text: decode(inHeading.text).trim(), ref: `skeleton-h${++opened}` }; inHeading = null; continue; }
+      if (/^h[1-6]$/.test(tag) && inHeading) { heading = { level: inHeading.level, text: decode(inHeading.text).trim(), ref: `skeleton-h${++opened}`, seq: opened }; inHeading = null; continue; }
       const i = stack.map((s) => s.tag).lastIndexOf(tag);
       if (i >= 0) stack.length = i;
       continue;
@@ -54,12 +54,15 @@ export function skeletonContext(skeletonDom: string): Map<string, StructRef[]> {
     const selfClosing = /\/\s*$/.test(attrText) || /^(input|img|br|hr|meta|link)$/.test(tag);
     if (kind && !selfClosing) {
       const name = decode(attr('aria-label') ?? attr('data-name') ?? '');
-      stack.push({ tag, ref: { gid: attr('data-llm-id') ?? `skeleton-s${++opened}`, kind, role: attr('role') ?? tag, name } });
+      stack.push({ tag, ref: { gid: attr('data-llm-id') ?? `skeleton-s${++opened}`, kind, role: attr('role') ?? tag, name }, seq: ++opened });
     }
     const id = attr('data-llm-id');
     if (id) {
       const path = stack.flatMap((s) => (s.ref && s.ref.name ? [s.ref] : []));
-      if (heading) path.push({ gid: heading.ref, kind: 'section', role: 'heading', name: heading.text });
+      // The last heading names the element only from inside its innermost named structure: the
+      // page's <h1> does not name the "Shipping address" section that follows it.
+      const innermost = [...stack].reverse().find((s) => s.ref?.name);
+      if (heading && (!innermost || heading.seq > innermost.seq)) path.push({ gid: heading.ref, kind: 'section', role: 'heading', name: heading.text });
       out.set(id, path);
     }
   }

@@ -242,8 +242,10 @@ export function bm25(bag: Bag, query: Map<string, number>, corpus?: Corpus): num
   const norm = corpus ? 1 - B + B * (bag.length / Math.max(1e-9, corpus.avgLength)) : 1;
   for (const [t, w] of query) {
     const i = idf(corpus, t) * w;
-    // Related words (weight below 1) help when present and cost nothing when absent.
-    if (w >= 1) ideal += i;
+    // Related words (weight below 1) help when present and cost nothing when absent. So does a
+    // word the whole page never uses ("Delete in Shipping" where no text says "Shipping"): it
+    // cannot tell one element from another, and counting it would sink every candidate alike.
+    if (w >= 1 && (!corpus || corpus.docs <= 1 || corpus.df.has(t))) ideal += i;
     const tf = bag.tf.get(t);
     if (!tf) continue;
     // BM25's saturation divided by its value for one occurrence in a document of average length,

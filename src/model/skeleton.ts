@@ -5,6 +5,7 @@
 // it never reads the page.
 import type { NativeOption } from './artifacts.js';
 import type { PageHeading, PageModel, PageNode, PageStruct } from './page.js';
+import type { Box } from './schema.js';
 import { truncate, V3_NAME_MAX } from './render.js';
 
 /** The seed's lists (§10), and how the skeleton uses them. */
@@ -193,9 +194,36 @@ function renderFrame(model: PageModel, frame: number, opts: SkeletonOptions): st
   for (const list of children.values()) list.sort((a, b) => (a.kind === 'heading' || b.kind === 'heading' ? 0 : a.order - b.order));
   placeHeadings(model, frame, children);
 
+  const boxOf = (it: Item): Box => (it.kind === 'node' ? it.node.box : it.kind === 'struct' ? structs[it.index].box : it.heading.box);
   const write = (container: number): string => {
     let html = '';
-    for (const item of children.get(container) ?? []) {
+    const items = children.get(container) ?? [];
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
+      if (item.kind === 'node' && item.node.scr) {
+        // A scroll container (a cart list, a feed) holds what follows it and lies inside its box:
+        // written inside it, so its rows are not read as the container's siblings.
+        let end = i + 1;
+        while (end < items.length && inside(boxOf(items[end]), item.node.box)) end++;
+        const own = renderNode(item.node, opts.selects, false);
+        const open = own.indexOf('>');
+        const close = own.lastIndexOf('</');
+        if (end > i + 1 && open > 0 && close > open) {
+          // Its name moves to aria-label: the content is now what it holds.
+          const name = item.node.name && !/ aria-label="/.test(own.slice(0, open)) ? attrs([['aria-label', truncate(item.node.name, V3_NAME_MAX)]]) : '';
+          const inner = items.slice(i + 1, end).map((it) => writeItem(it, container)).join('');
+          html += `${own.slice(0, open)}${name}>\n${inner}${own.slice(close)}\n`;
+          i = end - 1;
+          continue;
+        }
+      }
+      html += writeItem(item, container);
+    }
+    return html;
+  };
+  const writeItem = (item: Item, container: number): string => {
+    let html = '';
+    {
       if (item.kind === 'node') html += renderNode(item.node, opts.selects, container >= 0 && structs[container].gid === item.node.gid) + '\n';
       else if (item.kind === 'heading') html += `<h${item.heading.level}>${escapeText(truncate(item.heading.text, V3_NAME_MAX))}</h${item.heading.level}>\n`;
       else {
@@ -209,6 +237,13 @@ function renderFrame(model: PageModel, frame: number, opts: SkeletonOptions): st
     return html;
   };
   return write(-1);
+}
+
+/** The centre of `b` lies inside `box`. */
+function inside(b: Box, box: Box): boolean {
+  const [x, y, w, h] = b;
+  const cx = x + w / 2, cy = y + h / 2;
+  return cx >= box[0] && cx <= box[0] + box[2] && cy >= box[1] && cy <= box[1] + box[3];
 }
 
 /**
