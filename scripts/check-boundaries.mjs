@@ -4,6 +4,7 @@
 //   src/model   → nothing of ours (pure, usable anywhere)
 //   src/browser → browser, model; never the facade (lens.ts): features take the core
 //   src/session → opening a page for a job (composes the facade): browser, model
+//   src/tools   → the tool registry (runTool) over agent, session, browser, model; faces may import it
 //   faces       → agent, server, mcp, cli over session, browser and model, never page
 //   bench/      → src/browser, src/model, bench; nothing in src/ imports bench/ or test/
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
@@ -18,10 +19,11 @@ const RULES = {
   'src/browser': ['src/browser', 'src/model'],
   'src/session': ['src/session', 'src/browser', 'src/model'],
   'src/agent': ['src/agent', 'src/session', 'src/browser', 'src/model'],
-  'src/server': ['src/server', 'src/agent', 'src/session', 'src/browser', 'src/model'],
-  'src/mcp': ['src/mcp', 'src/agent', 'src/session', 'src/browser', 'src/model'],
-  'src/cli': ['src/cli', 'src/server', 'src/mcp', 'src/agent', 'src/session', 'src/browser', 'src/model'],
-  'src/index.ts': ['src/browser', 'src/model', 'src/session', 'src/agent', 'src/server', 'src/mcp'],
+  'src/tools': ['src/tools', 'src/agent', 'src/session', 'src/browser', 'src/model'],
+  'src/server': ['src/server', 'src/tools', 'src/agent', 'src/session', 'src/browser', 'src/model'],
+  'src/mcp': ['src/mcp', 'src/tools', 'src/agent', 'src/session', 'src/browser', 'src/model'],
+  'src/cli': ['src/cli', 'src/tools', 'src/server', 'src/mcp', 'src/agent', 'src/session', 'src/browser', 'src/model'],
+  'src/index.ts': ['src/browser', 'src/model', 'src/session', 'src/agent', 'src/server', 'src/mcp', 'src/tools'],
   bench: ['bench', 'src/browser', 'src/model'],
   test: ['test', 'src', 'bench'],
   extension: ['extension', 'src/page', 'src/model'],

@@ -58,6 +58,7 @@ export { diffSnapshots, MOVE_THRESHOLD, type DiffSide } from './model/diff.js';
 export { hintText } from './browser/explore.js';
 export { SNAPSHOT_TTL_MS, MUTATION_LIMIT } from './browser/snapshots.js';
 // The tool registry shared by the MCP server and other stacks (issue 14)
+export { toolDefinitions, runTool, runToolSafely, TOOL_NAMES, type McpToolDefinition, type OpenAiToolDefinition, type ToolResult, type TreeDelta, type TreeChange, type ModalState } from './tools/index.js';
 
 // The negotiation backend and the agent loop (issue 11).
 export {

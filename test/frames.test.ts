@@ -163,3 +163,14 @@ test('an ID from before a navigation never names an element of the new page', as
   const after = await lens.snapshot();
   assert.equal((await describeResolved(lens, after.interactive_tree[0].i)).text, 'Top button');
 });
+
+test('a cross-site iframe\'s document does not keep the page "loading": its finish is reported to the iframe\'s own target', async () => {
+  const { page, lens } = await h.open('actions-frames.html');
+  // Watch the network first, then load the page again: the parent's session sees the iframe's
+  // document request start, and only the iframe's own target hears it finish.
+  await lens.waitForDomStability({ timeout: 3000 });
+  await page.reload();
+  const settled = await lens.waitForDomStability({ timeout: 6000, stabilityThreshold: 200, networkIdleThreshold: 200 });
+  assert.equal(settled.stable, true, settled.reason);
+  assert.doesNotMatch(settled.reason, /in flight/);
+});

@@ -44,6 +44,9 @@ test('instructions: verb, quoted value, target and context words, ordinals, posi
 
   assert.deepEqual(pick(parseIntent('select "Express (1 day)" from Shipping')), { verb: 'select', value: 'Express (1 day)', target: ['shipping'] });
   assert.deepEqual(pick(parseIntent('search for wireless headphones')), { verb: 'type', value: 'wireless headphones', target: ['search'] });
+  // Unquoted values keep the case the instruction wrote them in.
+  assert.deepEqual(pick(parseIntent('type Bob into the Name field')), { verb: 'type', value: 'Bob', target: ['name'] });
+  assert.deepEqual(pick(parseIntent('select Express (1 day) in Shipping')), { verb: 'select', value: 'Express (1 day)', target: ['shipping'] });
   assert.deepEqual(pick(parseIntent('uncheck "Keep me signed in"')), { verb: 'uncheck', target: ['remember'] });
   assert.deepEqual(pick(parseIntent('Navigate to https://example.com/a?b=1')), { verb: 'navigate', value: 'https://example.com/a?b=1', target: [] });
   assert.equal(parseIntent('scroll down the results').direction, 'down');

@@ -18,14 +18,19 @@ async function live(core: LensCore): Promise<LaidOutFrame[]> {
 
 /** Per-frame DOM activity; a frame that cannot answer (navigating, gone) has none, and says why. */
 export async function frameActivity(core: LensCore): Promise<FrameActivity[]> {
-  const frames = await live(core);
-  return Promise.all(frames.map(async (frame) => {
+  const read = (frames: LaidOutFrame[]) => Promise.all(frames.map(async (frame): Promise<FrameActivity> => {
     try {
       return { frame, activity: await engineCall(frame, 'domActivity') };
     } catch (e) {
       return { frame, activity: null, failure: describeFailure(e) };
     }
   }));
+  const first = await read(await live(core));
+  if (first.every((a) => a.activity)) return first;
+  // A frame that does not answer may be one the page has replaced since the last layout (a
+  // reload, an iframe that navigated): lay the frames out again and ask the ones there now.
+  await core.frames.withLayout(async () => undefined);
+  return read(await live(core));
 }
 
 export interface MarkSet { marks: Marks; unread: string[] }

@@ -29,6 +29,13 @@ export class NetworkTracker {
       };
       cdp.on('Network.loadingFinished', done);
       cdp.on('Network.loadingFailed', done);
+      // A document's body goes to the renderer of its frame; for an out-of-process iframe that is
+      // another target, and this session never hears loadingFinished (every action on a page
+      // with a cross-site iframe waited for it until the settle deadline). A document counts as
+      // loaded once its response is here; what it loads next is tracked as requests of its own.
+      cdp.on('Network.responseReceived', (e: { requestId: string; type?: string }) => {
+        if (e.type === 'Document') done(e);
+      });
       try {
         await cdp.send('Network.enable', { maxTotalBufferSize: 0, maxResourceBufferSize: 0 });
       } catch (e) {

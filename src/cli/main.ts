@@ -15,6 +15,7 @@ import { DEMO_TASK } from '../model/demo.js';
 import { addAgentCommands, agentCommand } from './agent.js';
 import { addObserveCommands, parseMaxTokens, printFilteredSnapshot } from './observe.js';
 import { addExploreCommands } from './explore.js';
+import { addMcpCommand } from './mcp.js';
 
 const DEMO_PAGE = fileURLToPath(new URL('../../../assets/demo.html', import.meta.url));
 
@@ -166,6 +167,7 @@ export function buildCli(): Command {
   addAgentCommands(program);
   addObserveCommands(program);
   addExploreCommands(program);
+  addMcpCommand(program);
   program.command('legend').description('print the semantic_v3 legend for system prompts').action(() => { process.stdout.write(V3_LEGEND + '\n'); });
   return program;
 }

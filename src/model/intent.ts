@@ -186,7 +186,18 @@ export function parseIntent(instruction: string): Intent {
     const m = /^(.*?\S)\s+(?:of|for|inside|within|next\s+to|beside|under|below|above|near|in\s+(?:the|a|this|that|my|your))\s+(.+)$/.exec(rest);
     if (m && words(unmark(m[1], quotes, firstQuoteIsValue)).some((w) => !STOP.has(w) && !ROLE_WORDS[w] && ORDINALS[w] === undefined)) { rest = m[1]; within = m[2]; }
   }
+  // The words were read lowercased; a value without quotes is typed as the instruction wrote it
+  // ("type Bob into Name" types "Bob").
+  if (value !== undefined && !firstQuoteIsValue && verb !== 'navigate') value = asWritten(value, bare);
   return finish({ verb, explicitVerb, value, rest: unmark(rest, quotes, firstQuoteIsValue), within: unmark(within, quotes, firstQuoteIsValue), direction });
+}
+
+/** `lowered` as it stands in `original` (same text, any case); itself when it is not found there. */
+function asWritten(lowered: string, original: string): string {
+  const at = original.toLowerCase().indexOf(lowered);
+  // Lowercasing can change a string's length (a dotted İ): then the offsets do not map back.
+  if (at < 0 || original.toLowerCase().length !== original.length) return lowered;
+  return original.slice(at, at + lowered.length);
 }
 
 /** Puts quoted text back in place of its marker (the value's quote is not part of the target). */

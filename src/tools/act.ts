@@ -1,0 +1,276 @@
+// The acting tools, by pagelens ID. Parameter names follow Playwright MCP (text, submit, slowly,
+// values, key, paths, accept, promptText) with `id` in place of its `ref`. Each answers through
+// runAction: the ActionResult, modal states, and a delta (a snapshot after a navigation).
+import { z } from 'zod';
+import type { Lens } from '../browser/lens.js';
+import { ElementId, type Action } from '../model/actions.js';
+import { PagelensError, asPagelensError } from '../model/errors.js';
+import type { ActionResult } from '../model/outcome.js';
+import { finishPending, refuseWhileDialog, runAction } from './acting.js';
+import { defineTool, type ToolContext, type ToolDef } from './types.js';
+
+const id = ElementId.describe('Element ID from a snapshot ("12", "f1_5")');
+const expect = z.string().min(1).optional().describe(
+  'Outcome to verify: navigation[:URL-PART], element_appears:TEXT, element_disappears:TEXT, value_changes, state_changes, any_change or no_change; alternatives joined by |',
+);
+/** How long Playwright-level fallbacks (modifier clicks, uploads) may wait for an element. */
+const LOCATOR_TIMEOUT_MS = 5000;
+
+function act(ctx: ToolContext, action: Action, expected?: string): Promise<ActionResult> {
+  return ctx.lens.act(action, expected ? { expect: expected } : {});
+}
+
+/** An action done through Playwright rather than lens.act, reported the same way. */
+async function viaPlaywright(what: string, method: ActionResult['method'], run: () => Promise<string>): Promise<ActionResult> {
+  try {
+    return { action: what, ok: true, method, detail: await run() };
+  } catch (e) {
+    const err = e instanceof PagelensError ? e : new PagelensError('NOT_ACTIONABLE', asPagelensError(e).message);
+    return { action: what, ok: false, method: 'none', error: { code: err.code, message: err.message } };
+  }
+}
+
+async function locate(lens: Lens, elementId: string) {
+  return lens.locator(elementId);
+}
+
+const FieldType = z.enum(['textbox', 'checkbox', 'radio', 'combobox', 'slider']);
+
+/** One field of browser_fill_form as the action that sets it. */
+function fieldAction(f: { id: string; value: string; type?: z.infer<typeof FieldType> }): Action {
+  switch (f.type) {
+    case 'checkbox': case 'radio': return { type: f.value === 'false' ? 'uncheck' : 'check', id: f.id };
+    case 'combobox': return { type: 'select', id: f.id, option: f.value };
+    default: return { type: 'setValue', id: f.id, value: f.value };
+  }
+}
+
+/** Sets the fields one by one and stops at the first that fails: later fields may depend on it. */
+async function fillForm(ctx: ToolContext, fields: Array<{ id: string; value: string; type?: z.infer<typeof FieldType> }>, expected?: string): Promise<ActionResult> {
+  const done: string[] = [];
+  for (let k = 0; k < fields.length; k++) {
+    const last = k === fields.length - 1;
+    const r = await act(ctx, fieldAction(fields[k]), last ? expected : undefined);
+    if (!r.ok || last) {
+      return { ...r, action: `fill_form(${fields.map((f) => f.id).join(', ')})`, detail: [...done, r.detail ?? ''].filter(Boolean).join('; ') };
+    }
+    done.push(r.detail ?? r.action);
+  }
+  throw new PagelensError('BAD_INPUT', 'fields must not be empty');
+}
+
+const TEXT_WAIT_MS = 10_000;
+
+/** Polls every frame's text until `text` shows (or, with gone, no longer shows), or the time is up. */
+async function waitText(lens: Lens, text: string, gone: boolean): Promise<boolean> {
+  const deadline = Date.now() + TEXT_WAIT_MS;
+  while (Date.now() < deadline) {
+    const texts = await Promise.all(lens.page.frames().map((f) => f.evaluate(() => document.body?.innerText ?? '').catch(() => '')));
+    if (texts.some((t) => t.includes(text)) !== gone) return true;
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  return false;
+}
+
+export const ACT_TOOLS: ToolDef[] = [
+  defineTool({
+    name: 'browser_navigate',
+    description: 'Open a URL in the page. Answers with the new page\'s snapshot.',
+    input: z.strictObject({ url: z.string().min(1).describe('The URL to open') }),
+    run: (ctx, a) => runAction(ctx, () => act(ctx, { type: 'navigate', url: a.url }), { snapshot: true }),
+  }),
+  defineTool({
+    name: 'browser_navigate_back',
+    description: 'Go back to the previous page.',
+    input: z.strictObject({}),
+    run: (ctx) => runAction(ctx, () => act(ctx, { type: 'back' }), { snapshot: true }),
+  }),
+  defineTool({
+    name: 'browser_click',
+    description: 'Click an element by ID (real mouse input, in any frame or shadow root).',
+    input: z.strictObject({
+      id,
+      doubleClick: z.boolean().optional().describe('Double-click instead'),
+      modifiers: z.array(z.enum(['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift'])).optional().describe('Modifier keys held during the click'),
+      expect,
+    }),
+    run: (ctx, a) => runAction(ctx, async () => {
+      if (!a.modifiers?.length) return act(ctx, { type: a.doubleClick ? 'dblclick' : 'click', id: a.id }, a.expect);
+      // lens.act has no modifier keys: Playwright's locator clicks with them held.
+      const what = `${a.doubleClick ? 'dblclick' : 'click'}(${a.id}) with ${a.modifiers.join('+')}`;
+      return viaPlaywright(what, 'mouse', async () => {
+        const loc = await locate(ctx.lens, a.id);
+        await loc.click({ modifiers: a.modifiers, clickCount: a.doubleClick ? 2 : 1, timeout: LOCATOR_TIMEOUT_MS });
+        return `clicked ${a.id} holding ${a.modifiers?.join('+')}`;
+      });
+    }),
+  }),
+  defineTool({
+    name: 'browser_type',
+    description: 'Type text into a field, replacing its content; submit presses Enter after; slowly types key by key (for widgets that react to each key).',
+    input: z.strictObject({
+      id,
+      text: z.string().describe('The text to type'),
+      submit: z.boolean().optional().describe('Press Enter after typing'),
+      slowly: z.boolean().optional().describe('Type one key at a time'),
+      expect,
+    }),
+    run: (ctx, a) => runAction(ctx, async () => {
+      const typed = await act(ctx, { type: a.slowly ? 'type' : 'setValue', id: a.id, value: a.text }, a.submit ? undefined : a.expect);
+      if (!a.submit || !typed.ok) return typed;
+      const pressed = await act(ctx, { type: 'press', id: a.id, keys: 'Enter' }, a.expect);
+      return { ...pressed, action: `${typed.action}; ${pressed.action}`, detail: [typed.detail, pressed.detail].filter(Boolean).join('; ') };
+    }),
+  }),
+  defineTool({
+    name: 'browser_fill_form',
+    description: 'Fill several fields at once; stops at the first that fails. checkbox/radio take "true"/"false", combobox an option label.',
+    input: z.strictObject({
+      fields: z.array(z.strictObject({
+        id,
+        value: z.string().describe('Text, option label, or "true"/"false" for a checkbox'),
+        type: FieldType.optional().describe('textbox (default), checkbox, radio, combobox, slider'),
+      })).min(1),
+      expect,
+    }),
+    run: (ctx, a) => runAction(ctx, () => fillForm(ctx, a.fields, a.expect)),
+  }),
+  defineTool({
+    name: 'browser_select_option',
+    description: 'Choose options (by label or value) in a select, listbox or combobox.',
+    input: z.strictObject({ id, values: z.array(z.string()).min(1).describe('Options to select (several for a multiple select)'), expect }),
+    run: (ctx, a) => runAction(ctx, () => act(ctx, { type: 'select', id: a.id, option: a.values.length === 1 ? a.values[0] : a.values }, a.expect)),
+  }),
+  defineTool({
+    name: 'browser_check',
+    description: 'Check (or, with checked false, uncheck) a checkbox, radio or switch.',
+    input: z.strictObject({ id, checked: z.boolean().optional().describe('false to uncheck (default true)'), expect }),
+    run: (ctx, a) => runAction(ctx, () => act(ctx, { type: a.checked === false ? 'uncheck' : 'check', id: a.id }, a.expect)),
+  }),
+  defineTool({
+    name: 'browser_hover',
+    description: 'Move the mouse over an element (menus, tooltips).',
+    input: z.strictObject({ id, expect }),
+    run: (ctx, a) => runAction(ctx, () => act(ctx, { type: 'hover', id: a.id }, a.expect)),
+  }),
+  defineTool({
+    name: 'browser_press_key',
+    description: 'Press a key or chord ("Enter", "Escape", "Control+A"), on an element if id is given, else on whatever has focus.',
+    input: z.strictObject({ key: z.string().min(1).describe('Key name or chord'), id: id.optional(), expect }),
+    run: (ctx, a) => runAction(ctx, () => act(ctx, { type: 'press', keys: a.key, ...(a.id && { id: a.id }) }, a.expect)),
+  }),
+  defineTool({
+    name: 'browser_scroll',
+    description: 'Scroll the page, a scroll container (by id), or bring an element into view (id without direction).',
+    input: z.strictObject({
+      id: id.optional(),
+      direction: z.enum(['up', 'down', 'left', 'right', 'top', 'bottom']).optional(),
+      amount: z.number().positive().optional().describe('CSS pixels (default: a page)'),
+      expect,
+    }),
+    run: (ctx, a) => runAction(ctx, () => act(ctx, { type: 'scroll', ...(a.id && { id: a.id }), ...(a.direction && { direction: a.direction }), ...(a.amount && { amount: a.amount }) }, a.expect)),
+  }),
+  defineTool({
+    name: 'browser_file_upload',
+    description: 'Upload files: to the file chooser a click opened, or to a file input by id. Without paths, the open chooser is cancelled.',
+    input: z.strictObject({
+      paths: z.array(z.string().min(1)).optional().describe('Absolute paths of the files'),
+      id: id.optional().describe('A file input, when no chooser is open'),
+    }),
+    run: (ctx, a) => runAction(ctx, () => {
+      const chooser = ctx.state.modal.chooser;
+      const paths = a.paths ?? [];
+      if (chooser) {
+        ctx.state.modal.chooser = undefined;
+        return viaPlaywright(`file_upload(${paths.length} files)`, 'none', async () => {
+          await chooser.setFiles(paths, { timeout: LOCATOR_TIMEOUT_MS });
+          return paths.length ? `set ${paths.length} file(s) on the open chooser` : 'cancelled the file chooser';
+        });
+      }
+      const target = a.id;
+      if (!target) throw new PagelensError('NOT_ACTIONABLE', 'No file chooser is open: click the file input first, or give its id.');
+      return viaPlaywright(`file_upload(${target}, ${paths.length} files)`, 'none', async () => {
+        await (await locate(ctx.lens, target)).setInputFiles(paths, { timeout: LOCATOR_TIMEOUT_MS });
+        return `set ${paths.length} file(s) on ${target}`;
+      });
+    }),
+  }),
+  defineTool({
+    name: 'browser_handle_dialog',
+    description: 'Answer the open dialog (alert, confirm, prompt): accept or dismiss, with promptText for a prompt.',
+    input: z.strictObject({ accept: z.boolean().describe('Accept (OK) or dismiss (Cancel)'), promptText: z.string().optional().describe('The answer to a prompt') }),
+    run: async (ctx, a) => {
+      const d = ctx.state.modal.dialog;
+      if (!d) throw new PagelensError('NOT_ACTIONABLE', 'No dialog is open.');
+      ctx.state.modal.dialog = undefined;
+      const what = `${a.accept ? 'accepted' : 'dismissed'} the ${d.type()} "${d.message()}"`;
+      if (a.accept) await d.accept(a.promptText); else await d.dismiss();
+      return finishPending(ctx, { action: `handle_dialog(${a.accept ? 'accept' : 'dismiss'})`, ok: true, method: 'none', detail: what });
+    },
+  }),
+  defineTool({
+    name: 'browser_wait_for',
+    description: 'Wait for text to appear, for text to disappear (up to 10 s), or for a number of seconds.',
+    input: z.strictObject({
+      text: z.string().min(1).optional().describe('Text to wait for'),
+      textGone: z.string().min(1).optional().describe('Text to wait to disappear'),
+      time: z.number().positive().max(60).optional().describe('Seconds to wait'),
+    }),
+    run: (ctx, a) => {
+      if (a.text === undefined && a.textGone === undefined && a.time === undefined) throw new PagelensError('BAD_INPUT', 'browser_wait_for needs text, textGone or time.');
+      refuseWhileDialog(ctx);
+      return runAction(ctx, async () => {
+        const what = `wait_for(${JSON.stringify(a)})`;
+        if (a.time !== undefined) await new Promise((r) => setTimeout(r, a.time! * 1000));
+        for (const [text, gone] of [[a.text, false], [a.textGone, true]] as const) {
+          if (text === undefined) continue;
+          if (!await waitText(ctx.lens, text, gone)) {
+            return { action: what, ok: false, method: 'none', error: { code: 'NOT_ACTIONABLE', message: `"${text}" ${gone ? 'still shows' : 'did not appear'} after ${TEXT_WAIT_MS / 1000} s` } };
+          }
+        }
+        return { action: what, ok: true, method: 'none', detail: 'waited' };
+      });
+    },
+  }),
+  defineTool({
+    name: 'observe',
+    description: 'Candidate elements for an instruction ("the search box"), best first, with the action each would take.',
+    input: z.strictObject({
+      instruction: z.string().min(1),
+      limit: z.number().int().positive().optional().describe('Candidates to return (default 5)'),
+      maxTokens: z.number().int().positive().optional().describe('Budget of the tree they are chosen from (default 2000)'),
+    }),
+    run: async ({ lens }, a) => {
+      const r = await lens.observe(a.instruction, { ...(a.limit && { limit: a.limit }), ...(a.maxTokens && { maxTokens: a.maxTokens }) });
+      return { text: JSON.stringify(r), data: r };
+    },
+  }),
+  defineTool({
+    name: 'act',
+    description: 'Do what an instruction says ("click Sign in", "type hello into the search box"): finds the element, acts, verifies. Refuses when two candidates are too close to call.',
+    input: z.strictObject({ instruction: z.string().min(1), expect, maxTokens: z.number().int().positive().optional() }),
+    run: (ctx, a) => runAction(ctx, () => ctx.lens.actOn(a.instruction, { ...(a.expect && { expect: a.expect }), ...(a.maxTokens && { maxTokens: a.maxTokens }) })),
+  }),
+  defineTool({
+    name: 'extract',
+    description: 'Structured data from the page\'s content for an instruction, optionally shaped by a JSON Schema (given as a JSON string).',
+    input: z.strictObject({
+      instruction: z.string().min(1),
+      schema: z.string().optional().describe('JSON Schema of the answer, as a JSON string, e.g. {"type":"object","properties":{"price":{"type":"string"}}}'),
+      maxTokens: z.number().int().positive().optional(),
+    }),
+    run: async ({ lens }, a) => {
+      const schema = a.schema === undefined ? undefined : schemaFrom(a.schema);
+      const r = await lens.extract(a.instruction, schema, { ...(a.maxTokens && { maxTokens: a.maxTokens }) });
+      return { text: JSON.stringify(r), data: r, ...(!r.ok && { isError: true }) };
+    },
+  }),
+];
+
+function schemaFrom(text: string): z.ZodType {
+  try {
+    return z.fromJSONSchema(JSON.parse(text) as Parameters<typeof z.fromJSONSchema>[0]);
+  } catch (e) {
+    throw new PagelensError('BAD_INPUT', `schema is not a JSON Schema in a JSON string: ${(e as Error).message.split('\n')[0]}`);
+  }
+}

@@ -1,0 +1,100 @@
+// How every acting tool answers: what happened (the ActionResult), the modal states the page is
+// in, and a delta against the tree the client last saw. The full snapshot is sent only when the
+// page navigated (the old IDs mean nothing there) or the client has not seen one yet.
+import { PagelensError } from '../model/errors.js';
+import type { ActionResult } from '../model/outcome.js';
+import type { SemanticV3Result } from '../model/schema.js';
+import { isEmptyDelta, treeDelta, type TreeDelta } from './delta.js';
+import type { ModalState } from './modal.js';
+import type { ToolContext, ToolResult } from './types.js';
+import { jsonResult } from './types.js';
+
+/** How long browser_handle_dialog waits for the action the dialog interrupted to finish. */
+const PENDING_WAIT_MS = 15_000;
+
+export interface ActionAnswer {
+  action: ActionResult;
+  navigated?: { url: string };
+  modal?: ModalState[];
+  /** Changes since the last tree the client saw (absent when a snapshot is sent instead). */
+  delta?: TreeDelta | 'no changes';
+  snapshot?: SemanticV3Result;
+  note?: string;
+}
+
+export interface AnswerOptions {
+  /** Send the whole snapshot even when the URL stayed (browser_navigate to the same URL loads a new document). */
+  snapshot?: boolean;
+}
+
+/** Refuses to act while a dialog blocks the page: any input would hang behind it. */
+export function refuseWhileDialog(ctx: ToolContext): void {
+  const d = ctx.state.modal.dialog;
+  if (d) throw new PagelensError('NOT_ACTIONABLE', `A ${d.type()} dialog is open ("${d.message()}"): answer it with browser_handle_dialog first.`);
+}
+
+/**
+ * Runs an action and answers with its outcome. A dialog opened by the action blocks it until
+ * answered, so the action is raced against the dialog: the response then reports the dialog and
+ * browser_handle_dialog finishes the story.
+ */
+export async function runAction(ctx: ToolContext, perform: () => Promise<ActionResult>, opts: AnswerOptions = {}): Promise<ToolResult> {
+  refuseWhileDialog(ctx);
+  const { state, lens } = ctx;
+  const urlBefore = lens.page.url();
+  const promise = perform();
+  const opened = state.modal.next().then((m) => ({ modal: m }) as const);
+  const raced = await Promise.race([promise.then((r) => ({ done: r }) as const), opened]);
+  state.modal.cancelWaits();
+  if ('modal' in raced && state.modal.dialog) {
+    // Keep a rejection from going unhandled; browser_handle_dialog awaits the promise itself.
+    promise.catch(() => {});
+    state.pending = { promise, urlBefore };
+    return jsonResult({
+      modal: state.modal.states(),
+      note: 'The action opened a dialog and waits on it: answer with browser_handle_dialog (accept, promptText).',
+    });
+  }
+  return answer(ctx, 'done' in raced ? raced.done : await promise, urlBefore, opts);
+}
+
+/** After browser_handle_dialog: the interrupted action's result, or a plain answer. */
+export async function finishPending(ctx: ToolContext, handled: ActionResult): Promise<ToolResult> {
+  const pending = ctx.state.pending;
+  ctx.state.pending = undefined;
+  if (!pending) return answer(ctx, handled, ctx.lens.page.url());
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<'timeout'>((r) => { timer = setTimeout(() => r('timeout'), PENDING_WAIT_MS); });
+  const r = await Promise.race([pending.promise, timeout]).finally(() => clearTimeout(timer));
+  if (r === 'timeout') return answer(ctx, { ...handled, warnings: ['the action behind the dialog had not finished; take a snapshot to see the page'] }, pending.urlBefore);
+  return answer(ctx, { ...r, detail: [r.detail, handled.detail].filter(Boolean).join('; ') }, pending.urlBefore);
+}
+
+/** Builds the response of a finished action: result, modal states, and delta or snapshot. */
+export async function answer(ctx: ToolContext, action: ActionResult, urlBefore: string, opts: AnswerOptions = {}): Promise<ToolResult> {
+  const { lens, state } = ctx;
+  const out: ActionAnswer = { action };
+  const modal = state.modal.states();
+  if (modal.length) out.modal = modal;
+  const url = lens.page.url();
+  const navigated = stripHash(url) !== stripHash(urlBefore);
+  if (navigated) out.navigated = { url };
+  // Reading the page while a dialog is open would hang on it.
+  if (!state.modal.dialog) {
+    const fullPage = state.baseline?.fullPage ?? false;
+    const snap = await lens.snapshot({ fullPage });
+    if (navigated || !state.baseline || opts.snapshot) {
+      out.snapshot = snap;
+    } else {
+      const d = treeDelta(state.baseline.tree, snap.interactive_tree);
+      out.delta = isEmptyDelta(d) ? 'no changes' : d;
+    }
+    state.baseline = { tree: snap.interactive_tree, fullPage };
+  }
+  return jsonResult(out, !action.ok);
+}
+
+function stripHash(url: string): string {
+  const i = url.indexOf('#');
+  return i < 0 ? url : url.slice(0, i);
+}

@@ -1,0 +1,126 @@
+// The one tool registry shared by the MCP server, the backend and library users: the definitions
+// (as MCP tools or OpenAI functions, both generated from the same zod schemas) and runTool, the
+// one dispatcher that validates arguments and calls the lens.
+import { z } from 'zod';
+import type { Lens } from '../browser/lens.js';
+import { PagelensError, asPagelensError } from '../model/errors.js';
+import { DOM_OVERVIEW_TOOL } from '../model/explore.js';
+import { V3_LEGEND } from '../model/roles.js';
+import { parseInput } from '../model/validate.js';
+import { ACT_TOOLS } from './act.js';
+import { refuseWhileDialog } from './acting.js';
+import { SEE_TOOLS } from './see.js';
+import { stateOf } from './state.js';
+import type { ToolDef, ToolResult } from './types.js';
+
+export const TOOLS: readonly ToolDef[] = [...SEE_TOOLS, ...ACT_TOOLS];
+const BY_NAME = new Map(TOOLS.map((t) => [t.name, t]));
+
+export const TOOL_NAMES = TOOLS.map((t) => t.name);
+
+/**
+ * Runs one tool on a lens. Arguments are validated against the tool's schema (null counts as
+ * "not given", as strict function calling sends it); bad input throws PagelensError('BAD_INPUT')
+ * saying what was expected. Failures of the page (an ID gone, an action refused) come back as a
+ * result with isError, so a caller can hand them to the model as they are.
+ */
+export async function runTool(lens: Lens, name: string, args: unknown = {}): Promise<ToolResult> {
+  const tool = BY_NAME.get(name);
+  if (!tool) throw new PagelensError('BAD_INPUT', `Unknown tool "${name}"; tools: ${TOOL_NAMES.join(', ')}.`);
+  const parsed = parseInput(tool.input, withoutNulls(args ?? {}), `arguments of ${name}`);
+  const ctx = { lens, state: stateOf(lens) };
+  // An open dialog blocks every script in the page: reading or acting would hang behind it.
+  if (name !== 'browser_handle_dialog') refuseWhileDialog(ctx);
+  return tool.run(ctx, parsed);
+}
+
+/** runTool, with every error as an isError result (code and message): what a protocol face sends. */
+export async function runToolSafely(lens: Lens, name: string, args: unknown): Promise<ToolResult> {
+  try {
+    return await runTool(lens, name, args);
+  } catch (e) {
+    const err = asPagelensError(e);
+    const data = { error: { code: err.code, message: err.message } };
+    return { text: `${err.code}: ${err.message}`, data, isError: true };
+  }
+}
+
+function withoutNulls(v: unknown): unknown {
+  if (Array.isArray(v)) return v.map(withoutNulls);
+  if (!v || typeof v !== 'object') return v;
+  return Object.fromEntries(Object.entries(v).filter(([, x]) => x !== null).map(([k, x]) => [k, withoutNulls(x)]));
+}
+
+// ---- JSON Schemas ----
+
+type Json = { [k: string]: unknown };
+
+/** The input schema as plain JSON Schema: no $schema, no defaults, no ±2^53 integer bounds. */
+export function inputSchema(tool: ToolDef): Json {
+  return clean(z.toJSONSchema(tool.input, { io: 'input' }) as Json) as Json;
+}
+
+function clean(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(clean);
+  if (!node || typeof node !== 'object') return node;
+  const out: Json = {};
+  for (const [k, v] of Object.entries(node)) {
+    if (k === '$schema' || k === 'default') continue;
+    if ((k === 'minimum' || k === 'maximum') && typeof v === 'number' && Math.abs(v) >= Number.MAX_SAFE_INTEGER) continue;
+    out[k] = clean(v);
+  }
+  return out;
+}
+
+/**
+ * OpenAI strict mode: every object closed and every property required, so optional ones become
+ * nullable (runTool reads null as "not given").
+ */
+function strictify(node: Json): Json {
+  const out: Json = { ...node };
+  if (out.type === 'object' && out.properties && typeof out.properties === 'object') {
+    const required = new Set((out.required as string[] | undefined) ?? []);
+    const props: Json = {};
+    for (const [k, v] of Object.entries(out.properties as Json)) {
+      const s = strictify(v as Json);
+      props[k] = required.has(k) ? s : nullable(s);
+    }
+    out.properties = props;
+    out.required = Object.keys(props);
+    out.additionalProperties = false;
+  }
+  if (out.items && typeof out.items === 'object') out.items = strictify(out.items as Json);
+  if (Array.isArray(out.anyOf)) out.anyOf = out.anyOf.map((s) => strictify(s as Json));
+  return out;
+}
+
+function nullable(s: Json): Json {
+  if (typeof s.type === 'string' && !s.enum) return { ...s, type: [s.type, 'null'] };
+  if (typeof s.type === 'string' && Array.isArray(s.enum)) return { ...s, type: [s.type, 'null'], enum: [...s.enum, null] };
+  const { description, ...rest } = s;
+  return { anyOf: [rest, { type: 'null' }], ...(description !== undefined && { description }) };
+}
+
+export interface McpToolDefinition { name: string; description: string; inputSchema: Json }
+export interface OpenAiToolDefinition {
+  type: 'function';
+  function: { name: string; description: string; parameters: Json; strict: true };
+}
+
+/**
+ * The tools for other stacks: MCP tool definitions, or OpenAI function definitions (strict).
+ * dom_overview is given exactly as the seed defines it; OpenAI callers get the semantic_v3 legend
+ * in page_snapshot's description, since they have no server instructions.
+ */
+export function toolDefinitions(format: 'mcp'): McpToolDefinition[];
+export function toolDefinitions(format: 'openai'): OpenAiToolDefinition[];
+export function toolDefinitions(format: 'openai' | 'mcp'): McpToolDefinition[] | OpenAiToolDefinition[];
+export function toolDefinitions(format: 'openai' | 'mcp'): McpToolDefinition[] | OpenAiToolDefinition[] {
+  if (format === 'mcp') return TOOLS.map((t) => ({ name: t.name, description: t.description, inputSchema: inputSchema(t) }));
+  if (format !== 'openai') throw new PagelensError('BAD_INPUT', `format must be "openai" or "mcp", got ${JSON.stringify(format)}.`);
+  return TOOLS.map((t): OpenAiToolDefinition => {
+    if (t.name === 'dom_overview') return structuredClone(DOM_OVERVIEW_TOOL) as unknown as OpenAiToolDefinition;
+    const description = t.name === 'page_snapshot' ? `${t.description}\n${V3_LEGEND}` : t.description;
+    return { type: 'function', function: { name: t.name, description, parameters: strictify(inputSchema(t)), strict: true } };
+  });
+}

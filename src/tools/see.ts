@@ -1,0 +1,123 @@
+// The seeing tools: snapshots in every mode, the exploration levels (overview, regions, one
+// region, one element), search, diff and the set-of-mark screenshot. None of them acts.
+import { z } from 'zod';
+import { PagelensError } from '../model/errors.js';
+import { DomOverviewParams } from '../model/explore.js';
+import { defineTool, jsonResult, type ToolContext, type ToolDef, type ToolResult } from './types.js';
+
+const SnapshotArgs = z.strictObject({
+  mode: z.enum(['semantic_v3', 'semantic', 'axtree', 'skeleton', 'full', 'hybrid']).optional()
+    .describe('semantic_v3 (default): compact interactive tree; semantic: verbose nodes; axtree: Chrome accessibility tree; skeleton: minimal HTML of the controls; full: the whole annotated DOM; hybrid: tree with boxes + screenshot with IDs drawn on it'),
+  fullPage: z.boolean().optional().describe('Keep elements outside the viewport too (semantic_v3, semantic, skeleton)'),
+  format: z.enum(['json', 'text']).optional().describe('json (default) or a compact text form (semantic_v3 and axtree)'),
+  query: z.string().min(1).optional().describe('The task at hand ("price of the Dell monitor"): only what matters for it is returned, with what was left out'),
+  maxTokens: z.number().int().positive().optional().describe('With query: a hard ceiling on the answer, in o200k tokens (default 2000)'),
+});
+
+// Combinations that mean nothing: refused, so a model never gets silently different output.
+const CONFLICTS: Array<[(a: z.infer<typeof SnapshotArgs>) => boolean, string]> = [
+  [(a) => a.maxTokens !== undefined && a.query === undefined, 'maxTokens only applies with query (the budget of a filtered snapshot).'],
+  [(a) => a.query !== undefined && (a.mode ?? 'semantic_v3') !== 'semantic_v3', 'query filters the semantic_v3 tree: leave mode out.'],
+  [(a) => a.query !== undefined && a.format === 'text', 'format text does not apply with query: the filtered snapshot is JSON.'],
+  [(a) => a.format === 'text' && !['semantic_v3', 'axtree', undefined].includes(a.mode), 'format text applies to mode semantic_v3 and axtree only.'],
+  [(a) => !!a.fullPage && ['axtree', 'full', 'hybrid'].includes(a.mode ?? ''), 'fullPage does not apply to axtree, full or hybrid (they always cover the page, or show the viewport).'],
+];
+
+async function snapshot(ctx: ToolContext, args: z.infer<typeof SnapshotArgs>): Promise<ToolResult> {
+  const conflict = CONFLICTS.find(([c]) => c(args));
+  if (conflict) throw new PagelensError('BAD_INPUT', conflict[1]);
+  const { lens, state } = ctx;
+  const mode = args.mode ?? 'semantic_v3';
+  const fullPage = args.fullPage ?? false;
+  if (args.query !== undefined) return jsonResult(await lens.snapshot({ query: args.query, ...(args.maxTokens && { maxTokens: args.maxTokens }) }));
+  if (mode === 'axtree') {
+    const ax = await lens.axtree();
+    return args.format === 'text' ? { text: ax.outline, data: ax } : jsonResult(ax);
+  }
+  if (mode === 'semantic_v3') {
+    const snap = await lens.snapshot({ fullPage });
+    // The tree the client now knows: the base of the next action's delta.
+    state.baseline = { tree: snap.interactive_tree, fullPage };
+    if (args.format === 'text') return { text: await lens.text({ fullPage }), data: snap };
+    return jsonResult(snap);
+  }
+  if (mode === 'hybrid') {
+    const { screenshot, ...rest } = await lens.snapshot({ mode: 'hybrid' });
+    return { ...jsonResult(rest), images: [{ data: screenshot, mimeType: 'image/jpeg' }] };
+  }
+  if (mode === 'full') return jsonResult(await lens.snapshot({ mode: 'full' }));
+  return jsonResult(await lens.snapshot({ mode, fullPage }));
+}
+
+/** Exploration answers carry a compact text form: that is what the model reads. */
+function textOf(r: { text: string }): ToolResult {
+  return { text: r.text, data: r };
+}
+
+const refresh = z.boolean().optional().describe('Read the page again even if the last reading is still fresh');
+
+export const SEE_TOOLS: ToolDef[] = [
+  defineTool({
+    name: 'page_snapshot',
+    description: 'What the page shows and what can be done on it, with an ID per element (i) to act on. Default: the compact semantic_v3 interactive tree of the viewport (legend in the server instructions). With query (+ maxTokens): only what matters for that task, within a token budget.',
+    input: SnapshotArgs,
+    run: snapshot,
+  }),
+  defineTool({
+    name: 'dom_overview',
+    description: 'Get a filtered overview of the current page showing structure, interactive elements, and key content. Returns element IDs that can be used with other DOM tools. This is your primary reconnaissance tool - use it first when exploring a new page or after navigation.',
+    input: DomOverviewParams,
+    run: async ({ lens }, args) => textOf(await lens.overview(args)),
+  }),
+  defineTool({
+    name: 'snapshot_regions',
+    description: 'The page as regions (landmarks, forms, dialogs, blocks) with a one-line summary each; open one with expand_region.',
+    input: z.strictObject({ refresh }),
+    run: async ({ lens }, args) => textOf(await lens.regions({ refresh: args.refresh ?? false })),
+  }),
+  defineTool({
+    name: 'expand_region',
+    description: 'The elements of one region or subsection ("R2", "R2.Filters"), with their IDs.',
+    input: z.strictObject({
+      region: z.string().min(1).describe('Region name from snapshot_regions, e.g. "R2" or "R2.Filters"'),
+      limit: z.number().int().min(1).max(1000).optional().describe('Element lines at most (default 25)'),
+      refresh,
+    }),
+    run: async ({ lens }, args) => textOf(await lens.expandRegion(args.region, { ...(args.limit && { limit: args.limit }), refresh: args.refresh ?? false })),
+  }),
+  defineTool({
+    name: 'element_context',
+    description: 'One element in depth: its label, state, options, form, region, neighbours and a selector hint.',
+    input: z.strictObject({ target: z.string().min(1).describe('Element ID ("12", "f1_5") or a CSS selector'), refresh }),
+    run: async ({ lens }, args) => textOf(await lens.elementContext(args.target, { refresh: args.refresh ?? false })),
+  }),
+  defineTool({
+    name: 'dom_search',
+    description: 'Find elements and text blocks by text, role:NAME, tag:NAME or [attribute=value].',
+    input: z.strictObject({
+      query: z.string().min(1).describe('Text to find, or role:button, tag:input, [name=email]'),
+      limit: z.number().int().min(1).max(200).optional().describe('Elements at most (default 20)'),
+      refresh,
+    }),
+    run: async ({ lens }, args) => textOf(await lens.search(args.query, { ...(args.limit && { limit: args.limit }), refresh: args.refresh ?? false })),
+  }),
+  defineTool({
+    name: 'dom_diff',
+    description: 'What changed between two readings of the page, by their snapshotId (from dom_overview, snapshot_regions, dom_search…).',
+    input: z.strictObject({ snapshotA: z.string().min(1), snapshotB: z.string().min(1) }),
+    run: async ({ lens }, args) => textOf(await lens.diff(args.snapshotA, args.snapshotB)),
+  }),
+  defineTool({
+    name: 'browser_take_screenshot',
+    description: 'A JPEG of the viewport; with marks (default), each element\'s ID drawn at its box (set-of-mark), matching page_snapshot IDs.',
+    input: z.strictObject({
+      marks: z.boolean().optional().describe('Draw element IDs on the screenshot (default true)'),
+      quality: z.number().int().min(1).max(100).optional().describe('JPEG quality (default 60)'),
+    }),
+    run: async ({ lens }, args) => {
+      const r = await lens.snapshot({ mode: 'hybrid', screenshot: { setOfMark: args.marks ?? true, ...(args.quality && { quality: args.quality }) } });
+      const data = { url: r.url, title: r.title, marks: r.meta.marks, bytes: r.meta.screenshotBytes, screenshotHash: r.screenshotHash };
+      return { ...jsonResult(data), images: [{ data: r.screenshot, mimeType: 'image/jpeg' }] };
+    },
+  }),
+];
