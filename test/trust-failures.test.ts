@@ -130,3 +130,15 @@ test('a network that cannot be watched is said, not taken for idle', async () =>
   assert.equal(r.ok, true);
   assert.ok(r.warnings?.some((w) => /network activity is not watched \(.*network sabotaged.*\)/.test(w)), JSON.stringify(r));
 });
+
+test('a navigation that ends on the browser\'s error page is not a verified navigation', async () => {
+  const { lens } = await h.open('verify-error-link.html');
+  const snap = await lens.snapshot();
+  const link = snap.interactive_tree.find((n) => n.n === 'View cart');
+  assert.ok(link, JSON.stringify(snap.interactive_tree));
+  const r = await lens.act(`click(${link.i})`, { expect: { type: 'navigation' } });
+  assert.equal(r.ok, true, JSON.stringify(r));
+  assert.equal(r.verification?.success, false, JSON.stringify(r.verification));
+  assert.match(r.verification?.errorsDetected[0] ?? '', /could not be loaded.*error page/);
+  assert.match(r.verification?.feedback ?? '', /showed an error/);
+});

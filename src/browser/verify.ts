@@ -207,6 +207,9 @@ export async function verifyOutcome(core: LensCore, pre: PreActionState, expecte
   const errors = unique(events.filter(isErrorEvent).map(eventText).filter((t) => !expectedTexts.some((x) => t.toLowerCase().includes(x))));
   const successes = unique(events.filter((e) => e.category === 'success' && e.type !== 'removed').map(eventText));
   const url = core.page.url();
+  // A navigation that ends on the browser's own error page moved the URL, but nothing loaded:
+  // that is a failure, whatever outcome was asked for.
+  if (url.startsWith('chrome-error://')) errors.unshift(`the page could not be loaded${failedUrl(events) ? ` (${failedUrl(events)})` : ''}: the browser shows its error page`);
   const success = !!met && errors.length === 0;
   const verified: OutcomeType | null = met ? met.o.type : null;
   const actual = met ? met.c.actual : lastChecks.map((c) => c.actual).join('; ');
@@ -224,6 +227,15 @@ export async function verifyOutcome(core: LensCore, pre: PreActionState, expecte
     feedback: feedback(alternatives, success, met?.c ?? null, actual, errors, successes, timeout, doubts),
     ...(doubts.length && { uncertain: doubts }),
   };
+}
+
+/** The address the browser's error page names, if its text says. */
+function failedUrl(events: MutationEvent[]): string | undefined {
+  for (const e of events) {
+    const m = /\b(https?:\/\/[^\s'"<>]+)/.exec(eventText(e));
+    if (m) return m[1].replace(/[.,;:)]+$/, '');
+  }
+  return undefined;
 }
 
 function describeOutcome(o: ExpectedOutcome): string {
