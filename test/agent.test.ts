@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { join } from 'node:path';
+import { stepLine } from '../src/cli/agent.js';
 import { appBackend, httpBackend, runAgent } from '../src/agent/loop.js';
 import { HeuristicPlanner } from '../src/agent/heuristic.js';
 import { OpenAIPlanner } from '../src/agent/openaiPlanner.js';
@@ -37,6 +38,21 @@ test('the demo checkout: four steps, each verified, then done; semantic_v3 only'
   assert.ok(run.steps.every((s) => s.mode === 'semantic_v3' && s.negotiated.length === 0), 'nothing heavier was needed');
   assert.ok(run.steps.slice(0, 4).every((s) => s.result?.verification?.success), 'every step verified');
   assert.match(await page.textContent('#confirmation') ?? '', /Thank you! Your order is placed \(Standard \(3–5 days\), to 12 Analytical Way\)/);
+});
+
+test('a password typed by the agent reaches the field, and the transcript never repeats it', async () => {
+  const { lens, page } = await openDemo();
+  const lines: string[] = [];
+  const run = await runAgent(lens, { task: 'Type "n3w-s3cret" into Password', backend: inProcess(), onStep: (s) => lines.push(stepLine(s)) });
+  assert.equal(run.success, true, JSON.stringify(run, null, 1));
+  assert.equal(await page.inputValue('input[type=password]'), 'n3w-s3cret');
+  const acted = run.steps.filter((s) => s.result);
+  assert.ok(acted.length >= 1);
+  for (const s of acted) {
+    assert.ok(!JSON.stringify(s.response).includes('n3w-s3cret'), JSON.stringify(s.response));
+    assert.ok(!JSON.stringify(s.result).includes('n3w-s3cret'), JSON.stringify(s.result));
+  }
+  assert.ok(lines.length && lines.every((l) => !l.includes('n3w-s3cret')), lines.join('\n'));
 });
 
 /** The built-in demo page (assets/demo.html), served from loopback and opened with a lens. */

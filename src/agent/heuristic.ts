@@ -11,7 +11,7 @@ import { negotiate } from '../model/negotiation.js';
 import type { ExpectedOutcome } from '../model/outcome.js';
 import { filterDom, type RagNode } from '../model/rag.js';
 import { splitTask } from '../model/tasks.js';
-import { colourFit, decodeScreenshot, nodesFromTree, skeletonContext } from './pageState.js';
+import { colourFit, decodeScreenshot, nodesFromTree, skeletonAttributes, skeletonContext } from './pageState.js';
 import type { Planner, SessionView } from './planner.js';
 
 /** Every answer's thought starts with this, so that the session tells which steps are done. */
@@ -26,11 +26,14 @@ export class HeuristicPlanner implements Planner {
   async plan(request: InteractRequest, session: SessionView): Promise<InteractResponse> {
     const steps = splitTask(request.query);
     const done = doneSteps(session, steps.length);
-    const nodes = nodesFromTree(request.interactiveTree ?? [], request.skeletonDom ? skeletonContext(request.skeletonDom) : undefined);
+    const nodes = request.skeletonDom
+      ? nodesFromTree(request.interactiveTree ?? [], skeletonContext(request.skeletonDom), skeletonAttributes(request.skeletonDom))
+      : nodesFromTree(request.interactiveTree ?? []);
     // A step whose effect is already on the page is done too (a value typed, a box checked).
     steps.forEach((s, i) => { if (!done.has(i) && alreadyTrue(parseIntent(s), nodes)) done.add(i); });
     const index = steps.findIndex((_, i) => !done.has(i));
-    if (index < 0) return { thought: `All ${steps.length} step${steps.length > 1 ? 's are' : ' is'} done.`, action: `done(${JSON.stringify(`Done: ${request.query}`)})` };
+    // The task is not repeated in the answer: it may carry a value typed into a password field.
+    if (index < 0) return { thought: `All ${steps.length} step${steps.length > 1 ? 's are' : ' is'} done.`, action: `done(${JSON.stringify(`Done: ${steps.length} step${steps.length > 1 ? 's' : ''} carried out`)})` };
     const stepText = steps[index];
     const intent = parseIntent(stepText);
     const label = `Step ${index + 1}/${steps.length}`;
@@ -49,7 +52,14 @@ export class HeuristicPlanner implements Planner {
       if (request.scrollPosition && !/^100%$/.test(request.scrollPosition) && !session.steps.slice(-3).some((s) => s.action?.startsWith('scroll'))) {
         return { thought: `Looking for step ${index + 1}/${steps.length}: nothing in view fits "${stepText}"${tried}; look further down.`, action: 'scroll(down)' };
       }
-      return { thought: `${label}: nothing on the page fits "${stepText}"${tried}.`, action: `done(${JSON.stringify(`Could not ${stepText}: nothing on the page fits it`)})`, success: false };
+      // semantic_v3 carries names only; the skeleton adds each field's type, name and placeholder
+      // (a password field named by its title). Asked for once before giving up.
+      if (!request.skeletonDom && session.lastRequested !== 'skeleton' && !askedBefore(session, 'skeleton')) {
+        return { status: 'needs_context', requestedDomMode: 'skeleton', needsSkeletonDom: true, reason: `nothing in the semantic tree fits "${stepText}"; the skeleton shows each element's type, name and placeholder` };
+      }
+      // No field took the value, so nothing says it is not a password: the message leaves it out.
+      const said = intent.value ? stepText.split(intent.value).join('…') : stepText;
+      return { thought: `${label}: nothing on the page fits "${said}"${tried}.`, action: `done(${JSON.stringify(`Could not ${said}: nothing on the page fits it`)})`, success: false };
     }
     let close = usable.filter((r) => r.score >= best.score * (1 - AMBIGUITY_MARGIN));
     // Look-alikes by their words, but one sits where the task says ("in the Shipping address
@@ -70,7 +80,8 @@ export class HeuristicPlanner implements Planner {
     const why = close.length > 1 ? ` (${close.length} alike; took ${pick.node.gid} by ${this.tieBreak(intent, request)})` : '';
     return {
       thought: `${label}: ${stepText} → ${pick.candidate.description}${why}.`,
-      action: pick.candidate.suggestedAction,
+      // Suggestions never repeat a value meant for a password field; the action must type it.
+      action: intent.value !== undefined ? pick.candidate.suggestedAction.split('"***"').join(JSON.stringify(intent.value)) : pick.candidate.suggestedAction,
       ...expectation(intent, pick.node),
     };
   }
@@ -110,6 +121,16 @@ export class HeuristicPlanner implements Planner {
     if (intent.colors.length) return request.screenshot ? 'its colour in the screenshot' : 'its classes (no screenshot)';
     return 'reading order';
   }
+}
+
+/** Whether this session already asked for `mode` since its last action. */
+function askedBefore(session: SessionView, mode: string): boolean {
+  for (let i = session.steps.length - 1; i >= 0; i--) {
+    const s = session.steps[i];
+    if (s.action) return false;
+    if (s.requested === mode) return true;
+  }
+  return false;
 }
 
 /** Steps whose action the client reported as successful, by the step number each answer's thought carries. */

@@ -2,7 +2,8 @@
 // artifacts it asks for when it asks, perform the action with verification, report how it went
 // in the next request, until the backend says done or the step limit is reached.
 import type { Lens } from '../browser/lens.js';
-import { doneMessage, InteractResponse, requestedArtifacts, type InteractRequestInput, type NeedsContext, type NeedsFullDom } from '../model/interact.js';
+import { ActionResponse, doneMessage, InteractResponse, requestedArtifacts, type InteractRequestInput, type NeedsContext, type NeedsFullDom } from '../model/interact.js';
+import { parseAction } from '../model/actions.js';
 import { PagelensError } from '../model/errors.js';
 import type { ActionResult } from '../model/outcome.js';
 import type { SemanticV3Result } from '../model/schema.js';
@@ -128,6 +129,9 @@ export async function runAgent(lens: Lens, opts: AgentOptions): Promise<AgentRun
     }
     const result = await lens.act(response.action, response.expected_outcome ? { expect: response.expected_outcome } : {});
     step.result = result;
+    // The transcript keeps the action as the lens reports it: a value typed into a password field
+    // is "***" there, so a printed or saved transcript never repeats it.
+    step.response = redactTyped(response, result.action);
     opts.onStep?.(step);
     const verified = result.ok && (result.verification?.success ?? true);
     lastVerified = verified;
@@ -174,4 +178,22 @@ function reportOf(result: ActionResult, action: string, before: string, after: s
     domChanges: { addedCount: added, removedCount: removed, urlChanged: before !== after, ...(before !== after && { previousUrl: before }) },
     clientObservations: { didUrlChange: before !== after, ...(v && { didDomMutate: v.pageState.domChanged }) },
   };
+}
+
+/**
+ * The answer as a transcript may keep it: when the lens hid the value it typed (a password field),
+ * that value leaves the action and the thought too.
+ */
+function redactTyped(response: ActionResponse, done: string): ActionResponse {
+  if (done === response.action) return response;
+  let value: string | undefined;
+  try {
+    const a = parseAction(response.action);
+    if ('value' in a && typeof a.value === 'string') value = a.value;
+  } catch {
+    // What was typed cannot be told apart from the rest of the thought: it is left out whole.
+    return { ...response, action: done, thought: '(the thought is not kept: it may hold the hidden value)' };
+  }
+  const hide = (t: string) => (value && value !== '***' ? t.split(value).join('***') : t);
+  return { ...response, action: done, thought: hide(response.thought) };
 }

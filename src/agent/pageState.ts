@@ -5,8 +5,11 @@ import type { RagNode, StructRef } from '../model/rag.js';
 import { expandRole } from '../model/roles.js';
 import type { SemanticNodeV3 } from '../model/schema.js';
 
-/** semantic_v3 nodes as the ranker's nodes; `context` adds what surrounds each (from the skeleton). */
-export function nodesFromTree(tree: SemanticNodeV3[], context: Map<string, StructRef[]> = new Map()): RagNode[] {
+/**
+ * semantic_v3 nodes as the ranker's nodes; `context` adds what surrounds each and `attributes`
+ * what the element says of itself (both from the skeleton).
+ */
+export function nodesFromTree(tree: SemanticNodeV3[], context: Map<string, StructRef[]> = new Map(), attributes: Map<string, Record<string, string>> = new Map()): RagNode[] {
   return tree.map((n, order) => {
     const node: RagNode = {
       gid: n.i, role: expandRole(n.r), name: n.n, states: n.s ? n.s.split(',') : [],
@@ -15,8 +18,27 @@ export function nodesFromTree(tree: SemanticNodeV3[], context: Map<string, Struc
     if (n.v !== undefined) node.value = n.v;
     if (n.occ) node.occ = true;
     if (n.scr) node.scr = n.scr;
+    const a = attributes.get(n.i);
+    if (a) {
+      // A field named only by its title ("Must be at least 6 characters") is still the password.
+      if (a.type) node.type = a.type;
+      if (a.placeholder) node.placeholder = a.placeholder;
+      const { type: _t, placeholder: _p, 'data-llm-id': _i, ...rest } = a;
+      if (Object.keys(rest).length) node.attrs = rest;
+    }
     return node;
   });
+}
+
+/** The attributes the skeleton writes on each element with an ID (type, name, placeholder, href, …). */
+export function skeletonAttributes(skeletonDom: string): Map<string, Record<string, string>> {
+  const out = new Map<string, Record<string, string>>();
+  for (const tag of skeletonDom.matchAll(/<[a-zA-Z][\w-]*\s([^>]*\bdata-llm-id="[^"]*"[^>]*)>/g)) {
+    const attrs: Record<string, string> = {};
+    for (const m of tag[1].matchAll(/([a-zA-Z_:][\w:.-]*)="([^"]*)"/g)) attrs[m[1]] = decode(m[2]);
+    out.set(attrs['data-llm-id'], attrs);
+  }
+  return out;
 }
 
 const STRUCT_TAGS: Record<string, StructRef['kind']> = {
