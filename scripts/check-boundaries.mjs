@@ -6,7 +6,7 @@
 //   src/session → opening a page for a job (composes the facade): browser, model
 //   src/tools   → the tool registry (runTool) over agent, session, browser, model; faces may import it
 //   faces       → agent, server, mcp, cli over session, browser and model, never page
-//   bench/      → src/browser, src/model, bench; nothing in src/ imports bench/ or test/
+//   bench/      → src/browser, src/model, src/tools (the tool registry's answers), bench; nothing in src/ imports bench/ or test/
 import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -24,7 +24,7 @@ const RULES = {
   'src/mcp': ['src/mcp', 'src/tools', 'src/agent', 'src/session', 'src/browser', 'src/model'],
   'src/cli': ['src/cli', 'src/tools', 'src/server', 'src/mcp', 'src/agent', 'src/session', 'src/browser', 'src/model'],
   'src/index.ts': ['src/browser', 'src/model', 'src/session', 'src/agent', 'src/server', 'src/mcp', 'src/tools'],
-  bench: ['bench', 'src/browser', 'src/model'],
+  bench: ['bench', 'src/browser', 'src/model', 'src/tools'],
   test: ['test', 'src', 'bench'],
   extension: ['extension', 'src/page', 'src/model'],
 };

@@ -84,7 +84,7 @@ describe('pagelens mcp over stdio', { concurrency: false }, () => {
   test('lists every tool with a valid JSON Schema and sends the legend once, in the instructions', async () => {
     const { tools } = await client.listTools();
     const names = tools.map((t) => t.name);
-    for (const n of ['browser_navigate', 'page_snapshot', 'dom_overview', 'browser_click', 'browser_type', 'browser_handle_dialog', 'browser_file_upload', 'observe', 'act', 'extract']) assert.ok(names.includes(n), n);
+    for (const n of ['browser_navigate', 'page_snapshot', 'dom_overview', 'browser_click', 'browser_type', 'browser_handle_dialog', 'browser_file_upload', 'observe', 'act', 'extract', 'browser_tabs', 'browser_close', 'browser_resize', 'browser_drag', 'recent_events', 'browser_console_messages']) assert.ok(names.includes(n), n);
     const ajv = new Ajv({ strict: false });
     for (const t of tools) {
       assert.equal(t.inputSchema.type, 'object', t.name);

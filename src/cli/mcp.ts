@@ -9,6 +9,9 @@ import { toolDefinitions } from '../tools/registry.js';
 interface McpFlags {
   port?: number;
   cdp?: string;
+  wsEndpoint?: string;
+  userDataDir?: string;
+  isolated?: boolean;
   viewport?: string;
   offline?: boolean;
   headed?: boolean;
@@ -28,6 +31,9 @@ export function addMcpCommand(program: Command): void {
   program.command('mcp').description('run the MCP server (stdio; --port for Streamable HTTP on 127.0.0.1)')
     .option('--port <n>', 'serve Streamable HTTP on 127.0.0.1:<n>/mcp instead of stdio', parsePort)
     .option('--cdp <endpoint>', 'attach to a running browser over CDP (ws://… or http://host:9222)')
+    .option('--ws-endpoint <url>', 'connect to a Playwright browser server (ws://…, from launchServer or `playwright run-server`)')
+    .option('--user-data-dir <dir>', 'keep the browser profile (cookies, storage) in this folder across runs')
+    .option('--isolated', 'a fresh in-memory profile for the session (the default without --user-data-dir; with --cdp: a new context instead of the browser\'s own)')
     .option('--viewport <WxH>', 'viewport size (default 1280x800)')
     .option('--offline', 'abort every request that is not to loopback')
     .option('--headed', 'show the browser window (needs a display)')
@@ -37,6 +43,9 @@ export function addMcpCommand(program: Command): void {
       await runMcpServer({
         ...(flags.port !== undefined && { port: flags.port }),
         ...(flags.cdp && { cdp: flags.cdp }),
+        ...(flags.wsEndpoint && { wsEndpoint: flags.wsEndpoint }),
+        ...(flags.userDataDir && { userDataDir: flags.userDataDir }),
+        ...(flags.isolated && { isolated: true }),
         ...(flags.viewport && { viewport: parseViewport(flags.viewport) }),
         ...(flags.offline && { offline: true }),
         ...(flags.headed && { headless: false }),

@@ -1,13 +1,26 @@
-// The one page an MCP server works on: launched headless Chromium or an attached browser (CDP),
-// opened lazily on the first tool call so that listing tools never needs a browser.
-import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { blockExternalRequests, connectChromium, launchChromium } from '../browser/chromium.js';
+// The browser an MCP server works in, opened lazily on the first tool call so that listing tools
+// never needs one: launched headless Chromium in a fresh context (isolated, the default), a
+// persistent profile (--user-data-dir), or an attached browser (--cdp, --ws-endpoint). It holds
+// the tabs — every page of the context, popups included — one lens per page, and the current tab.
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { CHROMIUM_ARGS, blockExternalRequests, connectChromium, findChromium, launchChromium } from '../browser/chromium.js';
 import { Lens } from '../browser/lens.js';
 import { PagelensError } from '../model/errors.js';
+import { watchConsole } from '../tools/console.js';
+import type { TabHost, TabInfo } from '../tools/host.js';
 
 export interface BrowserOptions {
-  /** Attach to a running browser (ws://… or http://host:9222) instead of launching one. */
+  /** Attach to a running browser (ws://… or http://host:9222) over CDP instead of launching one. */
   cdp?: string;
+  /** Connect to a Playwright browser server (ws://…, from launchServer / `playwright run-server`). */
+  wsEndpoint?: string;
+  /** Keep the profile (cookies, storage) in this folder across runs: a persistent context. */
+  userDataDir?: string;
+  /**
+   * A fresh in-memory context for the session, gone when it ends. The default unless userDataDir
+   * is given; with cdp it means a new context rather than the attached browser's own profile.
+   */
+  isolated?: boolean;
   viewport?: { width: number; height: number };
   headless?: boolean;
   /** Abort every request that is not to loopback. */
@@ -17,45 +30,230 @@ export interface BrowserOptions {
   blockedOrigins?: string[];
 }
 
-export class BrowserSession {
-  private opening?: Promise<{ browser: Browser; context: BrowserContext; page: Page; lens: Lens; owned: boolean }>;
+interface Opened {
+  context: BrowserContext;
+  /** Disconnect or close whatever this session started, and nothing of the user's. */
+  close(): Promise<void>;
+}
 
-  constructor(private readonly opts: BrowserOptions) {}
+interface Tab {
+  page: Page;
+  lens?: Promise<Lens>;
+}
 
-  async lens(): Promise<Lens> {
-    this.opening ??= this.open().catch((e) => { this.opening = undefined; throw e; });
-    return (await this.opening).lens;
+const DEFAULT_VIEWPORT = { width: 1280, height: 800 };
+/** A title read while a dialog blocks the page would hang: the list shows no title instead. */
+const TITLE_WAIT_MS = 1000;
+
+/** Refuses flag combinations that cannot mean anything, before any browser starts. */
+export function checkBrowserOptions(opts: BrowserOptions): void {
+  const attach = [opts.cdp && '--cdp', opts.wsEndpoint && '--ws-endpoint', opts.userDataDir && '--user-data-dir'].filter(Boolean);
+  if (attach.length > 1) throw new PagelensError('BAD_INPUT', `${attach.join(' and ')} cannot be combined: each says where the browser comes from.`);
+  if (opts.userDataDir && opts.isolated) throw new PagelensError('BAD_INPUT', '--isolated keeps the profile in memory; --user-data-dir keeps it on disk: choose one.');
+}
+
+export class BrowserSession implements TabHost {
+  private opening?: Promise<Opened>;
+  private tabs: Tab[] = [];
+  private current?: Page;
+  /** Pages this session opened or saw open, as opposed to an attached user's tabs. */
+  private readonly ownPages = new WeakSet<Page>();
+
+  constructor(private readonly opts: BrowserOptions) {
+    checkBrowserOptions(opts);
   }
 
-  private async open() {
-    const { opts } = this;
-    const browser = opts.cdp ? await connectChromium(opts.cdp) : await launchChromium({ headless: opts.headless ?? true });
+  /** The lens of the current tab (a new tab when none is open). */
+  async lens(): Promise<Lens> {
+    const opened = await this.ensureOpen();
+    let tab = this.currentTab();
+    if (!tab) {
+      const page = await opened.context.newPage();
+      tab = this.adopt(page);
+      this.current = page;
+    }
+    return this.lensOf(tab);
+  }
+
+  // ---- TabHost ----
+
+  async listTabs(): Promise<TabInfo[]> {
+    const current = this.currentTab();
+    return Promise.all(this.tabs.map(async (t, index) => ({
+      index,
+      url: t.page.url(),
+      title: await withTimeout(t.page.title(), TITLE_WAIT_MS, ''),
+      current: t === current,
+    })));
+  }
+
+  async newTab(): Promise<Lens> {
+    const opened = await this.ensureOpen();
+    const page = await opened.context.newPage();
+    const tab = this.adopt(page);
+    this.current = page;
+    return this.lensOf(tab);
+  }
+
+  async selectTab(index: number): Promise<Lens> {
+    const tab = this.tabAt(index);
+    this.current = tab.page;
+    // Playwright's screenshots and input work on background pages too; bringing it to the front
+    // keeps a headed browser showing what the agent works on.
+    await tab.page.bringToFront().catch(() => {});
+    return this.lensOf(tab);
+  }
+
+  async closeTab(index?: number): Promise<void> {
+    const tab = index === undefined ? this.currentTab() : this.tabAt(index);
+    if (!tab) throw new PagelensError('NOT_ACTIONABLE', 'No tab is open.');
+    // The page's 'close' event removes the tab and picks the next current one.
+    await tab.page.close();
+    this.forget(tab.page);
+  }
+
+  async closeBrowser(): Promise<void> {
+    await this.close();
+  }
+
+  // ---- lifecycle ----
+
+  async close(): Promise<void> {
+    const opened = await this.opening?.catch(() => undefined);
+    this.opening = undefined;
+    const tabs = this.tabs;
+    this.tabs = [];
+    this.current = undefined;
+    for (const t of tabs) {
+      const lens = await t.lens?.catch(() => undefined);
+      await lens?.close().catch(() => {});
+    }
+    await opened?.close().catch(() => {});
+  }
+
+  private ensureOpen(): Promise<Opened> {
+    this.opening ??= this.open().catch((e) => { this.opening = undefined; throw e; });
+    return this.opening;
+  }
+
+  private async open(): Promise<Opened> {
+    const opened = await this.openContext();
     try {
-      // An attached browser keeps its own profile: work in its default context, as its user would.
-      const existing = opts.cdp ? browser.contexts()[0] : undefined;
-      const context = existing ?? await browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 800 } });
-      if (opts.offline) await blockExternalRequests(context);
-      if (opts.allowedOrigins?.length || opts.blockedOrigins?.length) await restrictOrigins(context, opts.allowedOrigins ?? [], opts.blockedOrigins ?? []);
-      const page = await context.newPage();
-      if (existing && opts.viewport) await page.setViewportSize(opts.viewport);
-      const lens = await Lens.attach(page);
-      return { browser, context, page, lens, owned: !existing };
+      const { context } = opened;
+      if (this.opts.offline) await blockExternalRequests(context);
+      if (this.opts.allowedOrigins?.length || this.opts.blockedOrigins?.length) await restrictOrigins(context, this.opts.allowedOrigins ?? [], this.opts.blockedOrigins ?? []);
+      // Pages already there (an attached profile's tabs, a persistent context's first page) are
+      // tabs too; their lenses are attached when first used. New pages, popups included, get
+      // theirs at once, so the tagger is in before their first document loads.
+      for (const page of context.pages()) this.adopt(page, false);
+      context.on('page', (page) => { this.adopt(page); });
+      // A persistent context opens with one blank page: work there rather than beside it.
+      const blank = this.opts.userDataDir ? context.pages()[0] : undefined;
+      const page = blank ?? await context.newPage();
+      this.adopt(page);
+      if (this.opts.viewport && (this.opts.cdp && !this.opts.isolated)) await page.setViewportSize(this.opts.viewport);
+      this.current = page;
+      return opened;
+    } catch (e) {
+      await opened.close().catch(() => {});
+      throw e;
+    }
+  }
+
+  private async openContext(): Promise<Opened> {
+    const { opts } = this;
+    const viewport = opts.viewport ?? DEFAULT_VIEWPORT;
+    if (opts.userDataDir) {
+      const context = await launchPersistent(opts.userDataDir, viewport, opts.headless ?? true);
+      return { context, close: () => context.close() };
+    }
+    if (opts.cdp) {
+      const browser = await connectChromium(opts.cdp);
+      // Attached without --isolated: the browser's own profile, as its user would. Only the
+      // pages this session opened are closed at the end; the browser keeps running.
+      const existing = opts.isolated ? undefined : browser.contexts()[0];
+      if (existing) {
+        return { context: existing, close: async () => { await this.closeOwnPages(); await browser.close(); } };
+      }
+      const context = await browser.newContext({ viewport });
+      return { context, close: async () => { await context.close(); await browser.close(); } };
+    }
+    const browser = opts.wsEndpoint ? await connectServer(opts.wsEndpoint) : await launchChromium({ headless: opts.headless ?? true });
+    try {
+      const context = await browser.newContext({ viewport });
+      return { context, close: async () => { await context.close().catch(() => {}); await browser.close(); } };
     } catch (e) {
       await browser.close().catch(() => {});
       throw e;
     }
   }
 
-  async close(): Promise<void> {
-    const opened = await this.opening?.catch(() => undefined);
-    this.opening = undefined;
-    if (!opened) return;
-    await opened.lens.close().catch(() => {});
-    if (opened.owned) await opened.context.close().catch(() => {});
-    else await opened.page.close().catch(() => {});
-    // For an attached browser this only disconnects: it keeps running.
-    await opened.browser.close().catch(() => {});
+  private async closeOwnPages(): Promise<void> {
+    for (const t of [...this.tabs]) if (this.ownPages.has(t.page)) await t.page.close().catch(() => {});
   }
+
+  private adopt(page: Page, attachNow = true): Tab {
+    const known = this.tabs.find((t) => t.page === page);
+    if (known) return known;
+    const tab: Tab = { page };
+    this.tabs.push(tab);
+    if (attachNow) {
+      this.ownPages.add(page);
+      this.lensOf(tab).catch(() => {});
+    }
+    watchConsole(page);
+    page.on('close', () => this.forget(page));
+    return tab;
+  }
+
+  /** A tab gone (closed by us, the user or the site): the one before it becomes current. */
+  private forget(page: Page): void {
+    const i = this.tabs.findIndex((t) => t.page === page);
+    if (i < 0) return;
+    const [tab] = this.tabs.splice(i, 1);
+    void tab.lens?.then((l) => l.close()).catch(() => {});
+    if (this.current === page) this.current = this.tabs[Math.max(0, i - 1)]?.page;
+  }
+
+  private lensOf(tab: Tab): Promise<Lens> {
+    tab.lens ??= Lens.attach(tab.page).catch((e) => { tab.lens = undefined; throw e; });
+    return tab.lens;
+  }
+
+  private currentTab(): Tab | undefined {
+    return this.tabs.find((t) => t.page === this.current) ?? this.tabs[this.tabs.length - 1];
+  }
+
+  private tabAt(index: number): Tab {
+    const tab = this.tabs[index];
+    if (!tab) throw new PagelensError('BAD_INPUT', `No tab ${index}: ${this.tabs.length} tab(s) are open (indexes 0-${this.tabs.length - 1}).`);
+    return tab;
+  }
+}
+
+/** A persistent profile, with the executable and flags every other launch uses. */
+async function launchPersistent(dir: string, viewport: { width: number; height: number }, headless: boolean): Promise<BrowserContext> {
+  const executablePath = findChromium();
+  try {
+    return await chromium.launchPersistentContext(dir, { executablePath, headless, args: CHROMIUM_ARGS, viewport });
+  } catch (e) {
+    throw new PagelensError('NO_BROWSER', `Chromium at ${executablePath} failed to start with the profile ${dir}: ${(e as Error).message.split('\n')[0]}`);
+  }
+}
+
+/** A Playwright browser server (chromium.launchServer, `npx playwright run-server`). */
+async function connectServer(endpoint: string): Promise<Browser> {
+  try {
+    return await chromium.connect(endpoint);
+  } catch (e) {
+    throw new PagelensError('NO_BROWSER', `Could not connect to the Playwright browser server at ${endpoint}: ${(e as Error).message.split('\n')[0]}`);
+  }
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<T>((r) => { timer = setTimeout(() => r(fallback), ms); });
+  return Promise.race([p.catch(() => fallback), late]).finally(() => clearTimeout(timer));
 }
 
 async function restrictOrigins(context: BrowserContext, allowed: string[], blocked: string[]): Promise<void> {

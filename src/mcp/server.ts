@@ -1,5 +1,5 @@
 // The pagelens MCP server: every tool of the registry over stdio (or Streamable HTTP on
-// 127.0.0.1), on one page of a launched or attached Chromium. Stdout belongs to the protocol, so
+// 127.0.0.1), on the current tab of a launched or attached Chromium. Stdout belongs to the protocol, so
 // every log goes to stderr; a tool that fails answers isError with its code, never a crash.
 import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer } from 'node:http';
@@ -14,6 +14,7 @@ import { BrowserSession, type BrowserOptions } from './browser.js';
 
 export const INSTRUCTIONS = `pagelens: see and act on a live web page by element ID.
 Start with page_snapshot (or dom_overview / snapshot_regions on big pages); act with browser_click, browser_type… by the ID "i" the snapshot gives.
+Everything works on the current tab; browser_tabs lists, opens, selects and closes tabs (popups the site opens appear there).
 Each action answers with what happened and a delta (elements added / removed / changed since the last tree you saw, by ID), not a whole snapshot; after a navigation it sends the new page's snapshot.
 An ID from a page that has gone is refused with what to do: take a new snapshot.
 ${V3_LEGEND}`;
@@ -43,7 +44,7 @@ export function createMcpServer(session: BrowserSession): Server {
     const run = queue.then(async (): Promise<CallToolResult> => {
       try {
         const lens = await session.lens();
-        return toMcp(await runToolSafely(lens, req.params.name, req.params.arguments ?? {}));
+        return toMcp(await runToolSafely(lens, req.params.name, req.params.arguments ?? {}, { host: session }));
       } catch (e) {
         // Only the browser failing to start gets here (runToolSafely answers everything else).
         const msg = e instanceof Error ? e.message : String(e);

@@ -78,9 +78,13 @@ export function planOverview(src: OverviewSource, params: OverviewParams): Overv
   const max = params.maxRows;
   if (params.outline) {
     const all: OutlineRow[] = [];
+    // Two regions can stand on one element (a landmark split around a block in reading order):
+    // the element is listed once.
+    const listed = new Set<string>();
     const add = (r: RegionNode, depth: number, leaf: boolean) => {
       const shape = shapeOf(r, model, src.layout);
-      if (!shape || !r.ref) return false;
+      if (!shape || !r.ref || listed.has(r.ref)) return false;
+      listed.add(r.ref);
       all.push({ ref: r.ref, tag: shape.tag, attrs: shape.attrs, depth, region: r.id, leaf });
       return true;
     };

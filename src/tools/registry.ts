@@ -9,14 +9,20 @@ import { V3_LEGEND } from '../model/roles.js';
 import { parseInput } from '../model/validate.js';
 import { ACT_TOOLS } from './act.js';
 import { refuseWhileDialog } from './acting.js';
+import { DRAG_TOOLS } from './drag.js';
+import type { TabHost } from './host.js';
+import { LOG_TOOLS } from './logs.js';
 import { SEE_TOOLS } from './see.js';
 import { stateOf } from './state.js';
 import type { ToolDef, ToolResult } from './types.js';
+import { WINDOW_TOOLS } from './window.js';
 
-export const TOOLS: readonly ToolDef[] = [...SEE_TOOLS, ...ACT_TOOLS];
+export const TOOLS: readonly ToolDef[] = [...SEE_TOOLS, ...LOG_TOOLS, ...ACT_TOOLS, ...DRAG_TOOLS, ...WINDOW_TOOLS];
 const BY_NAME = new Map(TOOLS.map((t) => [t.name, t]));
 
 export const TOOL_NAMES = TOOLS.map((t) => t.name);
+
+const NO_PAGE_SCRIPT = new Set(['browser_handle_dialog', 'browser_tabs', 'browser_close', 'browser_console_messages']);
 
 /**
  * Runs one tool on a lens. Arguments are validated against the tool's schema (null counts as
@@ -24,20 +30,26 @@ export const TOOL_NAMES = TOOLS.map((t) => t.name);
  * saying what was expected. Failures of the page (an ID gone, an action refused) come back as a
  * result with isError, so a caller can hand them to the model as they are.
  */
-export async function runTool(lens: Lens, name: string, args: unknown = {}): Promise<ToolResult> {
+export interface RunToolOptions {
+  /** The browser's holder: browser_tabs and browser_close need it (the MCP server passes its own). */
+  host?: TabHost;
+}
+
+export async function runTool(lens: Lens, name: string, args: unknown = {}, options: RunToolOptions = {}): Promise<ToolResult> {
   const tool = BY_NAME.get(name);
   if (!tool) throw new PagelensError('BAD_INPUT', `Unknown tool "${name}"; tools: ${TOOL_NAMES.join(', ')}.`);
   const parsed = parseInput(tool.input, withoutNulls(args ?? {}), `arguments of ${name}`);
-  const ctx = { lens, state: stateOf(lens) };
+  const ctx = { lens, state: stateOf(lens), ...(options.host && { host: options.host }) };
   // An open dialog blocks every script in the page: reading or acting would hang behind it.
-  if (name !== 'browser_handle_dialog') refuseWhileDialog(ctx);
+  // Tabs and closing the browser do not touch the page's scripts, and may be the way out.
+  if (!NO_PAGE_SCRIPT.has(name)) refuseWhileDialog(ctx);
   return tool.run(ctx, parsed);
 }
 
 /** runTool, with every error as an isError result (code and message): what a protocol face sends. */
-export async function runToolSafely(lens: Lens, name: string, args: unknown): Promise<ToolResult> {
+export async function runToolSafely(lens: Lens, name: string, args: unknown, options: RunToolOptions = {}): Promise<ToolResult> {
   try {
-    return await runTool(lens, name, args);
+    return await runTool(lens, name, args, options);
   } catch (e) {
     const err = asPagelensError(e);
     const data = { error: { code: err.code, message: err.message } };

@@ -3,6 +3,7 @@
 import type { Lens } from '../browser/lens.js';
 import type { ActionResult } from '../model/outcome.js';
 import type { SemanticNodeV3 } from '../model/schema.js';
+import { watchConsole } from './console.js';
 import { ModalTracker } from './modal.js';
 
 export interface PendingAction {
@@ -26,6 +27,8 @@ export function stateOf(lens: Lens): ToolState {
   if (!s) {
     s = { modal: new ModalTracker(lens.page) };
     states.set(lens, s);
+    // A library caller has no holder watching the console: from the first tool call, then.
+    watchConsole(lens.page);
   }
   return s;
 }

@@ -2,6 +2,7 @@
 // source of both the JSON Schemas we publish and the validation runTool applies) and a handler.
 import type { z } from 'zod';
 import type { Lens } from '../browser/lens.js';
+import type { TabHost } from './host.js';
 import type { ToolState } from './state.js';
 
 /** What a tool answers: the text a model reads, the same as data, and images (screenshots). */
@@ -16,6 +17,8 @@ export interface ToolResult {
 export interface ToolContext {
   lens: Lens;
   state: ToolState;
+  /** The holder of the browser (tabs, closing it); absent when runTool is called on a bare lens. */
+  host?: TabHost;
 }
 
 export interface ToolDef<S extends z.ZodObject = z.ZodObject> {

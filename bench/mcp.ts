@@ -1,0 +1,129 @@
+// What an MCP client pays per call, pagelens MCP against Playwright MCP, on the shared corpus:
+//   snapshot: pagelens's page_snapshot response (semantic_v3, viewport, and fullPage) vs Playwright's AI
+//             snapshot (page.ariaSnapshot({ mode: 'ai' }), what Playwright MCP's browser_snapshot
+//             returns), framed as Playwright MCP frames it (URL, title, a yaml block);
+//   action:   pagelens's answer to browser_hover on the first button (else link) of the snapshot
+//             — result + delta, not a snapshot — vs Playwright MCP's answer to the same hover,
+//             which is the AI snapshot taken again after it.
+// Tokens are o200k. Hover is the action because it never navigates or submits on any page.
+//   Run: node dist/bench/mcp.js [--limit N] [--sets news,shop,forms]   (N pages per set, default 5)
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Page } from 'playwright-core';
+import { launchChromium } from '../src/browser/chromium.js';
+import type { Lens } from '../src/browser/lens.js';
+import { serveFolder } from '../src/browser/static.js';
+import type { SemanticV3Result } from '../src/model/schema.js';
+import { countTokens, loadTokenizer } from '../src/model/tokens.js';
+import { runTool } from '../src/tools/registry.js';
+import { CORPUS, DEFAULT_SETS } from './inputs.js';
+import { blankPage, navigate } from './measurePage.js';
+import { median, round } from './stats.js';
+
+interface Row {
+  page: string;
+  plSnapshot: number;
+  /** page_snapshot with fullPage: the like-for-like size, since Playwright's covers the whole page. */
+  plFull: number;
+  pwSnapshot: number;
+  plAction: number;
+  pwAction: number;
+  /** What the action was done on, and whether pagelens reported it done. */
+  target: string;
+  actionOk: boolean;
+}
+
+/** Playwright MCP's framing of a snapshot: the page's URL and title, then the YAML. */
+function playwrightMcpText(url: string, title: string, yaml: string): string {
+  return `### Page state\n- Page URL: ${url}\n- Page Title: ${title}\n- Page Snapshot:\n\`\`\`yaml\n${yaml}\n\`\`\``;
+}
+
+async function playwrightSnapshot(page: Page): Promise<number> {
+  const yaml = await page.ariaSnapshot({ mode: 'ai' });
+  return countTokens(playwrightMcpText(page.url(), await page.title(), yaml));
+}
+
+/** The first action answer, printed after the table so a reader sees what the tokens are. */
+let sample: string | undefined;
+
+async function measure(lens: Lens, page: Page, name: string): Promise<Row> {
+  const snap = await runTool(lens, 'page_snapshot', {});
+  const plSnapshot = await countTokens(snap.text);
+  const plFull = await countTokens((await runTool(lens, 'page_snapshot', { fullPage: true })).text);
+  const pwSnapshot = await playwrightSnapshot(page);
+  const tree = (snap.data as SemanticV3Result).interactive_tree;
+  const target = tree.find((n) => n.r === 'btn' && !n.occ) ?? tree.find((n) => n.r === 'link' && !n.occ) ?? tree[0];
+  if (!target) return { page: name, plSnapshot, plFull, pwSnapshot, plAction: NaN, pwAction: NaN, target: '(nothing to act on)', actionOk: false };
+  const hovered = await runTool(lens, 'browser_hover', { id: target.i });
+  const plAction = await countTokens(hovered.text);
+  // The same hover has happened on the page: Playwright MCP would now send the snapshot again.
+  const pwAction = await playwrightSnapshot(page);
+  const ok = (hovered.data as { action?: { ok?: boolean } }).action?.ok === true;
+  sample ??= `${name}: ${hovered.text}`;
+  return { page: name, plSnapshot, plFull, pwSnapshot, plAction, pwAction, target: `${target.r} "${target.n.slice(0, 24)}"`, actionOk: ok };
+}
+
+const ratio = (a: number, b: number) => (Number.isFinite(a) && Number.isFinite(b) && b > 0 ? `${round(a / b, 3)}` : '–');
+const num = (x: number) => (Number.isFinite(x) ? String(Math.round(x)) : '–');
+
+export function renderTable(rows: Row[]): string {
+  const head = ['page', 'pagelens snapshot', 'full page', 'Playwright snapshot', 'ratio', 'full ratio', 'pagelens action', 'Playwright action', 'ratio', 'hovered'];
+  const body = rows.map((r) => [r.page, num(r.plSnapshot), num(r.plFull), num(r.pwSnapshot), ratio(r.plSnapshot, r.pwSnapshot), ratio(r.plFull, r.pwSnapshot), num(r.plAction), num(r.pwAction), ratio(r.plAction, r.pwAction), `${r.target}${r.actionOk ? '' : ' (not done)'}`]);
+  const med = (k: keyof Row) => median(rows.map((r) => r[k] as number));
+  const ratios = (a: keyof Row, b: keyof Row) => median(rows.map((r) => (r[a] as number) / (r[b] as number)));
+  body.push([`median of ${rows.length}`, num(med('plSnapshot')), num(med('plFull')), num(med('pwSnapshot')), `${round(ratios('plSnapshot', 'pwSnapshot'), 3)}`, `${round(ratios('plFull', 'pwSnapshot'), 3)}`, num(med('plAction')), num(med('pwAction')), `${round(ratios('plAction', 'pwAction'), 3)}`, '']);
+  const widths = head.map((h, c) => Math.max(h.length, ...body.map((r) => r[c].length)));
+  const line = (cells: string[]) => `| ${cells.map((x, c) => x.padEnd(widths[c])).join(' | ')} |`;
+  return [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...body.map(line)].join('\n');
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([p.finally(() => clearTimeout(timer)), new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`took longer than ${ms / 1000} s`)), ms); })]);
+}
+
+async function main(): Promise<void> {
+  const args = process.argv.slice(2);
+  const limit = args.includes('--limit') ? Number(args[args.indexOf('--limit') + 1]) || 5 : 5;
+  const sets = args.includes('--sets') ? args[args.indexOf('--sets') + 1].split(',') : DEFAULT_SETS;
+  if (!existsSync(CORPUS)) {
+    console.log(`bench mcp: skipped — the shared corpus is not at ${CORPUS}`);
+    return;
+  }
+  await loadTokenizer();
+  const browser = await launchChromium();
+  const rows: Row[] = [];
+  try {
+    for (const set of sets) {
+      const folder = join(CORPUS, set);
+      if (!existsSync(folder)) { console.log(`bench mcp: set ${set} skipped — not in ${CORPUS}`); continue; }
+      const server = await serveFolder(folder);
+      try {
+        const files = readdirSync(folder).filter((f) => /\.html?$/i.test(f)).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+        let measured = 0;
+        for (const file of files) {
+          if (measured >= limit) break;
+          const opened = await blankPage(browser, true);
+          try {
+            await navigate(opened, server.url + encodeURIComponent(file));
+            rows.push(await withTimeout(measure(opened.lens, opened.page, `${set}/${file}`), 120_000));
+            measured++;
+          } catch (e) {
+            process.stderr.write(`${set}/${file}: ${(e as Error).message.split('\n')[0]}\n`);
+          } finally {
+            await opened.close();
+          }
+        }
+      } finally {
+        await server.close();
+      }
+    }
+  } finally {
+    await browser.close();
+  }
+  console.log(renderTable(rows));
+  if (sample) console.log(`a pagelens action answer: ${sample}`);
+  console.log('tokens: o200k. snapshot: page_snapshot (semantic_v3, viewport; full page: fullPage true) vs Playwright MCP browser_snapshot (AI snapshot with its URL/title header); action: browser_hover\'s answer (result + delta) vs the AI snapshot Playwright MCP sends after the same hover.');
+}
+
+if (process.argv[1] && /bench[\\/]mcp\.js$/.test(process.argv[1])) await main();

@@ -1,0 +1,77 @@
+// The page's console, kept from the moment a holder starts watching: messages and uncaught
+// errors, with their level, in a bounded buffer (a page that logs in a loop must not grow the
+// server without end; what was dropped is counted and said).
+import type { ConsoleMessage, Page } from 'playwright-core';
+
+export type ConsoleLevel = 'error' | 'warning' | 'info' | 'debug';
+export const CONSOLE_LEVELS: readonly ConsoleLevel[] = ['error', 'warning', 'info', 'debug'];
+
+export interface ConsoleEntry {
+  level: ConsoleLevel;
+  /** The console method (log, warn, error…), or "pageerror" for an uncaught exception. */
+  type: string;
+  text: string;
+  /** url:line of the call, when the browser says. */
+  location?: string;
+  timestamp: number;
+}
+
+/** Messages kept per page; older ones are dropped first. */
+export const CONSOLE_LIMIT = 500;
+/** A single message longer than this is cut: one huge object dump must not fill a model's context. */
+const TEXT_LIMIT = 2000;
+
+const LEVEL_OF: Record<string, ConsoleLevel> = { error: 'error', assert: 'error', warning: 'warning', debug: 'debug', trace: 'debug' };
+
+export class ConsoleLog {
+  readonly entries: ConsoleEntry[] = [];
+  dropped = 0;
+
+  constructor(page: Page) {
+    page.on('console', (m) => this.push(fromMessage(m)));
+    page.on('pageerror', (e) => this.push({ level: 'error', type: 'pageerror', text: e.stack ?? e.message, timestamp: Date.now() }));
+  }
+
+  /** Entries at `level` or more severe, oldest first. */
+  select(level: ConsoleLevel = 'info'): ConsoleEntry[] {
+    const max = CONSOLE_LEVELS.indexOf(level);
+    return this.entries.filter((e) => CONSOLE_LEVELS.indexOf(e.level) <= max);
+  }
+
+  private push(e: ConsoleEntry): void {
+    if (e.text.length > TEXT_LIMIT) e.text = `${e.text.slice(0, TEXT_LIMIT)}… (${e.text.length} chars)`;
+    this.entries.push(e);
+    if (this.entries.length > CONSOLE_LIMIT) {
+      this.entries.shift();
+      this.dropped++;
+    }
+  }
+}
+
+function fromMessage(m: ConsoleMessage): ConsoleEntry {
+  const loc = m.location();
+  return {
+    level: LEVEL_OF[m.type()] ?? 'info',
+    type: m.type(),
+    text: m.text(),
+    ...(loc.url && { location: `${loc.url}:${loc.lineNumber + 1}` }),
+    timestamp: Date.now(),
+  };
+}
+
+const logs = new WeakMap<Page, ConsoleLog>();
+
+/** The page's console log, started on first call (a holder calls it when the page opens). */
+export function watchConsole(page: Page): ConsoleLog {
+  let log = logs.get(page);
+  if (!log) {
+    log = new ConsoleLog(page);
+    logs.set(page, log);
+  }
+  return log;
+}
+
+/** One line per entry: what a model reads. */
+export function renderConsole(entries: readonly ConsoleEntry[]): string {
+  return entries.map((e) => `[${e.level}] ${e.text}${e.location ? ` @ ${e.location}` : ''}`).join('\n');
+}

@@ -1,0 +1,29 @@
+// What a tool needs from whoever holds the browser, beyond the one page a lens sees: the tabs
+// (pages of the context) and the browser itself. The MCP server's browser holder provides it;
+// runTool on a bare lens has none, and the tools that need it say so instead of guessing.
+import type { Lens } from '../browser/lens.js';
+import { PagelensError } from '../model/errors.js';
+
+export interface TabInfo {
+  index: number;
+  url: string;
+  title: string;
+  current: boolean;
+}
+
+export interface TabHost {
+  listTabs(): Promise<TabInfo[]>;
+  /** Opens a new page and makes it the current one; its lens is what later calls act on. */
+  newTab(): Promise<Lens>;
+  /** Makes the tab at this index the current one. */
+  selectTab(index: number): Promise<Lens>;
+  /** Closes the tab at this index (default: the current one). */
+  closeTab(index?: number): Promise<void>;
+  /** Closes the browser (or detaches from an attached one); the next call opens it again. */
+  closeBrowser(): Promise<void>;
+}
+
+export function requireHost(host: TabHost | undefined, tool: string): TabHost {
+  if (!host) throw new PagelensError('BAD_INPUT', `${tool} needs the browser holder (the MCP server passes one to runTool); a bare lens has only its own page.`);
+  return host;
+}
