@@ -159,7 +159,7 @@ export function buildCli(): Command {
       const { agent, ...snapshotFlags } = flags;
       await snapshotCommand(DEMO_PAGE, { ...snapshotFlags, pretty: flags.pretty ?? flags.format === 'json' });
       if (!agent) return;
-      process.stderr.write(`\npagelens agent "${DEMO_TASK}"\n`);
+      process.stderr.write(`\npagelens agent '${DEMO_TASK}'\n`);
       await agentCommand(DEMO_TASK, { url: DEMO_PAGE, planner: 'heuristic', maxSteps: '20', viewport: flags.viewport, offline: true });
     });
   addRunCommand(program);
