@@ -7,6 +7,7 @@ import { coreOf } from '../src/browser/lens.js';
 import { filterPage, readTaskNodes } from '../src/browser/rag.js';
 import { isPagelensError } from '../src/model/errors.js';
 import { coversTarget, parseIntent } from '../src/model/intent.js';
+import { isAmount } from '../src/model/money.js';
 import { chunkDomNodes, FilteredResult, getDomStats, indexChunks, needsFiltering, scoreChunkRelevance, type Chunk, type RagNode } from '../src/model/rag.js';
 import { countTokens } from '../src/model/tokens.js';
 import { startHarness, type Harness } from './harness.js';
@@ -214,4 +215,9 @@ test('a re-ranker can reorder the chunks; one that fails is said, and the lexica
   const lexical = await filterPage(core, { query: 'log in', maxTokens: 500, content: true, reranker: broken });
   assert.ok(lexical.payload.warnings?.some((w) => /re-ranker failed \(.*embedding service down/.test(w)), JSON.stringify(lexical.payload.warnings));
   assert.match(lexical.payload.groups.sort((a, b) => b.rel - a.rel)[0].in, /MAIN › form/);
+});
+
+test('amounts of money in any currency a shop prints: signs and codes, before or after the number', () => {
+  for (const t of ['$299.99', '16,90 €', 'CHF 19.50', 'Rs 23,450', 'R$ 10,00', '1 299 kr', '¥1,200', 'EUR 5']) assert.ok(isAmount(t), t);
+  for (const t of ['Art.1049084', '15 Farben', 'Version 2.0', 'ABC123', 'Mars 2021', '12 krona']) assert.ok(!isAmount(t), t);
 });

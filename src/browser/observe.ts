@@ -219,7 +219,10 @@ export async function extract<S extends z.ZodType = z.ZodType>(core: LensCore, i
     throw new PagelensError('BAD_INPUT', `extract(instruction, schema): the schema cannot be described as JSON Schema (${(e as Error).message}).`);
   }
   // The fields' names are part of what is looked for: "price", "brand", "rating".
-  const fields = Object.keys(jsonSchema?.properties ?? jsonSchema?.items?.properties ?? {}).join(' ');
+  let fields = Object.keys(jsonSchema?.properties ?? jsonSchema?.items?.properties ?? {}).join(' ');
+  // A name is asked for without being known; on a product or article page the document's title
+  // carries it ("Filzstift FIBRALO MEDIUM kaufen - jumbo.ch"), so its words point at the heading.
+  if (!jsonSchema?.items && /\b(?:name|title|product|heading|headline)\b/i.test(`${fields} ${text}`)) fields += ` ${await pageTitle(core)}`;
   const query = /^(?:extract|get|read|find|what|how|which|who|list|show|tell|give|fetch)\b/i.test(text) ? `${text} ${fields}` : `extract ${text} ${fields}`;
   const filtered = await filterPage(core, { query: query.trim(), maxTokens: opts.maxTokens ?? DEFAULT_TOKENS.extract, content: true, minRelevance: 0.05 });
   const warnings = [...filtered.payload.warnings ?? []];
@@ -249,4 +252,13 @@ export async function extract<S extends z.ZodType = z.ZodType>(core: LensCore, i
     result.ok = fill.missing.length === 0;
   }
   return result;
+}
+
+/** The document's title, or nothing when the page cannot say (the extraction goes on without it). */
+async function pageTitle(core: LensCore): Promise<string> {
+  try {
+    return await core.page.title();
+  } catch {
+    return ''; // only a hint for ranking: its absence costs relevance, never a wrong answer
+  }
 }

@@ -87,14 +87,8 @@ const RELATED: Record<string, string[]> = {
 
 export const RELATED_WEIGHT = 0.35;
 
-/** A price or an amount ("$299.99", "16,90 €", "£50"): the same shape the engine's rows look for. */
-export const AMOUNT = /(?:[$€£¥₹]\s?\d[\d.,\s]*\d|[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:€|\$|£|EUR|USD|GBP|kr|zł|Kč))/;
-
-/** A text that is an amount and little else: a price tag. */
-export function isAmount(text: string): boolean {
-  const m = AMOUNT.exec(text);
-  return !!m && text.replace(m[0], '').replace(/[^\p{L}]/gu, '').length < 3;
-}
+// Amounts of money: one definition, shared with the page engine.
+export { AMOUNT, isAmount } from './money.js';
 
 const STOP = new Set([
   'the', 'a', 'an', 'on', 'in', 'into', 'to', 'of', 'for', 'from', 'with', 'at', 'by', 'and', 'or', 'that', 'this', 'is', 'are', 'be',

@@ -9,6 +9,7 @@ import type {
 } from './explore.js';
 import { groupNames, groupSimilar, idRange, namesCollapse, nodeGroupKey, selectorShape } from './grouping.js';
 import type { PageHeading, PageModel, PageNode, PageStruct } from './page.js';
+import { AMOUNT } from './money.js';
 import type { Box } from './schema.js';
 
 // ---- what an element is, in a word ----
@@ -433,7 +434,6 @@ export function shortName(name: string, s: PageStruct | undefined): string {
 
 // ---- purposes and summaries ----
 
-const PRICE = /(?:[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:€|\$|£|EUR|USD|GBP|kr|zł|Kč)\b)/;
 const SEARCH_WORDS = /\b(search|query|find|suche|recherche|buscar|cerca)\b/i;
 const LOGIN_WORDS = /\b(log ?in|sign ?in|anmelden|connexion|iniciar sesi)/i;
 const SIGNUP_WORDS = /\b(sign ?up|register|registration|create (an |your )?account|join now)\b/i;
@@ -473,7 +473,7 @@ export function purposesOf(r: RegionNode, model: PageModel): string[] {
   const articles = structs.filter((s) => s.role === 'article' && s.kind !== 'row').length;
   const cards = structs.filter((s) => s.kind === 'row' && s.role !== 'row').length || (articles >= 3 ? articles : 0);
   const items = r.nodes.filter((n) => n.role === 'item');
-  const priced = items.filter((n) => PRICE.test(`${n.value ?? ''} ${n.name}`)).length + controls.filter((n) => n.role === 'link' && PRICE.test(n.name)).length;
+  const priced = items.filter((n) => AMOUNT.test(`${n.value ?? ''} ${n.name}`)).length + controls.filter((n) => n.role === 'link' && AMOUNT.test(n.name)).length;
   const grid = cards >= 3 && (priced >= 3 || controls.filter((n) => CART_WORDS.test(n.name)).length >= 3);
   if (grid) out.push(`product card grid (${cards} cards)`);
   if (!grid && articles >= 4) out.push(`list of ${articles} articles`);

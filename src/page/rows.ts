@@ -3,6 +3,7 @@
 // and its identifying text becomes an `item` node with an ID of its own, so that an agent can
 // tell rows apart and act on the text itself (double-click to edit, hover to reveal a button).
 import { clean } from './names.js';
+import { AMOUNT } from '../model/money.js';
 
 const MAX_CLIMB = 6;
 const STOP_TAGS = new Set(['BODY', 'HTML', 'FORM', 'MAIN', 'NAV', 'HEADER', 'FOOTER', 'ASIDE', 'DIALOG']);
@@ -13,8 +14,8 @@ const ROW_ROLES = new Set(['row', 'listitem', 'article', 'option', 'treeitem']);
 // inside a form, where alike blocks are the form's field groups, already named by their fields.
 const BLOCK_TAGS = new Set(['DIV', 'SECTION', 'FIGURE', 'DETAILS']);
 const MIN_ALIKE_BLOCKS = 3;
-/** A price or an amount: what a row's value usually is. */
-export const PRICE = /(?:[$€£¥₹]\s?\d[\d.,\s]*\d|[$€£¥₹]\s?\d|\d[\d.,]*\s?(?:€|\$|£|EUR|USD|GBP|kr|zł|Kč))/;
+/** A price or an amount: what a row's value usually is (the Node side reads amounts the same way). */
+export const PRICE = AMOUNT;
 
 export interface Row {
   el: Element;
