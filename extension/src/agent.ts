@@ -1,0 +1,140 @@
+// The client loop of the negotiation (as src/agent/loop.ts runs it for the CDP host), in the
+// service worker: semantic_v3 first, the backend's answer validated against the contract, the
+// action performed with verification, how it went reported in the next request, until done.
+// Of the heavier artifacts the extension produces the skeleton; a backend that asks for full or
+// hybrid ends the run with that reason instead of a guess.
+import { doneMessage, InteractResponse, requestedArtifacts, type ActionResponse, type InteractRequestInput } from '../../src/model/interact.js';
+import type { ActionResult, ExpectedOutcome } from '../../src/model/outcome.js';
+import { countTokens } from '../../src/model/tokens.js';
+import { act } from './act.js';
+import { describe } from './layout.js';
+import { snapshot } from './snapshot.js';
+
+export interface TaskOptions {
+  /** Base URL of `pagelens serve`, e.g. http://127.0.0.1:8787 */
+  backend: string;
+  token?: string;
+  maxSteps?: number;
+  /** Called after every step (the side panel lists them live). */
+  onStep?: (step: TaskStep) => void;
+  /** Checked before every step: true stops the run. */
+  stopped?: () => boolean;
+}
+
+export interface TaskStep {
+  step: number;
+  url: string;
+  mode: string;
+  tokensSent: number;
+  thought: string;
+  action: string;
+  result?: ActionResult;
+}
+
+export interface TaskRun {
+  task: string;
+  status: 'done' | 'failed' | 'max_steps' | 'stopped';
+  message: string;
+  /** Ended done, and the last action's verification (if any) passed. */
+  success: boolean;
+  steps: TaskStep[];
+}
+
+/** Rounds of "needs context" one step may take before it is an error (as src/agent/loop.ts). */
+const MAX_NEGOTIATION = 3;
+
+async function post(url: string, token: string | undefined, body: InteractRequestInput): Promise<unknown> {
+  const res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) }, body: JSON.stringify(body) });
+  const text = await res.text();
+  if (!res.ok) throw new Error(`the backend answered ${res.status}: ${text.slice(0, 300)}`);
+  try { return JSON.parse(text); } catch { throw new Error(`the backend answered something that is not JSON: ${text.slice(0, 200)}`); }
+}
+
+export async function runTask(tabId: number, task: string, opts: TaskOptions): Promise<TaskRun> {
+  const url = new URL('/api/agent/interact', opts.backend).href;
+  const maxSteps = opts.maxSteps ?? 20;
+  const sessionId = `ext-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
+  const steps: TaskStep[] = [];
+  let report: Partial<InteractRequestInput> = {};
+  let lastVerified = true;
+  const end = (status: TaskRun['status'], message: string, success = false): TaskRun => ({ task, status, message, success, steps });
+  for (let n = 1; n <= maxSteps; n++) {
+    if (opts.stopped?.()) return end('stopped', 'stopped by the user');
+    let snap;
+    try {
+      snap = await snapshot(tabId);
+    } catch (e) {
+      return end('failed', `the page could not be read: ${describe(e)}`);
+    }
+    const base: InteractRequestInput = {
+      url: snap.url, query: task, domMode: 'semantic_v3', interactiveTree: snap.interactive_tree, viewport: snap.viewport,
+      pageTitle: snap.title, scrollPosition: snap.scroll_position, scrollableContainers: snap.scrollable_containers, tabId,
+      ...(snap.recent_events && { recentEvents: snap.recent_events }), ...(snap.frames && { frames: snap.frames }), sessionId, ...report,
+    };
+    let request = base;
+    let tokensSent = 0;
+    let response: ActionResponse | undefined;
+    // The backend may ask for heavier context first: exactly what it asks for is added, semantic_v3 stays.
+    for (let round = 0; !response; round++) {
+      tokensSent += await countTokens(JSON.stringify(request));
+      let answer;
+      try {
+        answer = InteractResponse.safeParse(await post(url, opts.token, request));
+      } catch (e) {
+        return end('failed', describe(e));
+      }
+      if (!answer.success) return end('failed', `the backend answered off-contract: ${answer.error.issues.map((i) => i.message).join('; ')}`);
+      if ('action' in answer.data) { response = answer.data; break; }
+      if (round >= MAX_NEGOTIATION) return end('failed', `the backend asked for context ${round + 1} times in one step`);
+      const want = requestedArtifacts(answer.data);
+      if (want.mode !== 'skeleton' || want.screenshot || want.dom) {
+        return end('failed', `the backend asked for ${want.mode}${want.screenshot ? ' with a screenshot' : ''}, which the extension does not produce yet (it sends semantic_v3 and skeleton)`);
+      }
+      try {
+        request = { ...base, domMode: 'skeleton', skeletonDom: (await snapshot(tabId, { mode: 'skeleton' })).skeletonDom };
+      } catch (e) {
+        return end('failed', `the skeleton could not be read: ${describe(e)}`);
+      }
+    }
+    const step: TaskStep = { step: n, url: snap.url, mode: request.domMode ?? 'semantic_v3', tokensSent, thought: response.thought, action: response.action };
+    steps.push(step);
+    const done = doneMessage(response.action);
+    if (done !== null) {
+      opts.onStep?.(step);
+      const achieved = response.success !== false;
+      return end(achieved ? 'done' : 'failed', done, achieved && lastVerified);
+    }
+    const result = await act(tabId, response.action, response.expected_outcome ? { expect: response.expected_outcome as ExpectedOutcome } : {});
+    step.result = result;
+    step.action = result.action;
+    opts.onStep?.(step);
+    const verified = result.ok && (result.verification?.success ?? true);
+    lastVerified = verified;
+    const after = (await chrome.tabs.get(tabId)).url ?? snap.url;
+    report = reportOf(result, snap.url, after);
+  }
+  return end('max_steps', `stopped after ${maxSteps} steps without the backend saying done`);
+}
+
+/** How the last action went, in the request fields the contract has for it. */
+function reportOf(result: ActionResult, before: string, after: string): Partial<InteractRequestInput> {
+  const v = result.verification;
+  const ok = result.ok && (v?.success ?? true);
+  const id = /^\s*\w+\s*\(\s*(f\d+_\d+|\d+)/.exec(result.action)?.[1];
+  const added = v?.pageState.recentMutations.filter((m) => /\] Added/.test(m)).length ?? 0;
+  const removed = v?.pageState.recentMutations.filter((m) => /\] Removed/.test(m)).length ?? 0;
+  return {
+    lastActionStatus: ok ? 'success' : 'failure',
+    ...(!ok && {
+      lastActionError: {
+        message: result.error?.message ?? v?.feedback ?? 'the action did not have the expected effect',
+        code: result.error?.code ?? 'VERIFICATION_FAILED',
+        action: result.action,
+        ...(id && { elementId: id }),
+      },
+    }),
+    lastActionResult: { success: ok, ...(v && { actualState: v.actualOutcome }) },
+    domChanges: { addedCount: added, removedCount: removed, urlChanged: before !== after, ...(before !== after && { previousUrl: before }) },
+    clientObservations: { didUrlChange: before !== after, ...(v && { didDomMutate: v.pageState.domChanged }) },
+  };
+}

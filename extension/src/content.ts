@@ -1,0 +1,156 @@
+// The content script's adapter: the page engine (engine.js, the very bundle the CDP host injects)
+// runs before this file in the same isolated world and defines globalThis.__pagelens; this file
+// only answers the service worker's messages by calling it. Two things the CDP host does from
+// outside are done here from inside: closed shadow roots are fetched with
+// chrome.dom.openOrClosedShadowRoot, and iframe elements are matched to their frames by a
+// handshake (chrome.runtime.getFrameId is missing from content scripts in the Chromium here).
+import type { EngineApi } from '../../src/page/main.js';
+import { ANNOUNCE, CHANNEL, type Answers, type ElementKey, type ElementOp, type OwnerEntry, type Reply, type Request } from './messages.js';
+
+const engine = (globalThis as unknown as { __pagelens?: EngineApi }).__pagelens;
+
+class FrameError extends Error {
+  constructor(readonly code: string, message: string) { super(message); }
+}
+
+/** Every element of a tree and of the shadow roots below it, open or closed. */
+function walk(root: Document | ShadowRoot, visit: (el: Element, shadow: ShadowRoot | null) => void): void {
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+    const el = n as Element;
+    const shadow = chrome.dom.openOrClosedShadowRoot(el);
+    visit(el, shadow);
+    if (shadow) walk(shadow, visit);
+  }
+}
+
+/** Hands every closed shadow root to the engine (it ignores those it already has). */
+function adoptClosedRoots(api: EngineApi): void {
+  walk(document, (el, shadow) => { if (shadow && !el.shadowRoot) api.adoptShadowRoot(shadow); });
+}
+
+function frameElements(): Element[] {
+  const out: Element[] = [];
+  walk(document, (el) => { if (el.tagName === 'IFRAME' || el.tagName === 'FRAME') out.push(el); });
+  return out;
+}
+
+/** Child frameId → its iframe element here, as the handshake matched them. */
+const owners = new Map<number, Element>();
+/** Nonces the service worker told us to expect, with the child each one stands for. */
+const expected = new Map<string, number>();
+let matched: () => void = () => {};
+
+window.addEventListener('message', (e) => {
+  const nonce = (e.data as Record<string, unknown> | null)?.[ANNOUNCE];
+  if (typeof nonce !== 'string' || !e.source) return;
+  const child = expected.get(nonce);
+  if (child === undefined) return;
+  // Only a real child window can be the source: a message the page posts itself matches no iframe.
+  const el = frameElements().find((f) => (f as HTMLIFrameElement).contentWindow === e.source);
+  if (!el) return;
+  expected.delete(nonce);
+  owners.set(child, el);
+  matched();
+});
+
+function ownerOf(child: number): Element {
+  const owner = owners.get(child);
+  if (!owner || !owner.isConnected) throw new FrameError('FRAME_DETACHED', `frame ${child} has no iframe element here any more`);
+  return owner;
+}
+
+/** The iframe elements of `children`, waiting (at most `ms`) for the handshakes of those not matched yet. */
+async function matchOwners(children: Array<{ frameId: number; nonce: string }>, ms = 1500): Promise<Array<{ frameId: number; el: Element }>> {
+  const known = (c: { frameId: number }) => { const el = owners.get(c.frameId); return el?.isConnected ? el : undefined; };
+  for (const c of children) if (!known(c)) expected.set(c.nonce, c.frameId);
+  const end = Date.now() + ms;
+  while (children.some((c) => !known(c)) && Date.now() < end) {
+    await new Promise<void>((resolve) => { matched = resolve; setTimeout(resolve, 50); });
+  }
+  for (const c of children) expected.delete(c.nonce);
+  return children.flatMap((c) => { const el = known(c); return el ? [{ frameId: c.frameId, el }] : []; });
+}
+
+function elementOf(api: EngineApi, key: ElementKey): Element {
+  const found = api.lookupIn(key.doc, key.local);
+  if (typeof found === 'string') throw new FrameError('NAVIGATED', 'the frame shows another document since the snapshot; take a new snapshot');
+  if (!found) throw new FrameError('UNKNOWN_ID', `element ${key.local} is no longer in the document`);
+  return found;
+}
+
+/** Text typed without trusted input: the native setter (a framework's tracker must not see it first), then the input event typing fires. */
+function typeJs(el: Element, value: string): { ok: boolean; reason?: string } {
+  if (!(el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement)) {
+    if ((el as HTMLElement).isContentEditable) { el.textContent = value; el.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data: value })); return { ok: true }; }
+    return { ok: false, reason: 'not a text field' };
+  }
+  const proto = el instanceof HTMLInputElement ? HTMLInputElement.prototype : HTMLTextAreaElement.prototype;
+  Object.getOwnPropertyDescriptor(proto, 'value')!.set!.call(el, value);
+  el.dispatchEvent(new InputEvent('input', { bubbles: true, composed: true, inputType: 'insertText', data: value }));
+  return { ok: true };
+}
+
+function onElement(api: EngineApi, el: Element, a: ElementOp): unknown {
+  switch (a.op) {
+    case 'prepare': return api.act.prepare(el);
+    case 'state': return api.act.elementState(el);
+    case 'clickJs': return api.act.clickJs(el);
+    case 'focus': return api.act.focus(el);
+    case 'focusForTyping': return api.act.focusForTyping(el);
+    case 'textEntry': return api.act.textEntry(el);
+    case 'setValue': return api.act.setValue(el, a.value);
+    case 'typeJs': return typeJs(el, a.value);
+    case 'selectOptions': return api.act.selectOptions(el, a.options);
+    case 'submit': return api.act.submit(el);
+    case 'scrollElement': return api.act.scrollElement(el, a.direction as never, a.amount, a.intoView);
+  }
+}
+
+async function answer(api: EngineApi, msg: Request): Promise<Answers[Request['kind']]> {
+  switch (msg.kind) {
+    case 'snapshot': {
+      adoptClosedRoots(api);
+      return { snapshot: api.snapshot(msg.options), origin: location.origin };
+    }
+    case 'owners': {
+      adoptClosedRoots(api);
+      const found = await matchOwners(msg.children);
+      const infos = api.frameOwners(found.map((o) => o.el));
+      return found.map((o, i): OwnerEntry => ({ frameId: o.frameId, info: infos[i] }));
+    }
+    case 'announce':
+      if (window.parent === window) return false;
+      window.parent.postMessage({ [ANNOUNCE]: msg.nonce }, '*');
+      return true;
+    case 'ownerHits': return api.ownerHits(ownerOf(msg.child), msg.points);
+    case 'revealOwner': return api.act.reveal(ownerOf(msg.child));
+    case 'nativeOptions': return api.nativeOptions(msg.ids, msg.max);
+    case 'activity': return api.domActivity();
+    case 'mutationsSince': return api.mutationsSince(msg.doc, msg.seq);
+    case 'recentEvents': return api.recentMutationEvents(msg.limit);
+    case 'findText': { const r = api.findOnPage({ text: msg.text }); return r.ok && r.found; }
+    case 'scrollPage': return api.scrollPage(msg.direction as never, msg.amount);
+    case 'element': { adoptClosedRoots(api); return onElement(api, elementOf(api, msg.key), msg.action); }
+  }
+}
+
+function isRequest(m: unknown): m is Request {
+  return typeof m === 'object' && m !== null && (m as { channel?: unknown }).channel === CHANNEL;
+}
+
+// Injected by hand into a tab that already had it (see tab.ts), the adapter must not answer twice.
+const ADAPTER_KEY = Symbol.for('pagelens.adapter');
+const scope = globalThis as unknown as Record<symbol, boolean>;
+if (engine && !scope[ADAPTER_KEY]) {
+  scope[ADAPTER_KEY] = true;
+  // Closed roots are adopted when the service worker first asks (every request walks for new ones),
+  // not earlier: the CDP host does the same, so elements get the same IDs in both hosts.
+  chrome.runtime.onMessage.addListener((msg, _sender, sendResponse) => {
+    if (!isRequest(msg)) return false;
+    const fail = (e: unknown): Reply<unknown> => ({ ok: false, error: e instanceof Error ? e.message : String(e), ...(e instanceof FrameError && { code: e.code }) });
+    answer(engine, msg).then((value) => sendResponse({ ok: true, value } satisfies Reply<unknown>), (e: unknown) => sendResponse(fail(e)));
+    // The answer comes asynchronously (the owners handshake waits for child frames).
+    return true;
+  });
+}

@@ -1,0 +1,79 @@
+// The messages the service worker sends to the content script of one frame
+// (chrome.tabs.sendMessage with a frameId), and what each answers. Every answer is wrapped:
+// { ok: true, value } or { ok: false, error }, so that a failure inside a frame travels back
+// as a reason instead of an undefined answer.
+import type { DomActivity, ElementState, OwnerInfo, PrepareResult } from '../../src/model/engine.js';
+import type { EngineSnapshotOptions, FrameSnapshot } from '../../src/model/schema.js';
+import type { MutationEvent } from '../../src/model/outcome.js';
+import type { NativeOptions } from '../../src/model/artifacts.js';
+
+/** Marks a message as ours (other extensions' or the page's messages are ignored). */
+export const CHANNEL = 'pagelens/1';
+/** The key of the handshake message a child frame posts to its parent window. */
+export const ANNOUNCE = '__pagelensFrameAnnounce';
+
+/** An element by the ID its document gave it, refused in any other document. */
+export interface ElementKey { doc: string | null; local: string }
+
+export type ElementOp =
+  | { op: 'prepare' }
+  | { op: 'state' }
+  | { op: 'clickJs' }
+  | { op: 'focus' }
+  | { op: 'focusForTyping' }
+  | { op: 'textEntry' }
+  | { op: 'setValue'; value: string }
+  /** Without trusted input: the value through the native setter, then the input event typing fires. */
+  | { op: 'typeJs'; value: string }
+  | { op: 'selectOptions'; options: string[] }
+  | { op: 'submit' }
+  | { op: 'scrollElement'; direction?: string; amount?: number; intoView?: boolean };
+
+export type RequestBody =
+  | { kind: 'snapshot'; options: EngineSnapshotOptions }
+  /**
+   * The iframe elements of these child frames, measured. A child not matched yet is matched by a
+   * handshake: the service worker gives its nonce here and to the child ('announce'), the child
+   * posts it to this window, and the iframe whose contentWindow sent it is the child's.
+   */
+  | { kind: 'owners'; children: Array<{ frameId: number; nonce: string }> }
+  /** Posts the nonce to the parent window, so that the parent finds this frame's iframe element. */
+  | { kind: 'announce'; nonce: string }
+  /** For points in this frame's viewport: whether a click there reaches the iframe of `child`. */
+  | { kind: 'ownerHits'; child: number; points: Array<[number, number]> }
+  /** Scrolls the iframe of `child` fully into view (before acting inside it). */
+  | { kind: 'revealOwner'; child: number }
+  /** The options of native selects by local ID (the skeleton lists them). */
+  | { kind: 'nativeOptions'; ids: string[]; max: number }
+  | { kind: 'activity' }
+  | { kind: 'mutationsSince'; doc: string | null; seq: number }
+  | { kind: 'recentEvents'; limit: number }
+  | { kind: 'findText'; text: string }
+  | { kind: 'scrollPage'; direction?: string; amount?: number }
+  | { kind: 'element'; key: ElementKey; action: ElementOp };
+
+/** A message as sent: ours by its channel. */
+export type Request = RequestBody & { channel: typeof CHANNEL };
+
+export type Reply<T> = { ok: true; value: T } | { ok: false, error: string; code?: string };
+
+/** A frame's snapshot and what the service worker cannot learn from webNavigation. */
+export interface FrameRead { snapshot: FrameSnapshot; origin: string }
+export interface OwnerEntry { frameId: number; info: OwnerInfo }
+
+export interface Answers {
+  snapshot: FrameRead;
+  owners: OwnerEntry[];
+  announce: boolean;
+  ownerHits: boolean[];
+  revealOwner: boolean;
+  activity: DomActivity;
+  nativeOptions: NativeOptions;
+  mutationsSince: { doc: string; events: MutationEvent[] };
+  recentEvents: MutationEvent[];
+  findText: boolean;
+  scrollPage: { moved: boolean; position: string; hasMore: boolean };
+  element: unknown;
+}
+
+export type { ElementState, PrepareResult };

@@ -1,0 +1,90 @@
+// Talking to the content scripts of one tab, and what the service worker remembers about it:
+// each frame's stable ordinal (the "1" of "f1_5"), and which document issued the IDs of the last
+// snapshot, so that an ID is refused in any other document, as the CDP host refuses it.
+import { CHANNEL, type Answers, type Reply, type RequestBody } from './messages.js';
+
+/** A failure with the code the CDP host would give for it (NAVIGATED, UNKNOWN_ID, FRAME_DETACHED, …). */
+export class ExtensionError extends Error {
+  constructor(readonly code: string, message: string) { super(message); }
+}
+
+/** Tabs the content scripts were injected into by hand (once per tab and service-worker life). */
+const injected = new Set<number>();
+
+/** One message to the content script of one frame; its answer, or an ExtensionError with the frame's reason. */
+export async function ask<K extends RequestBody['kind']>(tabId: number, frameId: number, body: RequestBody & { kind: K }): Promise<Answers[K]> {
+  let reply: Reply<Answers[K]> | undefined;
+  const message = { channel: CHANNEL, ...body };
+  try {
+    reply = await chrome.tabs.sendMessage<Reply<Answers[K]>>(tabId, message, { frameId });
+  } catch (e) {
+    const reason = (e as Error).message;
+    // A tab opened before the extension was installed has no content script: put it in once, then ask again.
+    if (/Receiving end does not exist/i.test(reason) && !injected.has(tabId)) {
+      injected.add(tabId);
+      try {
+        await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, files: ['engine.js', 'content.js'] });
+        reply = await chrome.tabs.sendMessage<Reply<Answers[K]>>(tabId, message, { frameId });
+      } catch (again) {
+        throw new ExtensionError('FRAME_DETACHED', `frame ${frameId} did not answer: ${(again as Error).message}`);
+      }
+    } else {
+      // No content script there (a frame still loading, a page extensions may not enter) or the frame went away.
+      throw new ExtensionError('FRAME_DETACHED', `frame ${frameId} did not answer: ${reason}`);
+    }
+  }
+  if (!reply) throw new ExtensionError('ENGINE_ERROR', `frame ${frameId} answered nothing`);
+  if (!reply.ok) throw new ExtensionError(reply.code ?? 'ENGINE_ERROR', reply.error);
+  return reply.value;
+}
+
+export interface TabState {
+  /** Extension frameId → ordinal; ordinals are given in document order the first time a frame is seen, never reused. */
+  ordinals: Map<number, number>;
+  nextOrdinal: number;
+  /** Ordinal → extension frameId of the frames the last snapshot read (a frame that failed is not in it). */
+  frameOf: Map<number, number>;
+  /** Ordinal → the document token that issued the last snapshot's IDs in that frame. */
+  docs: Map<number, string>;
+  /** Ordinal → Chrome's documentId of that document: a reloaded or replaced frame has another one. */
+  documents: Map<number, string>;
+}
+
+const tabs = new Map<number, TabState>();
+const key = (tabId: number) => `pagelens.tab.${tabId}`;
+
+/**
+ * The tab's state, from chrome.storage.session when this service worker is new (Chrome stops an
+ * idle service worker; its memory goes, the session store stays): ordinals stay stable and IDs
+ * stay bound to their documents across restarts.
+ */
+export async function restoreTab(tabId: number): Promise<TabState> {
+  const known = tabs.get(tabId);
+  if (known) return known;
+  const saved = (await chrome.storage.session.get([key(tabId)]).catch(() => ({} as Record<string, unknown>)))[key(tabId)] as
+    { ordinals: Array<[number, number]>; nextOrdinal: number; frameOf: Array<[number, number]>; docs: Array<[number, string]>; documents: Array<[number, string]> } | undefined;
+  if (!saved || tabs.has(tabId)) return tabState(tabId);
+  const state: TabState = { ordinals: new Map(saved.ordinals), nextOrdinal: saved.nextOrdinal, frameOf: new Map(saved.frameOf), docs: new Map(saved.docs), documents: new Map(saved.documents) };
+  tabs.set(tabId, state);
+  return state;
+}
+
+export async function saveTab(tabId: number): Promise<void> {
+  const s = tabState(tabId);
+  await chrome.storage.session.set({ [key(tabId)]: { ordinals: [...s.ordinals], nextOrdinal: s.nextOrdinal, frameOf: [...s.frameOf], docs: [...s.docs], documents: [...s.documents] } }).catch(() => {});
+}
+
+export function tabState(tabId: number): TabState {
+  let s = tabs.get(tabId);
+  if (!s) {
+    s = { ordinals: new Map([[0, 0]]), nextOrdinal: 1, frameOf: new Map([[0, 0]]), docs: new Map(), documents: new Map() };
+    tabs.set(tabId, s);
+  }
+  return s;
+}
+
+export function ordinalOf(state: TabState, frameId: number): number {
+  let ord = state.ordinals.get(frameId);
+  if (ord === undefined) { ord = state.nextOrdinal++; state.ordinals.set(frameId, ord); }
+  return ord;
+}
