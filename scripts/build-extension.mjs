@@ -12,6 +12,8 @@
 //                   points the agent at, cross-site iframes included (activeTab would grant the top
 //                   frame of one tab, only after a click, and not the iframes of other sites); the
 //                   service worker also POSTs to the backend URL the user configures (any host).
+//                   It is also what lets chrome.tabs.captureVisibleTab photograph the page for the
+//                   hybrid artifact (no further permission is needed for it).
 //   scripting       To put the engine into tabs that were already open when the extension was
 //                   installed or updated (declared content scripts only reach pages loaded after).
 //   webNavigation   getAllFrames: every frame of the tab with its frameId and parent, so that the

@@ -1,8 +1,8 @@
 // The client loop of the negotiation (as src/agent/loop.ts runs it for the CDP host), in the
 // service worker: semantic_v3 first, the backend's answer validated against the contract, the
 // action performed with verification, how it went reported in the next request, until done.
-// Of the heavier artifacts the extension produces the skeleton; a backend that asks for full or
-// hybrid ends the run with that reason instead of a guess.
+// A backend that asks for more context gets exactly what it asks for (skeleton, the full DOM,
+// the hybrid screenshot), semantic_v3 staying primary, as src/agent/loop.ts artifactsFor gives it.
 import { doneMessage, InteractResponse, requestedArtifacts, type ActionResponse, type InteractRequestInput } from '../../src/model/interact.js';
 import type { ActionResult, ExpectedOutcome } from '../../src/model/outcome.js';
 import { countTokens } from '../../src/model/tokens.js';
@@ -76,7 +76,9 @@ export async function runTask(tabId: number, task: string, opts: TaskOptions): P
     let response: ActionResponse | undefined;
     // The backend may ask for heavier context first: exactly what it asks for is added, semantic_v3 stays.
     for (let round = 0; !response; round++) {
-      tokensSent += await countTokens(JSON.stringify(request));
+      // Text tokens: a screenshot is billed as an image, not as its base64 (as src/agent/loop.ts counts).
+      const { screenshot: _image, ...text } = request;
+      tokensSent += await countTokens(JSON.stringify(text));
       let answer;
       try {
         answer = InteractResponse.safeParse(await post(url, opts.token, request));
@@ -86,14 +88,10 @@ export async function runTask(tabId: number, task: string, opts: TaskOptions): P
       if (!answer.success) return end('failed', `the backend answered off-contract: ${answer.error.issues.map((i) => i.message).join('; ')}`);
       if ('action' in answer.data) { response = answer.data; break; }
       if (round >= MAX_NEGOTIATION) return end('failed', `the backend asked for context ${round + 1} times in one step`);
-      const want = requestedArtifacts(answer.data);
-      if (want.mode !== 'skeleton' || want.screenshot || want.dom) {
-        return end('failed', `the backend asked for ${want.mode}${want.screenshot ? ' with a screenshot' : ''}, which the extension does not produce yet (it sends semantic_v3 and skeleton)`);
-      }
       try {
-        request = { ...base, domMode: 'skeleton', skeletonDom: (await snapshot(tabId, { mode: 'skeleton' })).skeletonDom };
+        request = { ...base, ...await artifactsFor(tabId, requestedArtifacts(answer.data)) };
       } catch (e) {
-        return end('failed', `the skeleton could not be read: ${describe(e)}`);
+        return end('failed', `the context the backend asked for could not be read: ${describe(e)}`);
       }
     }
     const step: TaskStep = { step: n, url: snap.url, mode: request.domMode ?? 'semantic_v3', tokensSent, thought: response.thought, action: response.action };
@@ -114,6 +112,22 @@ export async function runTask(tabId: number, task: string, opts: TaskOptions): P
     report = reportOf(result, snap.url, after);
   }
   return end('max_steps', `stopped after ${maxSteps} steps without the backend saying done`);
+}
+
+/** Exactly what a needs-context answer asked for, semantic_v3 still primary (the request's tree comes from hybrid when a screenshot is sent, so the IDs drawn are the IDs listed). */
+async function artifactsFor(tabId: number, want: ReturnType<typeof requestedArtifacts>): Promise<Partial<InteractRequestInput>> {
+  const out: Partial<InteractRequestInput> = { domMode: want.mode };
+  if (want.mode === 'hybrid' || want.screenshot) {
+    const h = await snapshot(tabId, { mode: 'hybrid' });
+    out.skeletonDom = h.skeletonDom;
+    out.screenshot = h.screenshot;
+    out.screenshotHash = h.screenshotHash;
+    out.interactiveTree = h.interactive_tree;
+  } else if (want.skeleton) {
+    out.skeletonDom = (await snapshot(tabId, { mode: 'skeleton' })).skeletonDom;
+  }
+  if (want.dom) out.dom = (await snapshot(tabId, { mode: 'full' })).dom;
+  return out;
 }
 
 /** How the last action went, in the request fields the contract has for it. */

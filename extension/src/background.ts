@@ -1,7 +1,8 @@
 // The service worker: the second host of the one engine. It reads and acts through the content
 // scripts (snapshot.ts, act.ts), runs the agent loop against `pagelens serve` (agent.ts), and
 // serves the side panel over a port. For automation and tests it exposes
-//   self.pagelens = { snapshot(tabId, options), act(tabId, action, options), runTask(tabId, task, { backend }) }.
+//   self.pagelens = { snapshot(tabId, options), act(tabId, action, options), runTask(tabId, task, { backend }) }
+// where snapshot's options.mode is semantic_v3 (default), skeleton, full or hybrid (quality, marks).
 import { act, type ActOptions } from './act.js';
 import { runTask, type TaskOptions, type TaskStep } from './agent.js';
 import type { PanelCommand, PanelEvent } from './panel.js';

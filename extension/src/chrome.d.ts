@@ -29,6 +29,8 @@ declare namespace chrome {
     export function reload(tabId: number): Promise<void>;
     export function goBack(tabId: number): Promise<void>;
     export function goForward(tabId: number): Promise<void>;
+    /** The visible area of the window's active tab, as a data: URL (needs <all_urls> or activeTab; two calls a second at most). */
+    export function captureVisibleTab(windowId: number, options: { format?: 'jpeg' | 'png'; quality?: number }): Promise<string>;
   }
   export namespace webNavigation {
     export interface Frame { frameId: number; parentFrameId: number; url: string; errorOccurred: boolean; documentId?: string }

@@ -18,7 +18,8 @@ function walk(root: Document | ShadowRoot, visit: (el: Element, shadow: ShadowRo
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
   for (let n = walker.nextNode(); n; n = walker.nextNode()) {
     const el = n as Element;
-    const shadow = chrome.dom.openOrClosedShadowRoot(el);
+    // Only HTML elements can host a shadow root; the call throws for any other (an <svg>, MathML).
+    const shadow = el instanceof HTMLElement ? chrome.dom.openOrClosedShadowRoot(el) : null;
     visit(el, shadow);
     if (shadow) walk(shadow, visit);
   }
@@ -126,6 +127,12 @@ async function answer(api: EngineApi, msg: Request): Promise<Answers[Request['ki
     case 'ownerHits': return api.ownerHits(ownerOf(msg.child), msg.points);
     case 'revealOwner': return api.act.reveal(ownerOf(msg.child));
     case 'nativeOptions': return api.nativeOptions(msg.ids, msg.max);
+    case 'serialize': {
+      adoptClosedRoots(api);
+      // A child whose iframe element is gone here is left out (its place is not marked), not guessed.
+      const children = msg.children.filter((c) => owners.get(c.frameId)?.isConnected);
+      return api.serializeDocument({ frame: msg.frame, nonce: msg.nonce, children: children.map((c) => c.ordinal) }, ...children.map((c) => ownerOf(c.frameId)));
+    }
     case 'activity': return api.domActivity();
     case 'mutationsSince': return api.mutationsSince(msg.doc, msg.seq);
     case 'recentEvents': return api.recentMutationEvents(msg.limit);

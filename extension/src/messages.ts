@@ -5,7 +5,7 @@
 import type { DomActivity, ElementState, OwnerInfo, PrepareResult } from '../../src/model/engine.js';
 import type { EngineSnapshotOptions, FrameSnapshot } from '../../src/model/schema.js';
 import type { MutationEvent } from '../../src/model/outcome.js';
-import type { NativeOptions } from '../../src/model/artifacts.js';
+import type { NativeOptions, SerializedDocument } from '../../src/model/artifacts.js';
 
 /** Marks a message as ours (other extensions' or the page's messages are ignored). */
 export const CHANNEL = 'pagelens/1';
@@ -45,6 +45,12 @@ export type RequestBody =
   | { kind: 'revealOwner'; child: number }
   /** The options of native selects by local ID (the skeleton lists them). */
   | { kind: 'nativeOptions'; ids: string[]; max: number }
+  /**
+   * This frame's document copied by the engine's serializeDocument (the `full` artifact): IDs
+   * written with the frame's ordinal, each child frame's place (its iframe element, as the owners
+   * handshake matched it) marked `<!--NONCE:ordinal-->` for the service worker to inline.
+   */
+  | { kind: 'serialize'; frame: number; nonce: string; children: Array<{ frameId: number; ordinal: number }> }
   | { kind: 'activity' }
   | { kind: 'mutationsSince'; doc: string | null; seq: number }
   | { kind: 'recentEvents'; limit: number }
@@ -69,6 +75,7 @@ export interface Answers {
   revealOwner: boolean;
   activity: DomActivity;
   nativeOptions: NativeOptions;
+  serialize: SerializedDocument;
   mutationsSince: { doc: string; events: MutationEvent[] };
   recentEvents: MutationEvent[];
   findText: boolean;

@@ -1,23 +1,33 @@
 // The semantic_v3 payload of a tab, read through the content scripts: every frame's engine
 // snapshot, placed with the layout (layout.ts), composed and rendered by the same model code the
-// CDP host uses (src/model/page.ts composePage, src/model/render.ts renderV3).
+// CDP host uses (src/model/page.ts composePage, src/model/render.ts renderV3); and the heavier
+// artifacts as the CDP host gives them (src/browser/artifacts.ts): skeleton, full (every frame's
+// serializeDocument copy inlined, templatized) and hybrid (screenshot with set-of-mark, image.ts).
 import { formatMutation, type MutationEvent } from '../../src/model/mutations.js';
 import { composePage, type PageModel, type PlacedFrame } from '../../src/model/page.js';
 import { renderV3 } from '../../src/model/render.js';
 import type { FrameSnapshot, SemanticV3Result } from '../../src/model/schema.js';
 import { countTokens } from '../../src/model/tokens.js';
-import type { SkeletonResult } from '../../src/model/artifacts.js';
+import type { FullResult, HybridResult, SerializedDocument, SkeletonResult } from '../../src/model/artifacts.js';
+import { templatize } from '../../src/model/templatize.js';
 import { renderSkeleton, type SelectOptions } from '../../src/model/skeleton.js';
 import { describe, frameInfo, layoutFrames, type ExtFrame } from './layout.js';
+import { base64, captureTab, composeJpeg } from './image.js';
 import { ask, ExtensionError, restoreTab, saveTab, tabState } from './tab.js';
 
 export interface SnapshotOptions {
-  /** semantic_v3 (default) or skeleton; full and hybrid are not produced by the extension yet. */
-  mode?: 'semantic_v3' | 'skeleton';
+  /** semantic_v3 (default), skeleton, full (the templatized annotated DOM) or hybrid (tree with boxes, skeleton, screenshot). */
+  mode?: 'semantic_v3' | 'skeleton' | 'full' | 'hybrid';
   /** Every element of the page, not only those in the viewport. */
   fullPage?: boolean;
   /** Boxes on every node (`box`). */
   boxes?: boolean;
+  /** hybrid: JPEG quality, 1–100 (60 by default, as the CDP host). */
+  quality?: number;
+  /** hybrid: draw each visible element's ID on the screenshot (set-of-mark; true by default). */
+  marks?: boolean;
+  /** hybrid: the CDP host's spelling of the two above (`lens.snapshot({ mode: 'hybrid', screenshot })`). */
+  screenshot?: { quality?: number; setOfMark?: boolean };
 }
 
 /** The page model of a tab; the IDs in it are bound to the documents that issued them. */
@@ -106,9 +116,8 @@ export function renderEvents(events: MutationEvent[], now = Date.now()): string[
 /** Options listed per select in the skeleton (the selected ones always), as the CDP host lists them. */
 const MAX_OPTIONS = 25;
 
-/** The skeleton artifact as the CDP host renders it (src/browser/artifacts.ts): structure, attributes, select options. */
-export async function skeleton(tabId: number, opts: SnapshotOptions = {}): Promise<SkeletonResult> {
-  const t0 = performance.now();
+/** The model with structure and attributes, and the options of its native selects (skeleton and hybrid). */
+async function readForSkeleton(tabId: number, opts: SnapshotOptions): Promise<{ model: PageModel; selects: Map<string, SelectOptions> }> {
   const model = await readModel(tabId, { ...opts, structure: true });
   const selects = new Map<string, SelectOptions>();
   const byFrame = new Map<number, string[]>();
@@ -125,28 +134,180 @@ export async function skeleton(tabId: number, opts: SnapshotOptions = {}): Promi
       model.warnings.push(`${ordinal ? `frame ${ordinal}: ` : ''}the options of its selects could not be read (${describe(e)}); they are left out of the skeleton`);
     }
   }));
+  return { model, selects };
+}
+
+/** URL, title and what is in doubt, frames that could not be read named once per cause (as src/browser/artifacts.ts common()). */
+function common(model: PageModel, extra: string[] = []): { url: string; title: string; warnings?: string[] } {
   const byCause = new Map<string, number[]>();
   for (const f of model.frames) if (f.error) byCause.set(f.error, [...byCause.get(f.error) ?? [], f.id]);
   const unread = [...byCause].map(([cause, ids]) => `${ids.length === 1 ? `frame ${ids[0]} is` : `frames ${ids.join(', ')} are`} not included: ${cause}`);
-  const warnings = [...new Set([...model.warnings, ...unread])];
+  const warnings = [...new Set([...model.warnings, ...extra, ...unread])];
+  return { url: model.url, title: model.title, ...(warnings.length > 0 && { warnings }) };
+}
+
+const since = (t0: number) => Math.round((performance.now() - t0) * 10) / 10;
+
+/** The skeleton artifact as the CDP host renders it (src/browser/artifacts.ts): structure, attributes, select options. */
+export async function skeleton(tabId: number, opts: SnapshotOptions = {}): Promise<SkeletonResult> {
+  const t0 = performance.now();
+  const { model, selects } = await readForSkeleton(tabId, opts);
   const result: SkeletonResult = {
-    mode: 'skeleton', url: model.url, title: model.title, ...(warnings.length > 0 && { warnings }),
+    mode: 'skeleton', ...common(model),
     viewport: model.viewport,
     skeletonDom: renderSkeleton(model, { selects }),
-    meta: { elements: model.nodes.length, totalElements: model.total, extractionTimeMs: Math.round((performance.now() - t0) * 10) / 10, estimatedTokens: 0 },
+    meta: { elements: model.nodes.length, totalElements: model.total, extractionTimeMs: since(t0), estimatedTokens: 0 },
   };
   result.meta.estimatedTokens = await countTokens(JSON.stringify(result));
   return result;
 }
 
+// ---- full ----
+
+function randomNonce(): string {
+  return Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('');
+}
+
+interface Serialized { model: PageModel; raw: string; warnings: string[]; elements: number; tagged: number; stale?: string }
+
+/**
+ * As the CDP host's serializePage: the whole-page model first (it tags every element and binds the
+ * IDs to their documents), then every frame read copies its document through the engine's
+ * serializeDocument, marking where each child frame's iframe stands; each child's copy is
+ * inlined at its marker, depth first; a frame whose copy failed leaves its iframe empty.
+ */
+async function serializeTab(tabId: number): Promise<Serialized> {
+  const model = await readModel(tabId, { fullPage: true });
+  const state = tabState(tabId);
+  const nonce = randomNonce();
+  const warnings: string[] = [];
+  const read = model.frames.filter((f) => !f.error && state.frameOf.has(f.id));
+  const docs = new Map<number, SerializedDocument>();
+  await Promise.all(read.map(async (f) => {
+    const children = read.filter((c) => c.parentId === f.id).map((c) => ({ ordinal: c.id, frameId: state.frameOf.get(c.id)! }));
+    try {
+      docs.set(f.id, await ask(tabId, state.frameOf.get(f.id)!, { kind: 'serialize', frame: f.id, nonce, children }));
+    } catch (e) {
+      if (f.id === 0) throw e;
+      warnings.push(`frame ${f.id}: its document could not be copied (${describe(e)}); its iframe is left empty`);
+    }
+  }));
+  if (!docs.has(0)) throw new ExtensionError('ENGINE_ERROR', 'the page\'s document could not be copied');
+  for (const [ordinal, d] of docs) {
+    if (ordinal in model.docs && d.doc !== model.docs[ordinal]) return { model, raw: '', warnings, elements: 0, tagged: 0, stale: `frame ${ordinal}` };
+  }
+  const marker = new RegExp(`<!--${nonce}:(\\d+)-->`, 'g');
+  const inlined = new Set<number>();
+  const inline = (ordinal: number): string => {
+    inlined.add(ordinal);
+    return (docs.get(ordinal)?.html ?? '').replace(marker, (_, o: string) => {
+      const child = Number(o);
+      return docs.has(child) && !inlined.has(child) ? inline(child) : '';
+    });
+  };
+  const raw = inline(0);
+  let elements = 0;
+  let tagged = 0;
+  for (const [ordinal, d] of docs) {
+    if (inlined.has(ordinal)) { elements += d.elements; tagged += d.tagged; }
+    else warnings.push(`frame ${ordinal}: its iframe was not found in its parent's copy; its document is left out`);
+  }
+  return { model, raw, warnings, elements, tagged };
+}
+
+/** The `full` artifact as the CDP host gives it: every frame's annotated copy inlined, templatized, sized before and after. */
+export async function full(tabId: number): Promise<FullResult> {
+  const t0 = performance.now();
+  let attempt = await serializeTab(tabId);
+  // A frame that moved to another document between the read and the copy: once more, from the start.
+  if (attempt.stale) attempt = await serializeTab(tabId);
+  if (attempt.stale) throw new ExtensionError('NAVIGATED', `The page kept changing documents while it was copied (${attempt.stale}). Take a new snapshot.`);
+  const { model, raw, warnings, elements, tagged } = attempt;
+  const packed = templatize(raw);
+  return {
+    mode: 'full',
+    ...common(model, warnings),
+    dom: packed.html,
+    meta: {
+      rawChars: raw.length,
+      rawTokens: await countTokens(raw),
+      templatizedChars: packed.html.length,
+      estimatedTokens: await countTokens(packed.html),
+      templates: packed.templates,
+      instances: packed.instances,
+      elements,
+      taggedElements: tagged,
+      extractionTimeMs: since(t0),
+    },
+  };
+}
+
+// ---- hybrid ----
+
+/**
+ * The hybrid artifact as the CDP host gives it: semantic_v3 nodes of the viewport with boxes, the
+ * skeleton, and a JPEG of the viewport (captureVisibleTab) with each visible element's ID drawn at
+ * its box, and the image's perceptual hash (image.ts).
+ */
+export async function hybrid(tabId: number, opts: SnapshotOptions = {}): Promise<HybridResult> {
+  const t0 = performance.now();
+  const quality = opts.quality ?? 60;
+  if (!Number.isInteger(quality) || quality < 1 || quality > 100) throw new ExtensionError('BAD_INPUT', `quality is a whole number from 1 to 100, not ${String(quality)}`);
+  const setOfMark = opts.marks ?? true;
+  // The picture and the read at once: both are of the viewport as it is now.
+  const [{ model, selects }, shot] = await Promise.all([readForSkeleton(tabId, {}), captureTab(tabId)]);
+  const v3 = renderV3(model, { boxes: true });
+  const t1 = performance.now();
+  const picture = await composeJpeg(shot.png, { quality, viewport: model.viewport, ...(setOfMark && { marks: v3.interactive_tree }) });
+  const extra = shot.activated ? ['the tab was brought to the front of its window to be photographed'] : [];
+  const result: HybridResult = {
+    mode: 'hybrid',
+    ...common(model, extra),
+    viewport: model.viewport,
+    scroll_position: model.scrollPosition,
+    interactive_tree: v3.interactive_tree,
+    skeletonDom: renderSkeleton(model, { selects }),
+    screenshot: base64(picture.jpeg),
+    screenshotHash: picture.hash,
+    setOfMark,
+    meta: {
+      totalElements: model.total,
+      viewportElements: model.nodes.length,
+      marks: picture.marks.length,
+      screenshotBytes: picture.jpeg.length,
+      screenshotMs: since(t1),
+      extractionTimeMs: since(t0),
+      estimatedTokens: 0,
+    },
+  };
+  result.meta.estimatedTokens = await countTokens(JSON.stringify({ ...result, screenshot: '' }));
+  return result;
+}
+
 export function snapshot(tabId: number, opts: SnapshotOptions & { mode: 'skeleton' }): Promise<SkeletonResult>;
+export function snapshot(tabId: number, opts: SnapshotOptions & { mode: 'full' }): Promise<FullResult>;
+export function snapshot(tabId: number, opts: SnapshotOptions & { mode: 'hybrid' }): Promise<HybridResult>;
 export function snapshot(tabId: number, opts?: SnapshotOptions & { mode?: 'semantic_v3' }): Promise<SemanticV3Result>;
-export function snapshot(tabId: number, opts?: SnapshotOptions): Promise<SemanticV3Result | SkeletonResult>;
-export function snapshot(tabId: number, opts: SnapshotOptions = {}): Promise<SemanticV3Result | SkeletonResult> {
+export function snapshot(tabId: number, opts?: SnapshotOptions): Promise<SemanticV3Result | SkeletonResult | FullResult | HybridResult>;
+export async function snapshot(tabId: number, input: SnapshotOptions = {}): Promise<SemanticV3Result | SkeletonResult | FullResult | HybridResult> {
+  // One option set for both hosts: the CDP host's `screenshot: { quality, setOfMark }` is taken too.
+  const { screenshot, ...rest } = input;
+  const opts: SnapshotOptions = screenshot
+    ? { ...rest, ...(screenshot.quality !== undefined && { quality: screenshot.quality }), ...(screenshot.setOfMark !== undefined && { marks: screenshot.setOfMark }) }
+    : rest;
   const mode = opts.mode ?? 'semantic_v3';
-  if (mode === 'skeleton') return skeleton(tabId, opts);
-  if (mode !== 'semantic_v3') return Promise.reject(new ExtensionError('BAD_INPUT', `mode "${String(mode)}" is not produced by the extension yet (semantic_v3, skeleton)`));
-  return semantic(tabId, opts);
+  const refuse = (what: string) => { throw new ExtensionError('BAD_INPUT', `${what} does not apply to mode "${mode}".`); };
+  if (opts.boxes && mode !== 'semantic_v3') refuse('boxes (semantic_v3 only; hybrid nodes always carry boxes)');
+  if ((opts.quality !== undefined || opts.marks !== undefined) && mode !== 'hybrid') refuse('quality and marks (hybrid only)');
+  if (opts.fullPage && mode === 'full') refuse('fullPage (the full DOM is always the whole document)');
+  if (opts.fullPage && mode === 'hybrid') refuse('fullPage (hybrid shows the viewport, as its screenshot does)');
+  switch (mode) {
+    case 'skeleton': return skeleton(tabId, opts);
+    case 'full': return full(tabId);
+    case 'hybrid': return hybrid(tabId, opts);
+    case 'semantic_v3': return semantic(tabId, opts);
+    default: throw new ExtensionError('BAD_INPUT', `mode "${String(mode)}" is not produced by the extension (semantic_v3, skeleton, full, hybrid)`);
+  }
 }
 
 /** semantic_v3 as `lens.snapshot()` gives it: the model rendered, recent events, the real o200k token count. */

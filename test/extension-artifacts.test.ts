@@ -1,0 +1,272 @@
+// The MV3 extension's heavier artifacts (issue 15): `full` and `hybrid` produced by the service
+// worker (self.pagelens.snapshot) in headless Chromium with extension/dist loaded unpacked,
+// compared with the CDP host's on the same pages; and the agent loop serving a backend that asks
+// for them.
+import { after, before, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import jpeg from 'jpeg-js';
+import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
+import { CHROMIUM_ARGS, findChromium } from '../src/browser/chromium.js';
+import { FullResult, HybridResult } from '../src/model/artifacts.js';
+import { untemplatize } from '../src/model/templatize.js';
+import { startHarness, type Harness } from './harness.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const EXT = join(ROOT, 'extension/dist');
+const VIEWPORT = { width: 1280, height: 800 };
+
+/** Builds the extension when it is missing or older than its sources (CI runs only `npm run build`). */
+function ensureBuilt(): void {
+  const manifest = join(EXT, 'manifest.json');
+  const newest = (dir: string): number => Math.max(0, ...readdirSync(dir).map((n) => statSync(join(dir, n)).mtimeMs));
+  const sources = ['extension/src', 'src/page', 'src/model'].map((d) => newest(join(ROOT, d)));
+  const script = statSync(join(ROOT, 'scripts/build-extension.mjs')).mtimeMs;
+  if (existsSync(manifest) && statSync(manifest).mtimeMs >= Math.max(script, ...sources)) return;
+  execFileSync(process.execPath, [join(ROOT, 'scripts/build-extension.mjs')], { stdio: 'inherit' });
+}
+
+let harness: Harness;
+let context: BrowserContext;
+let worker: Worker;
+let profile: string;
+
+before(async () => {
+  ensureBuilt();
+  harness = await startHarness();
+  profile = mkdtempSync(join(tmpdir(), 'pagelens-ext-art-'));
+  context = await chromium.launchPersistentContext(profile, {
+    executablePath: findChromium(),
+    headless: true,
+    viewport: VIEWPORT,
+    args: [...CHROMIUM_ARGS, `--disable-extensions-except=${EXT}`, `--load-extension=${EXT}`],
+    ignoreDefaultArgs: ['--disable-extensions'],
+  });
+  await context.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    const local = url.protocol === 'chrome-extension:' || /^(data|blob|about):$/.test(url.protocol) || ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+    return local ? route.continue() : route.abort();
+  });
+  worker = context.serviceWorkers()[0] ?? await context.waitForEvent('serviceworker', { timeout: 10_000 });
+});
+
+after(async () => {
+  await context?.close().catch(() => {});
+  await harness?.close();
+  if (profile) rmSync(profile, { recursive: true, force: true });
+});
+
+async function openTab(url: string): Promise<{ page: Page; tabId: number }> {
+  const page = await context.newPage();
+  await page.goto(url, { waitUntil: 'load' });
+  await page.waitForTimeout(300);
+  const tabId = await worker.evaluate(async (u) => {
+    const tabs: Array<{ id?: number; url?: string }> = await (globalThis as any).chrome.tabs.query({});
+    return tabs.find((t) => t.url === u)?.id ?? -1;
+  }, page.url());
+  assert.ok(tabId >= 0, `the service worker sees the tab of ${url}`);
+  return { page, tabId };
+}
+
+const extSnapshot = (tabId: number, options: Record<string, unknown>) =>
+  worker.evaluate(([id, o]) => (self as any).pagelens.snapshot(id, o), [tabId, options] as const) as Promise<unknown>;
+
+const dataIds = (html: string) => [...html.matchAll(/\sdata-id="([^"]+)"/g)].map((m) => m[1]).sort();
+
+/**
+ * The extension's perceptual hash (extension/src/image.ts), recomputed here from its documented
+ * rule over another decoder's pixels: grey = round(.299R + .587G + .114B), 17×16 grid of rounded
+ * cell means, bit = cell brighter than its right neighbour, row-major, hex.
+ */
+function referenceHash(img: { data: Uint8Array; width: number; height: number }): string {
+  const cells: number[] = [];
+  for (let r = 0; r < 16; r++) {
+    const y0 = Math.floor((r * img.height) / 16), y1 = Math.max(y0 + 1, Math.floor(((r + 1) * img.height) / 16));
+    for (let c = 0; c < 17; c++) {
+      const x0 = Math.floor((c * img.width) / 17), x1 = Math.max(x0 + 1, Math.floor(((c + 1) * img.width) / 17));
+      let sum = 0, n = 0;
+      for (let y = y0; y < y1; y++) for (let x = x0; x < x1; x++) {
+        const at = (y * img.width + x) * 4;
+        sum += Math.round(0.299 * img.data[at] + 0.587 * img.data[at + 1] + 0.114 * img.data[at + 2]);
+        n++;
+      }
+      cells.push(Math.round(sum / n));
+    }
+  }
+  let bits = '';
+  for (let r = 0; r < 16; r++) for (let c = 0; c < 16; c++) bits += cells[r * 17 + c] > cells[r * 17 + c + 1] ? '1' : '0';
+  return bits.match(/.{4}/g)!.map((b) => parseInt(b, 2).toString(16)).join('');
+}
+
+function hamming(a: string, b: string): number {
+  let d = 0;
+  for (let i = 0; i < a.length; i++) { let x = parseInt(a[i], 16) ^ parseInt(b[i], 16); while (x) { d += x & 1; x >>= 1; } }
+  return d;
+}
+
+function decode(b64: string) {
+  const bytes = Buffer.from(b64, 'base64');
+  assert.ok(bytes.subarray(0, 3).equals(Buffer.from([0xff, 0xd8, 0xff])), 'a JPEG');
+  return jpeg.decode(bytes, { useTArray: true, formatAsRGBA: true });
+}
+
+/** Pixels within 40 of `rgb` on every channel. */
+function pixelsNear(img: { data: Uint8Array }, rgb: [number, number, number]): number {
+  let n = 0;
+  for (let i = 0; i < img.data.length; i += 4) {
+    if (Math.abs(img.data[i] - rgb[0]) < 40 && Math.abs(img.data[i + 1] - rgb[1]) < 40 && Math.abs(img.data[i + 2] - rgb[2]) < 40) n++;
+  }
+  return n;
+}
+
+test('full through the extension: the CDP host\'s data-id set, frames inlined, templatized, sizes in meta', async () => {
+  const path = 'actions-frames.html';
+  const reference = await (await harness.open(path)).lens.snapshot({ mode: 'full' });
+  const { page, tabId } = await openTab(harness.originA + path);
+  const ext = FullResult.parse(await extSnapshot(tabId, { mode: 'full' }));
+  await page.close();
+  const dom = untemplatize(ext.dom);
+  const ids = dataIds(dom);
+  assert.ok(ids.length >= 3, `tagged elements: ${ids.join(' ')}`);
+  assert.deepEqual(ids, dataIds(untemplatize(reference.dom)));
+  // The cross-origin frame's document is inlined in its iframe, with frame-prefixed IDs; the closed root as declarative shadow DOM.
+  assert.match(dom, /<iframe [^>]*title="Payment"[^>]*data-frame-id="1"[^>]*><html data-frame-id="1">.*data-id="f1_\d+"[^>]*>Pay<\/button>.*<\/html><\/iframe>/s);
+  assert.match(dom, /<closed-widget[^>]*><template shadowrootmode="closed"><button[^>]*data-id="\d+"[^>]*>Shadow action<\/button><\/template><\/closed-widget>/);
+  assert.doesNotMatch(dom, /<script|<style|<!--/i);
+  assert.equal(ext.meta.rawChars, dom.length);
+  assert.equal(ext.meta.templatizedChars, ext.dom.length);
+  assert.ok(ext.meta.rawTokens > 0 && ext.meta.estimatedTokens > 0 && ext.meta.estimatedTokens <= ext.meta.rawTokens);
+  assert.equal(ext.meta.taggedElements, ids.length);
+  assert.equal(ext.meta.elements, reference.meta.elements);
+});
+
+test('full through the extension: no script or style, no secret value, templates collapse repeated rows', async () => {
+  const { page, tabId } = await openTab(harness.originA + 'artifacts-page.html');
+  await page.fill('#pw', 'hunter2-typed');
+  const ext = FullResult.parse(await extSnapshot(tabId, { mode: 'full' }));
+  const reference = await (async () => { const o = await harness.open('artifacts-page.html'); await o.page.fill('#pw', 'hunter2-typed'); return o.lens.snapshot({ mode: 'full' }); })();
+  await page.close();
+  const dom = untemplatize(ext.dom);
+  for (const secret of ['hunter2', 'markup-secret']) assert.ok(!dom.includes(secret) && !ext.dom.includes(secret), `full has "${secret}"`);
+  assert.match(dom, /<input id="pw" type="password" name="pw" data-id="\d+">/);
+  for (const heavy of [/<script/i, /<style/i, /<noscript/i, /\sstyle="/i, /\sonclick=/i]) assert.doesNotMatch(dom, heavy);
+  assert.ok(ext.meta.templates > 0 && ext.meta.instances > 0, JSON.stringify(ext.meta));
+  assert.ok(ext.meta.templatizedChars < ext.meta.rawChars);
+  assert.deepEqual(dataIds(dom), dataIds(untemplatize(reference.dom)));
+});
+
+test('hybrid through the extension: a decodable JPEG of the viewport, a mark per visible element, the hash rule', async () => {
+  const { page, tabId } = await openTab(harness.originA + 'artifacts-page.html');
+  try {
+    const marked = HybridResult.parse(await extSnapshot(tabId, { mode: 'hybrid', quality: 90 }));
+    const plain = HybridResult.parse(await extSnapshot(tabId, { mode: 'hybrid', quality: 90, marks: false }));
+    const img = decode(marked.screenshot);
+    assert.deepEqual({ width: img.width, height: img.height }, VIEWPORT);
+    assert.deepEqual(marked.viewport, VIEWPORT);
+    assert.equal(marked.meta.screenshotBytes, Buffer.from(marked.screenshot, 'base64').length);
+    // Every node with a box; a mark for each one that is visible and not covered.
+    assert.ok(marked.interactive_tree.length > 3 && marked.interactive_tree.every((n) => n.box), 'boxes on every node');
+    const visible = marked.interactive_tree.filter((n) => !n.occ && n.box![0] + n.box![2] > 0 && n.box![1] + n.box![3] > 0 && n.box![0] < VIEWPORT.width && n.box![1] < VIEWPORT.height);
+    assert.equal(marked.meta.marks, visible.length);
+    assert.equal(marked.setOfMark, true);
+    assert.equal(plain.setOfMark, false);
+    assert.equal(plain.meta.marks, 0);
+    assert.match(marked.skeletonDom, /data-llm-id/);
+    assert.ok(marked.meta.estimatedTokens > 0 && marked.meta.estimatedTokens < 5000);
+    // The labels are really drawn: a button's green appears where the plain image has none of it.
+    const green: [number, number, number] = [22, 163, 74];
+    const plainImg = decode(plain.screenshot);
+    assert.ok(pixelsNear(img, green) > pixelsNear(plainImg, green) + 200, `${pixelsNear(img, green)} vs ${pixelsNear(plainImg, green)} green pixels`);
+    // The hash: 256 bits in hex, as documented, and the documented rule over jpeg-js's decoding agrees (decoders differ by a level here and there).
+    assert.match(plain.screenshotHash, /^[0-9a-f]{64}$/);
+    const recomputed = referenceHash(plainImg);
+    assert.ok(hamming(recomputed, plain.screenshotHash) <= 8, `${recomputed} vs ${plain.screenshotHash}`);
+    // The same view, the same hash; a visibly different page, another one.
+    const again = HybridResult.parse(await extSnapshot(tabId, { mode: 'hybrid', quality: 90, marks: false }));
+    assert.equal(again.screenshotHash, plain.screenshotHash);
+    await page.evaluate(() => { document.body.style.background = '#000'; document.body.style.color = '#fff'; });
+    await page.waitForTimeout(100);
+    const dark = HybridResult.parse(await extSnapshot(tabId, { mode: 'hybrid', quality: 90, marks: false }));
+    assert.ok(hamming(dark.screenshotHash, plain.screenshotHash) > 16, `${dark.screenshotHash} vs ${plain.screenshotHash}`);
+    // Quality is honoured: a low one gives a smaller file.
+    const low = HybridResult.parse(await extSnapshot(tabId, { mode: 'hybrid', quality: 10, marks: false }));
+    assert.ok(low.meta.screenshotBytes < dark.meta.screenshotBytes, `${low.meta.screenshotBytes} < ${dark.meta.screenshotBytes}`);
+    // The CDP host's spelling of the same options is taken as well.
+    const spelled = HybridResult.parse(await extSnapshot(tabId, { mode: 'hybrid', screenshot: { quality: 10, setOfMark: false } }));
+    assert.equal(spelled.meta.marks, 0);
+    assert.ok(spelled.meta.screenshotBytes < dark.meta.screenshotBytes);
+  } finally {
+    await page.close();
+  }
+});
+
+test('hybrid through the extension: the same tree and skeleton as the CDP host\'s hybrid', async () => {
+  const path = 'actions-frames.html';
+  const reference = await (await harness.open(path)).lens.snapshot({ mode: 'hybrid' });
+  const { page, tabId } = await openTab(harness.originA + path);
+  const ext = HybridResult.parse(await extSnapshot(tabId, { mode: 'hybrid' }));
+  await page.close();
+  assert.deepEqual(ext.interactive_tree.map((n) => [n.i, n.r, n.n]), reference.interactive_tree.map((n) => [n.i, n.r, n.n]));
+  assert.equal(ext.skeletonDom, reference.skeletonDom);
+  assert.equal(ext.meta.marks, reference.meta.marks);
+});
+
+test('options that do not apply to a mode are refused', async () => {
+  const { page, tabId } = await openTab(harness.originA + 'frames-leaf.html');
+  try {
+    for (const [opts, re] of [[{ mode: 'full', fullPage: true }, /fullPage/], [{ mode: 'hybrid', fullPage: true }, /fullPage/], [{ mode: 'full', quality: 50 }, /quality/], [{ mode: 'hybrid', quality: 0 }, /quality/]] as const) {
+      await assert.rejects(extSnapshot(tabId, opts), re);
+    }
+  } finally {
+    await page.close();
+  }
+});
+
+test('runTask: a backend that asks for hybrid gets domMode "hybrid" with a screenshot; one that asks for the full DOM gets it', async () => {
+  const requests: Array<Record<string, any>> = [];
+  const fake = createServer((req, res) => {
+    let body = '';
+    req.on('data', (c) => { body += c; });
+    req.on('end', () => {
+      requests.push(JSON.parse(body));
+      const answers = [
+        { status: 'needs_context', requestedDomMode: 'hybrid', reason: 'where is the blue button?' },
+        { thought: 'seen it', action: 'scroll("down")' },
+        { status: 'needs_full_dom', needsFullDomReason: 'need the whole document' },
+        { thought: 'seen enough', action: 'done("looked")' },
+      ];
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(answers[Math.min(requests.length - 1, answers.length - 1)]));
+    });
+  });
+  await new Promise<void>((r) => fake.listen(0, '127.0.0.1', r));
+  const { page, tabId } = await openTab(harness.originA + 'artifacts-page.html');
+  try {
+    const url = `http://127.0.0.1:${(fake.address() as AddressInfo).port}`;
+    const run = await worker.evaluate(([id, u]) => (self as any).pagelens.runTask(id, 'look at the page', { backend: u }), [tabId, url] as const) as { status: string; message: string; steps: Array<{ mode: string; tokensSent: number }> };
+    assert.equal(run.status, 'done', run.message);
+    assert.equal(requests.length, 4);
+    assert.equal(requests[0].domMode, 'semantic_v3');
+    assert.equal(requests[0].screenshot, undefined);
+    assert.equal(requests[1].domMode, 'hybrid');
+    const img = decode(String(requests[1].screenshot));
+    assert.deepEqual({ width: img.width, height: img.height }, VIEWPORT);
+    assert.match(String(requests[1].screenshotHash), /^[0-9a-f]{64}$/);
+    assert.match(String(requests[1].skeletonDom), /data-llm-id/);
+    assert.ok(requests[1].interactiveTree.length > 0 && requests[1].interactiveTree.every((n: { box?: unknown }) => Array.isArray(n.box)), 'the hybrid tree, with boxes');
+    assert.equal(requests[3].domMode, 'full');
+    assert.match(untemplatize(String(requests[3].dom)), /<html[^>]* data-frame-id="0"[^>]*>.*data-id="\d+"/s);
+    assert.deepEqual(run.steps.map((s) => s.mode), ['hybrid', 'full']);
+    // The screenshot is not counted as text tokens.
+    assert.ok(run.steps[0].tokensSent < String(requests[1].screenshot).length / 4, `${run.steps[0].tokensSent} tokens`);
+  } finally {
+    await page.close();
+    await new Promise<void>((r) => fake.close(() => r()));
+  }
+});
