@@ -8,7 +8,7 @@ import { filterPage, readTaskNodes } from '../src/browser/rag.js';
 import { isPagelensError } from '../src/model/errors.js';
 import { coversTarget, parseIntent } from '../src/model/intent.js';
 import { isAmount } from '../src/model/money.js';
-import { chunkDomNodes, FilteredResult, getDomStats, indexChunks, needsFiltering, scoreChunkRelevance, type Chunk, type RagNode } from '../src/model/rag.js';
+import { chunkDomNodes, FilteredResult, getDomStats, indexChunks, needsFiltering, nodeBag, scoreChunkRelevance, type Chunk, type RagNode } from '../src/model/rag.js';
 import { countTokens } from '../src/model/tokens.js';
 import { startHarness, type Harness } from './harness.js';
 
@@ -220,4 +220,10 @@ test('a re-ranker can reorder the chunks; one that fails is said, and the lexica
 test('amounts of money in any currency a shop prints: signs and codes, before or after the number', () => {
   for (const t of ['$299.99', '16,90 €', 'CHF 19.50', 'Rs 23,450', 'R$ 10,00', '1 299 kr', '¥1,200', 'EUR 5']) assert.ok(isAmount(t), t);
   for (const t of ['Art.1049084', '15 Farben', 'Version 2.0', 'ABC123', 'Mars 2021', '12 krona']) assert.ok(!isAmount(t), t);
+});
+
+test('a heading that carries an amount among its words says a price', () => {
+  const heading: RagNode = { gid: '9', role: 'heading', name: 'Indesit Washing Machine 6kg - £50 (Salford)', states: [], box: [0, 0, 10, 10], frame: 0, kind: 'heading', path: [], order: 0 };
+  assert.ok(nodeBag(heading).tf.has('price'));
+  assert.ok(!nodeBag({ ...heading, name: 'Indesit Washing Machine 6kg (Salford)' }).tf.has('price'));
 });

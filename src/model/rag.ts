@@ -371,7 +371,8 @@ export function nodeBag(n: RagNode): Bag {
   // A row's value is its price or amount (that is how the engine finds it); a text that is only an
   // amount ("€ 16,90" in a heading, a price tag) is a price whatever the page's language.
   if ((n.kind === 'item' && n.value) || (n.kind !== 'control' && (isAmount(n.name) || (n.value !== undefined && isAmount(n.value))))) bag.add('price', 0.8);
-  else if (n.kind === 'content' && AMOUNT.test(n.name)) bag.add('price', 0.5);
+  // A heading or text that carries an amount among its words ("Washing machine - £50 (Salford)") says a price too.
+  else if (n.kind !== 'control' && AMOUNT.test(n.name)) bag.add('price', 0.5);
   // A search field says "search" by its role or its form's, in any language.
   if (n.role === 'searchbox' || (FIELDS.has(n.role) && n.path.some((p) => p.role === 'search'))) bag.add('search', 0.8);
   if (n.type && /^(email|password|search|tel|url|number|date)$/.test(n.type)) bag.add(n.type, 0.7);
