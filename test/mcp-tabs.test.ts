@@ -120,6 +120,18 @@ describe('pagelens mcp: the browser around the page', { concurrency: false }, ()
     assert.match(events.text, /Removed.*Saved successfully/);
   });
 
+  test('a reload at the same URL is a new document: the answer is a snapshot, not a delta', async () => {
+    await answer('browser_navigate', { url: `${site.url}mcp-reload.html` });
+    const nodes = (await tree()).interactive_tree;
+    const reloaded = await answer('browser_click', { id: idOf(nodes, 'Reload') });
+    assert.ok(reloaded.navigated, JSON.stringify(reloaded));
+    assert.ok(reloaded.snapshot?.interactive_tree.some((n) => n.n === 'Reload'), JSON.stringify(reloaded));
+    // Without a change of document or address, the answer stays a delta.
+    const still = await answer('browser_hover', { id: idOf(reloaded.snapshot!.interactive_tree, 'Tab 2') });
+    assert.equal(still.snapshot, undefined, JSON.stringify(still));
+    assert.equal(still.navigated, undefined, JSON.stringify(still));
+  });
+
   test('browser_resize changes the viewport the snapshot reports', async () => {
     const r = await answer('browser_resize', { width: 640, height: 480 });
     assert.ok(r.action?.ok, JSON.stringify(r));

@@ -6,6 +6,7 @@ import type { ActionResult } from '../model/outcome.js';
 import type { SemanticV3Result } from '../model/schema.js';
 import { isEmptyDelta, treeDelta, type TreeDelta } from './delta.js';
 import type { ModalState } from './modal.js';
+import { markPage, type PageMark } from './state.js';
 import type { ToolContext, ToolResult } from './types.js';
 import { jsonResult } from './types.js';
 
@@ -41,7 +42,7 @@ export function refuseWhileDialog(ctx: ToolContext): void {
 export async function runAction(ctx: ToolContext, perform: () => Promise<ActionResult>, opts: AnswerOptions = {}): Promise<ToolResult> {
   refuseWhileDialog(ctx);
   const { state, lens } = ctx;
-  const urlBefore = lens.page.url();
+  const before = markPage(lens, state);
   const promise = perform();
   const opened = state.modal.next().then((m) => ({ modal: m }) as const);
   const raced = await Promise.race([promise.then((r) => ({ done: r }) as const), opened]);
@@ -49,35 +50,36 @@ export async function runAction(ctx: ToolContext, perform: () => Promise<ActionR
   if ('modal' in raced && state.modal.dialog) {
     // Keep a rejection from going unhandled; browser_handle_dialog awaits the promise itself.
     promise.catch(() => {});
-    state.pending = { promise, urlBefore };
+    state.pending = { promise, before };
     return jsonResult({
       modal: state.modal.states(),
       note: 'The action opened a dialog and waits on it: answer with browser_handle_dialog (accept, promptText).',
     });
   }
-  return answer(ctx, 'done' in raced ? raced.done : await promise, urlBefore, opts);
+  return answer(ctx, 'done' in raced ? raced.done : await promise, before, opts);
 }
 
 /** After browser_handle_dialog: the interrupted action's result, or a plain answer. */
 export async function finishPending(ctx: ToolContext, handled: ActionResult): Promise<ToolResult> {
   const pending = ctx.state.pending;
   ctx.state.pending = undefined;
-  if (!pending) return answer(ctx, handled, ctx.lens.page.url());
+  if (!pending) return answer(ctx, handled, markPage(ctx.lens, ctx.state));
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((r) => { timer = setTimeout(() => r('timeout'), PENDING_WAIT_MS); });
   const r = await Promise.race([pending.promise, timeout]).finally(() => clearTimeout(timer));
-  if (r === 'timeout') return answer(ctx, { ...handled, warnings: ['the action behind the dialog had not finished; take a snapshot to see the page'] }, pending.urlBefore);
-  return answer(ctx, { ...r, detail: [r.detail, handled.detail].filter(Boolean).join('; ') }, pending.urlBefore);
+  if (r === 'timeout') return answer(ctx, { ...handled, warnings: ['the action behind the dialog had not finished; take a snapshot to see the page'] }, pending.before);
+  return answer(ctx, { ...r, detail: [r.detail, handled.detail].filter(Boolean).join('; ') }, pending.before);
 }
 
 /** Builds the response of a finished action: result, modal states, and delta or snapshot. */
-export async function answer(ctx: ToolContext, action: ActionResult, urlBefore: string, opts: AnswerOptions = {}): Promise<ToolResult> {
+export async function answer(ctx: ToolContext, action: ActionResult, before: PageMark, opts: AnswerOptions = {}): Promise<ToolResult> {
   const { lens, state } = ctx;
   const out: ActionAnswer = { action };
   const modal = state.modal.states();
   if (modal.length) out.modal = modal;
   const url = lens.page.url();
-  const navigated = stripHash(url) !== stripHash(urlBefore);
+  // Another URL, or another document at the same one (a reload, a form posted back to itself).
+  const navigated = stripHash(url) !== stripHash(before.url) || state.loads > before.loads;
   if (navigated) out.navigated = { url };
   // Reading the page while a dialog is open would hang on it.
   if (!state.modal.dialog) {

@@ -6,9 +6,12 @@ import type { SemanticNodeV3 } from '../model/schema.js';
 import { watchConsole } from './console.js';
 import { ModalTracker } from './modal.js';
 
+/** Where the page was before an action: its URL and how many documents it had loaded. */
+export interface PageMark { url: string; loads: number }
+
 export interface PendingAction {
   promise: Promise<ActionResult>;
-  urlBefore: string;
+  before: PageMark;
 }
 
 export interface ToolState {
@@ -17,6 +20,11 @@ export interface ToolState {
   baseline?: { tree: SemanticNodeV3[]; fullPage: boolean };
   /** An action still running because a dialog opened under it; answered by browser_handle_dialog. */
   pending?: PendingAction;
+  /**
+   * Documents the page has loaded since the first tool call: a reload or a form posted back to
+   * the same URL is a new document (old IDs refused) though the URL did not change.
+   */
+  loads: number;
 }
 
 // Keyed by lens so that runTool(lens, …) keeps the same signature for every face.
@@ -25,10 +33,17 @@ const states = new WeakMap<Lens, ToolState>();
 export function stateOf(lens: Lens): ToolState {
   let s = states.get(lens);
   if (!s) {
-    s = { modal: new ModalTracker(lens.page) };
+    const state: ToolState = { modal: new ModalTracker(lens.page), loads: 0 };
+    s = state;
     states.set(lens, s);
+    // DOMContentLoaded comes once per new document, never for same-document navigations (history API, #hash).
+    lens.page.on('domcontentloaded', () => { state.loads++; });
     // A library caller has no holder watching the console: from the first tool call, then.
     watchConsole(lens.page);
   }
   return s;
+}
+
+export function markPage(lens: Lens, state: ToolState): PageMark {
+  return { url: lens.page.url(), loads: state.loads };
 }
