@@ -3,7 +3,7 @@
 // action performed with verification, how it went reported in the next request, until done.
 // A backend that asks for more context gets exactly what it asks for (skeleton, the full DOM,
 // the hybrid screenshot), semantic_v3 staying primary, as src/agent/loop.ts artifactsFor gives it.
-import { doneMessage, InteractResponse, requestedArtifacts, type ActionResponse, type InteractRequestInput } from '../../src/model/interact.js';
+import { actionReport, doneMessage, InteractResponse, requestedArtifacts, type ActionResponse, type InteractRequestInput } from '../../src/model/interact.js';
 import type { ActionResult, ExpectedOutcome } from '../../src/model/outcome.js';
 import { countTokens } from '../../src/model/tokens.js';
 import { act } from './act.js';
@@ -109,7 +109,7 @@ export async function runTask(tabId: number, task: string, opts: TaskOptions): P
     const verified = result.ok && (result.verification?.success ?? true);
     lastVerified = verified;
     const after = (await chrome.tabs.get(tabId)).url ?? snap.url;
-    report = reportOf(result, snap.url, after);
+    report = actionReport(result, snap.url, after);
   }
   return end('max_steps', `stopped after ${maxSteps} steps without the backend saying done`);
 }
@@ -130,25 +130,3 @@ async function artifactsFor(tabId: number, want: ReturnType<typeof requestedArti
   return out;
 }
 
-/** How the last action went, in the request fields the contract has for it. */
-function reportOf(result: ActionResult, before: string, after: string): Partial<InteractRequestInput> {
-  const v = result.verification;
-  const ok = result.ok && (v?.success ?? true);
-  const id = /^\s*\w+\s*\(\s*(f\d+_\d+|\d+)/.exec(result.action)?.[1];
-  const added = v?.pageState.recentMutations.filter((m) => /\] Added/.test(m)).length ?? 0;
-  const removed = v?.pageState.recentMutations.filter((m) => /\] Removed/.test(m)).length ?? 0;
-  return {
-    lastActionStatus: ok ? 'success' : 'failure',
-    ...(!ok && {
-      lastActionError: {
-        message: result.error?.message ?? v?.feedback ?? 'the action did not have the expected effect',
-        code: result.error?.code ?? 'VERIFICATION_FAILED',
-        action: result.action,
-        ...(id && { elementId: id }),
-      },
-    }),
-    lastActionResult: { success: ok, ...(v && { actualState: v.actualOutcome }) },
-    domChanges: { addedCount: added, removedCount: removed, urlChanged: before !== after, ...(before !== after && { previousUrl: before }) },
-    clientObservations: { didUrlChange: before !== after, ...(v && { didDomMutate: v.pageState.domChanged }) },
-  };
-}

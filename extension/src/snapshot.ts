@@ -8,7 +8,7 @@ import { composePage, type PageModel, type PlacedFrame } from '../../src/model/p
 import { renderV3 } from '../../src/model/render.js';
 import type { FrameSnapshot, SemanticV3Result } from '../../src/model/schema.js';
 import { countTokens } from '../../src/model/tokens.js';
-import type { FullResult, HybridResult, SerializedDocument, SkeletonResult } from '../../src/model/artifacts.js';
+import { joinFrameDocuments, type FullResult, type HybridResult, type SerializedDocument, type SkeletonResult } from '../../src/model/artifacts.js';
 import { templatize } from '../../src/model/templatize.js';
 import { renderSkeleton, type SelectOptions } from '../../src/model/skeleton.js';
 import { describe, frameInfo, layoutFrames, type ExtFrame } from './layout.js';
@@ -193,26 +193,10 @@ async function serializeTab(tabId: number): Promise<Serialized> {
     }
   }));
   if (!docs.has(0)) throw new ExtensionError('ENGINE_ERROR', 'the page\'s document could not be copied');
-  for (const [ordinal, d] of docs) {
-    if (ordinal in model.docs && d.doc !== model.docs[ordinal]) return { model, raw: '', warnings, elements: 0, tagged: 0, stale: `frame ${ordinal}` };
-  }
-  const marker = new RegExp(`<!--${nonce}:(\\d+)-->`, 'g');
-  const inlined = new Set<number>();
-  const inline = (ordinal: number): string => {
-    inlined.add(ordinal);
-    return (docs.get(ordinal)?.html ?? '').replace(marker, (_, o: string) => {
-      const child = Number(o);
-      return docs.has(child) && !inlined.has(child) ? inline(child) : '';
-    });
-  };
-  const raw = inline(0);
-  let elements = 0;
-  let tagged = 0;
-  for (const [ordinal, d] of docs) {
-    if (inlined.has(ordinal)) { elements += d.elements; tagged += d.tagged; }
-    else warnings.push(`frame ${ordinal}: its iframe was not found in its parent's copy; its document is left out`);
-  }
-  return { model, raw, warnings, elements, tagged };
+  const joined = joinFrameDocuments(docs, model.docs, nonce);
+  if (joined.stale) return { model, raw: '', warnings, elements: 0, tagged: 0, stale: joined.stale };
+  for (const ordinal of joined.orphans) warnings.push(`frame ${ordinal}: its iframe was not found in its parent's copy; its document is left out`);
+  return { model, raw: joined.raw, warnings, elements: joined.elements, tagged: joined.tagged };
 }
 
 /** The `full` artifact as the CDP host gives it: every frame's annotated copy inlined, templatized, sized before and after. */

@@ -2,7 +2,7 @@
 // artifacts it asks for when it asks, perform the action with verification, report how it went
 // in the next request, until the backend says done or the step limit is reached.
 import type { Lens } from '../browser/lens.js';
-import { ActionResponse, doneMessage, InteractResponse, requestedArtifacts, type InteractRequestInput, type NeedsContext, type NeedsFullDom } from '../model/interact.js';
+import { ActionResponse, actionReport, doneMessage, InteractResponse, requestedArtifacts, type InteractRequestInput, type NeedsContext, type NeedsFullDom } from '../model/interact.js';
 import { parseAction } from '../model/actions.js';
 import { PagelensError } from '../model/errors.js';
 import type { ActionResult } from '../model/outcome.js';
@@ -135,7 +135,7 @@ export async function runAgent(lens: Lens, opts: AgentOptions): Promise<AgentRun
     opts.onStep?.(step);
     const verified = result.ok && (result.verification?.success ?? true);
     lastVerified = verified;
-    report = reportOf(result, response.action, snap.url, lens.page.url());
+    report = actionReport(result, snap.url, lens.page.url());
   }
   return { task: opts.task, status: 'max_steps', message: `stopped after ${maxSteps} steps without the backend saying done`, success: false, steps };
 }
@@ -157,28 +157,6 @@ async function artifactsFor(lens: Lens, ask: NeedsContext | NeedsFullDom): Promi
   return out;
 }
 
-/** How the last action went, in the request fields the contract has for it. */
-function reportOf(result: ActionResult, action: string, before: string, after: string): Partial<InteractRequestInput> {
-  const v = result.verification;
-  const ok = result.ok && (v?.success ?? true);
-  const id = /^\s*\w+\s*\(\s*(f\d+_\d+|\d+)/.exec(action)?.[1];
-  const added = v?.pageState.recentMutations.filter((m) => /\] Added/.test(m)).length ?? 0;
-  const removed = v?.pageState.recentMutations.filter((m) => /\] Removed/.test(m)).length ?? 0;
-  return {
-    lastActionStatus: ok ? 'success' : 'failure',
-    ...(!ok && {
-      lastActionError: {
-        message: result.error?.message ?? v?.feedback ?? 'the action did not have the expected effect',
-        code: result.error?.code ?? 'VERIFICATION_FAILED',
-        action: result.action,
-        ...(id && { elementId: id }),
-      },
-    }),
-    lastActionResult: { success: ok, ...(v && { actualState: v.actualOutcome }) },
-    domChanges: { addedCount: added, removedCount: removed, urlChanged: before !== after, ...(before !== after && { previousUrl: before }) },
-    clientObservations: { didUrlChange: before !== after, ...(v && { didDomMutate: v.pageState.domChanged }) },
-  };
-}
 
 /**
  * The answer as a transcript may keep it: when the lens hid the value it typed (a password field),

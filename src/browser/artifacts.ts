@@ -2,7 +2,7 @@
 // hybrid, all read through the one engine and carrying the same IDs as semantic_v3; and
 // capture(), the mode-selection chain (§14–§15) run against the live page.
 import { randomBytes } from 'node:crypto';
-import { CaptureOptions, type CaptureOptionsInput, type CaptureResult, type FullResult, type HybridResult, type SerializedDocument, type SkeletonResult } from '../model/artifacts.js';
+import { CaptureOptions, joinFrameDocuments, type CaptureOptionsInput, type CaptureResult, type FullResult, type HybridResult, type SerializedDocument, type SkeletonResult } from '../model/artifacts.js';
 import { isPagelensError, PagelensError } from '../model/errors.js';
 import { selectDomMode, type DomModeContextInput } from '../model/modes.js';
 import type { PageModel } from '../model/page.js';
@@ -157,23 +157,9 @@ async function serializePage(core: LensCore): Promise<Serialized> {
     }));
     return out;
   });
-  for (const [ordinal, d] of docs) {
-    if (ordinal in model.docs && d.doc !== model.docs[ordinal]) return { model, raw: '', warnings, elements: 0, tagged: 0, stale: `frame ${ordinal}` };
-  }
-  const marker = new RegExp(`<!--${nonce}:(\\d+)-->`, 'g');
-  const inlined = new Set<number>();
-  const inline = (ordinal: number): string => {
-    inlined.add(ordinal);
-    return (docs.get(ordinal)?.html ?? '').replace(marker, (_, o: string) => {
-      const child = Number(o);
-      return docs.has(child) && !inlined.has(child) ? inline(child) : '';
-    });
-  };
-  const raw = inline(0);
-  let elements = 0;
-  let tagged = 0;
-  for (const [ordinal, d] of docs) if (inlined.has(ordinal)) { elements += d.elements; tagged += d.tagged; }
-  return { model, raw, warnings, elements, tagged };
+  const joined = joinFrameDocuments(docs, model.docs, nonce);
+  if (joined.stale) return { model, raw: '', warnings, elements: 0, tagged: 0, stale: joined.stale };
+  return { model, raw: joined.raw, warnings, elements: joined.elements, tagged: joined.tagged };
 }
 
 // ---- hybrid ----

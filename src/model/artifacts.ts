@@ -48,6 +48,45 @@ export interface SerializeRequest {
   children: number[];
 }
 
+/** Every frame's copy joined into one document: each child inlined at its marker. */
+export interface JoinedDocuments {
+  raw: string;
+  elements: number;
+  tagged: number;
+  /** A frame whose copy is of another document than the page model's read: the whole must be made again. */
+  stale?: string;
+  /** Frames whose marker was not found in their parent's copy: their documents are left out. */
+  orphans: number[];
+}
+
+/**
+ * Joins the per-frame copies (by frame ordinal, 0 the page) that `serializeDocument` wrote with
+ * `nonce` markers, checking each was made of the document the model read (`modelDocs`). Both hosts
+ * (CDP and the extension) join the same way.
+ */
+export function joinFrameDocuments(docs: Map<number, SerializedDocument>, modelDocs: Record<number, string>, nonce: string): JoinedDocuments {
+  for (const [ordinal, d] of docs) {
+    if (ordinal in modelDocs && d.doc !== modelDocs[ordinal]) return { raw: '', elements: 0, tagged: 0, stale: `frame ${ordinal}`, orphans: [] };
+  }
+  const marker = new RegExp(`<!--${nonce}:(\\d+)-->`, 'g');
+  const inlined = new Set<number>();
+  const inline = (ordinal: number): string => {
+    inlined.add(ordinal);
+    return (docs.get(ordinal)?.html ?? '').replace(marker, (_, o: string) => {
+      const child = Number(o);
+      return docs.has(child) && !inlined.has(child) ? inline(child) : '';
+    });
+  };
+  const raw = inline(0);
+  let elements = 0;
+  let tagged = 0;
+  const orphans: number[] = [];
+  for (const [ordinal, d] of docs) {
+    if (inlined.has(ordinal)) { elements += d.elements; tagged += d.tagged; } else orphans.push(ordinal);
+  }
+  return { raw, elements, tagged, orphans };
+}
+
 // ---- payloads ----
 
 const common = {

@@ -3,7 +3,7 @@
 // artifacts it needs; the client retries with only those. One schema per message, which is also
 // its TypeScript type.
 import { z } from 'zod';
-import { ExpectedOutcome } from './outcome.js';
+import { ExpectedOutcome, type ActionResult } from './outcome.js';
 import { FrameInfo, ScrollableContainer, SemanticNode, SemanticNodeV3, Viewport } from './schema.js';
 
 export const DomMode = z.enum(['semantic_v3', 'semantic', 'skeleton', 'hybrid', 'full']);
@@ -126,5 +126,28 @@ export function requestedArtifacts(r: NeedsContext | NeedsFullDom): { mode: Requ
     skeleton: r.needsSkeletonDom ?? (r.requestedDomMode === 'skeleton' || r.requestedDomMode === 'hybrid'),
     screenshot: r.needsScreenshot ?? r.requestedDomMode === 'hybrid',
     dom: r.requestedDomMode === 'full',
+  };
+}
+
+/** How the last action went, in the request fields the contract has for it (`before`/`after`: the page's URL). */
+export function actionReport(result: ActionResult, before: string, after: string): Partial<InteractRequestInput> {
+  const v = result.verification;
+  const ok = result.ok && (v?.success ?? true);
+  const id = /^\s*\w+\s*\(\s*(f\d+_\d+|\d+)/.exec(result.action)?.[1];
+  const added = v?.pageState.recentMutations.filter((m) => /\] Added/.test(m)).length ?? 0;
+  const removed = v?.pageState.recentMutations.filter((m) => /\] Removed/.test(m)).length ?? 0;
+  return {
+    lastActionStatus: ok ? 'success' : 'failure',
+    ...(!ok && {
+      lastActionError: {
+        message: result.error?.message ?? v?.feedback ?? 'the action did not have the expected effect',
+        code: result.error?.code ?? 'VERIFICATION_FAILED',
+        action: result.action,
+        ...(id && { elementId: id }),
+      },
+    }),
+    lastActionResult: { success: ok, ...(v && { actualState: v.actualOutcome }) },
+    domChanges: { addedCount: added, removedCount: removed, urlChanged: before !== after, ...(before !== after && { previousUrl: before }) },
+    clientObservations: { didUrlChange: before !== after, ...(v && { didDomMutate: v.pageState.domChanged }) },
   };
 }
