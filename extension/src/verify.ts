@@ -16,7 +16,7 @@ export interface PreState {
   url: string;
   marks: Map<number, Mark>;
   elements: Map<string, ElementRead>;
-  present: Map<string, boolean>;
+  present: Map<string, Presence>;
   unread: string[];
 }
 
@@ -38,10 +38,21 @@ async function readState(tabId: number, id: string): Promise<ElementRead> {
   }
 }
 
-async function onPage(tabId: number, text: string): Promise<boolean> {
-  const frames = [...tabState(tabId).frameOf.values()];
-  const found = await Promise.all(frames.map((f) => ask(tabId, f, { kind: 'findText', text }).catch(() => false)));
-  return found.some(Boolean);
+/** Whether a text is on the page; `unread` names the frames that could not be searched. */
+interface Presence { found: boolean; unread: string[] }
+
+async function onPage(tabId: number, text: string): Promise<Presence> {
+  const unread: string[] = [];
+  const found = await Promise.all([...tabState(tabId).frameOf].map(async ([ordinal, frameId]) => {
+    try {
+      return await ask(tabId, frameId, { kind: 'findText', text });
+    } catch (e) {
+      // Not "absent": a frame that could not be searched leaves the answer open.
+      unread.push(`${ordinal ? `frame ${ordinal}` : 'the page'} could not be searched for "${text}" (${describe(e)})`);
+      return false;
+    }
+  }));
+  return { found: found.some(Boolean), unread };
 }
 
 export async function capturePre(tabId: number, expected: ExpectedOutcome | undefined, target: string | undefined): Promise<PreState> {
@@ -150,10 +161,14 @@ async function check(
     }
     case 'element_appears': case 'element_disappears': {
       if (o.text) {
-        const was = pre.present.get(o.text) ?? false;
-        const is = await onPage(tabId, o.text);
-        const ok = o.type === 'element_appears' ? is && !was : was && !is;
-        return { ok, actual: `"${o.text}" is ${is ? '' : 'not '}on the page` };
+        const was = pre.present.get(o.text) ?? { found: false, unread: ['the page was not searched before the action'] };
+        const now = await onPage(tabId, o.text);
+        const unread = [...was.unread, ...now.unread];
+        const actual = `"${o.text}" is ${now.found ? '' : 'not '}on the page`;
+        // A frame that could not be searched may hold the text: neither "appeared" nor "gone" is known then.
+        if (unread.length) return { ok: false, actual, uncertain: unread.join('; ') };
+        const ok = o.type === 'element_appears' ? now.found && !was.found : was.found && !now.found;
+        return { ok, actual };
       }
       if (o.selector) return { ok: false, actual: 'selectors are not checked by the extension yet', uncertain: `selector ${o.selector} was not checked` };
       if (!id) return { ok: false, actual: 'no element to watch' };
