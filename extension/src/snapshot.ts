@@ -4,6 +4,7 @@
 // artifacts as the CDP host gives them (src/browser/artifacts.ts): skeleton, full (every frame's
 // serializeDocument copy inlined, templatized) and hybrid (screenshot with set-of-mark, image.ts).
 import { formatMutation, type MutationEvent } from '../../src/model/mutations.js';
+import { markOccludedByAncestors } from '../../src/model/occlusion.js';
 import { composePage, type PageModel, type PlacedFrame } from '../../src/model/page.js';
 import { renderV3 } from '../../src/model/render.js';
 import type { FrameSnapshot, SemanticV3Result } from '../../src/model/schema.js';
@@ -63,35 +64,14 @@ export async function readModel(tabId: number, opts: SnapshotOptions & { structu
   return model;
 }
 
-/**
- * A node inside an iframe counts as covered when something in an ancestor frame lies over the
- * iframe at its centre (a modal over an embedded widget): each ancestor is asked in turn.
- */
-async function markOccludedByParents(tabId: number, frames: ExtFrame[], placed: PlacedFrame[]): Promise<string[]> {
-  const warnings: string[] = [];
-  await Promise.all(placed.filter((p) => p.ordinal !== 0).map(async (p) => {
-    let frame = frames.find((f) => f.ordinal === p.ordinal);
-    let candidates = p.snapshot.nodes.filter((n) => n.occ === false);
-    let points = candidates.map((n): [number, number] => [n.box[0] + n.box[2] / 2, n.box[1] + n.box[3] / 2]);
-    while (frame?.parent && frame.owned && candidates.length) {
-      const [ox, oy] = frame.originInParent;
-      points = points.map(([x, y]) => [x + ox, y + oy]);
-      let hits: boolean[];
-      try {
-        hits = await ask(tabId, frame.parent.frameId, { kind: 'ownerHits', child: frame.frameId, points });
-        if (hits.length !== points.length) throw new ExtensionError('ENGINE_ERROR', `asked about ${points.length} points, answered ${hits.length}`);
-      } catch (e) {
-        warnings.push(`frame ${p.ordinal}: whether anything in frame ${frame.parent.ordinal} covers it could not be checked (${describe(e)}); its elements may be covered without being marked occ`);
-        return;
-      }
-      const keep: number[] = [];
-      hits.forEach((hit, i) => { if (hit) keep.push(i); else candidates[i].occ = true; });
-      candidates = keep.map((i) => candidates[i]);
-      points = keep.map((i) => points[i]);
-      frame = frame.parent;
-    }
-  }));
-  return warnings;
+/** Nodes inside an iframe that something in an ancestor frame covers, asked of each ancestor in turn. */
+function markOccludedByParents(tabId: number, frames: ExtFrame[], placed: PlacedFrame[]): Promise<string[]> {
+  return markOccludedByAncestors(
+    placed,
+    (ordinal) => frames.find((f) => f.ordinal === ordinal),
+    (frame, points) => (frame.parent && frame.owned ? ask(tabId, frame.parent.frameId, { kind: 'ownerHits', child: frame.frameId, points }) : null),
+    describe,
+  );
 }
 
 /** The last `limit` meaningful changes across the tab's frames, oldest first. */

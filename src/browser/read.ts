@@ -3,6 +3,7 @@
 // What could not be read is said in the model (frames[].error, warnings), never left out quietly.
 import { PagelensError, isPagelensError } from '../model/errors.js';
 import { composePage, type PageModel, type PlacedFrame } from '../model/page.js';
+import { markOccludedByAncestors } from '../model/occlusion.js';
 import type { EngineSnapshotOptions, FrameSnapshot } from '../model/schema.js';
 import type { LensCore } from './core.js';
 import { engineCall, engineCallWith } from './engine.js';
@@ -71,35 +72,14 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
   });
 }
 
-/**
- * A node inside an iframe is hidden when something in an ancestor frame covers the iframe at
- * that point (a modal over an embedded widget): ask each ancestor in turn. A frame whose check
- * fails keeps its nodes, and the failure is returned as a warning.
- */
-async function markOccludedByParents(layout: LaidOutFrame[], placed: PlacedFrame[]): Promise<string[]> {
-  const warnings: string[] = [];
-  await Promise.all(placed.filter((p) => p.ordinal !== 0).map(async (p) => {
-    let frame = layout.find((f) => f.ordinal === p.ordinal);
-    const pending = p.snapshot.nodes.filter((n) => n.occ === false);
-    let points = pending.map((n): [number, number] => [n.box[0] + n.box[2] / 2, n.box[1] + n.box[3] / 2]);
-    let candidates = pending;
-    while (frame?.parent && frame.ownerObjectId && candidates.length) {
-      const [ox, oy] = frame.originInParent;
-      points = points.map(([x, y]) => [x + ox, y + oy]);
-      let hits: boolean[];
-      try {
-        hits = await engineCallWith(frame.parent, 'ownerHits', [{ objectId: frame.ownerObjectId }, { value: points }], LAYOUT_GROUP);
-        if (hits.length !== points.length) throw new PagelensError('ENGINE_ERROR', `asked about ${points.length} points, answered ${hits.length}`);
-      } catch (e) {
-        warnings.push(`frame ${p.ordinal}: whether anything in frame ${frame.parent.ordinal} covers it could not be checked (${describeFailure(e)}); its elements may be covered without being marked occ`);
-        return;
-      }
-      const keep: number[] = [];
-      hits.forEach((hit, i) => { if (hit) keep.push(i); else candidates[i].occ = true; });
-      candidates = keep.map((i) => candidates[i]);
-      points = keep.map((i) => points[i]);
-      frame = frame.parent;
-    }
-  }));
-  return warnings;
+/** Nodes inside an iframe that something in an ancestor frame covers, asked of each ancestor in turn. */
+function markOccludedByParents(layout: LaidOutFrame[], placed: PlacedFrame[]): Promise<string[]> {
+  return markOccludedByAncestors(
+    placed,
+    (ordinal) => layout.find((f) => f.ordinal === ordinal),
+    (frame, points) => (frame.parent && frame.ownerObjectId
+      ? engineCallWith(frame.parent, 'ownerHits', [{ objectId: frame.ownerObjectId }, { value: points }], LAYOUT_GROUP)
+      : null),
+    describeFailure,
+  );
 }
