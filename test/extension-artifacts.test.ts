@@ -4,75 +4,33 @@
 // for them.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import jpeg from 'jpeg-js';
-import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
-import { CHROMIUM_ARGS, findChromium } from '../src/browser/chromium.js';
+import type { Worker } from 'playwright-core';
 import { FullResult, HybridResult } from '../src/model/artifacts.js';
 import { untemplatize } from '../src/model/templatize.js';
+import { launchWithExtension, openTab as openTabIn, type ExtensionBrowser } from './extension-helpers.js';
 import { startHarness, type Harness } from './harness.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const EXT = join(ROOT, 'extension/dist');
 const VIEWPORT = { width: 1280, height: 800 };
 
-/** Builds the extension when it is missing or older than its sources (CI runs only `npm run build`). */
-function ensureBuilt(): void {
-  const manifest = join(EXT, 'manifest.json');
-  const newest = (dir: string): number => Math.max(0, ...readdirSync(dir).map((n) => statSync(join(dir, n)).mtimeMs));
-  const sources = ['extension/src', 'src/page', 'src/model'].map((d) => newest(join(ROOT, d)));
-  const script = statSync(join(ROOT, 'scripts/build-extension.mjs')).mtimeMs;
-  if (existsSync(manifest) && statSync(manifest).mtimeMs >= Math.max(script, ...sources)) return;
-  execFileSync(process.execPath, [join(ROOT, 'scripts/build-extension.mjs')], { stdio: 'inherit' });
-}
-
 let harness: Harness;
-let context: BrowserContext;
 let worker: Worker;
-let profile: string;
+let ext: ExtensionBrowser;
 
 before(async () => {
-  ensureBuilt();
   harness = await startHarness();
-  profile = mkdtempSync(join(tmpdir(), 'pagelens-ext-art-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: findChromium(),
-    headless: true,
-    viewport: VIEWPORT,
-    args: [...CHROMIUM_ARGS, `--disable-extensions-except=${EXT}`, `--load-extension=${EXT}`],
-    ignoreDefaultArgs: ['--disable-extensions'],
-  });
-  await context.route('**/*', (route) => {
-    const url = new URL(route.request().url());
-    const local = url.protocol === 'chrome-extension:' || /^(data|blob|about):$/.test(url.protocol) || ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-    return local ? route.continue() : route.abort();
-  });
-  worker = context.serviceWorkers()[0] ?? await context.waitForEvent('serviceworker', { timeout: 10_000 });
+  ext = await launchWithExtension('pagelens-ext-art-', VIEWPORT);
+  worker = ext.worker;
 });
 
 after(async () => {
-  await context?.close().catch(() => {});
+  await ext?.close();
   await harness?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
-async function openTab(url: string): Promise<{ page: Page; tabId: number }> {
-  const page = await context.newPage();
-  await page.goto(url, { waitUntil: 'load' });
-  await page.waitForTimeout(300);
-  const tabId = await worker.evaluate(async (u) => {
-    const tabs: Array<{ id?: number; url?: string }> = await (globalThis as any).chrome.tabs.query({});
-    return tabs.find((t) => t.url === u)?.id ?? -1;
-  }, page.url());
-  assert.ok(tabId >= 0, `the service worker sees the tab of ${url}`);
-  return { page, tabId };
-}
+const openTab = (url: string) => openTabIn(ext, url);
 
 const extSnapshot = (tabId: number, options: Record<string, unknown>) =>
   worker.evaluate(([id, o]) => (self as any).pagelens.snapshot(id, o), [tabId, options] as const) as Promise<unknown>;

@@ -2,88 +2,49 @@
 // driven through its service worker (self.pagelens), compared with the CDP host on the same page.
 import { after, before, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { execFileSync } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
+import { existsSync, rmSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import type { BrowserContext, Worker } from 'playwright-core';
 import { HeuristicPlanner } from '../src/agent/heuristic.js';
-import { CHROMIUM_ARGS, findChromium } from '../src/browser/chromium.js';
 import { serveFolder, type StaticServer } from '../src/browser/static.js';
 import { DEMO_TASK } from '../src/model/demo.js';
 import type { ActionResult } from '../src/model/outcome.js';
 import type { SemanticV3Result } from '../src/model/schema.js';
 import { startServer, type RunningServer } from '../src/server/serve.js';
+import { launchWithExtension, openTab as openTabIn, ROOT, type ExtensionBrowser } from './extension-helpers.js';
 import { startHarness, type Harness } from './harness.js';
 
-const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
-const EXT = join(ROOT, 'extension/dist');
 const SCREENSHOT = '/tmp/pagelens-extension-sidepanel.png';
 
-/** Builds the extension when it is missing or older than its sources (CI runs only `npm run build`). */
-function ensureBuilt(): void {
-  const manifest = join(EXT, 'manifest.json');
-  const newest = (dir: string): number => Math.max(0, ...readdirSync(dir).map((n) => statSync(join(dir, n)).mtimeMs));
-  const sources = ['extension/src', 'src/page', 'src/model'].map((d) => newest(join(ROOT, d)));
-  const script = statSync(join(ROOT, 'scripts/build-extension.mjs')).mtimeMs;
-  if (existsSync(manifest) && statSync(manifest).mtimeMs >= Math.max(script, ...sources)) return;
-  execFileSync(process.execPath, [join(ROOT, 'scripts/build-extension.mjs')], { stdio: 'inherit' });
-}
 
 interface TaskRunShape { status: string; message: string; success: boolean; steps: Array<{ action: string; mode: string; tokensSent: number; result?: ActionResult }> }
 
 let harness: Harness;
 let context: BrowserContext;
 let worker: Worker;
-let profile: string;
+let ext: ExtensionBrowser;
 let demo: StaticServer;
 let backend: RunningServer;
 
 before(async () => {
-  ensureBuilt();
   harness = await startHarness();
   demo = await serveFolder(join(ROOT, 'assets'));
   backend = await startServer({ port: 0, planner: new HeuristicPlanner(), token: 'ext-test-token' });
-  profile = mkdtempSync(join(tmpdir(), 'pagelens-ext-'));
-  context = await chromium.launchPersistentContext(profile, {
-    executablePath: findChromium(),
-    headless: true,
-    viewport: { width: 1280, height: 800 },
-    args: [...CHROMIUM_ARGS, `--disable-extensions-except=${EXT}`, `--load-extension=${EXT}`],
-    ignoreDefaultArgs: ['--disable-extensions'],
-  });
-  // Loopback only, as the harness does, but the extension's own pages must load too.
-  await context.route('**/*', (route) => {
-    const url = new URL(route.request().url());
-    const local = url.protocol === 'chrome-extension:' || /^(data|blob|about):$/.test(url.protocol) || ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
-    return local ? route.continue() : route.abort();
-  });
-  worker = context.serviceWorkers()[0] ?? await context.waitForEvent('serviceworker', { timeout: 10_000 });
+  ext = await launchWithExtension('pagelens-ext-');
+  context = ext.context;
+  worker = ext.worker;
 });
 
 after(async () => {
-  await context?.close().catch(() => {});
+  await ext?.close();
   await harness?.close();
   await demo?.close();
   await backend?.close();
-  if (profile) rmSync(profile, { recursive: true, force: true });
 });
 
-async function openTab(url: string): Promise<{ page: Page; tabId: number }> {
-  const page = await context.newPage();
-  await page.goto(url, { waitUntil: 'load' });
-  // As the harness reads pages: loaded and settled (the engine's tagger has had its first pass).
-  await page.waitForTimeout(300);
-  const tabId = await worker.evaluate(async (u) => {
-    const tabs: Array<{ id?: number; url?: string }> = await (globalThis as any).chrome.tabs.query({});
-    return tabs.find((t) => t.url === u)?.id ?? -1;
-  }, page.url());
-  assert.ok(tabId >= 0, `the service worker sees the tab of ${url}`);
-  return { page, tabId };
-}
+const openTab = (url: string) => openTabIn(ext, url);
 
 // The service worker's API, called inside it.
 const extSnapshot = (tabId: number) => worker.evaluate((id) => (self as any).pagelens.snapshot(id), tabId) as Promise<SemanticV3Result>;

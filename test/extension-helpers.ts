@@ -1,0 +1,71 @@
+// What the extension tests share: building extension/dist when it is stale, a persistent Chromium
+// context with it loaded unpacked (loopback only), and finding a page's tab from the service worker.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
+import { CHROMIUM_ARGS, findChromium } from '../src/browser/chromium.js';
+
+export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const EXT = join(ROOT, 'extension/dist');
+
+/** Builds the extension when it is missing or older than its sources (CI runs only `npm run build`). */
+function ensureBuilt(): void {
+  const manifest = join(EXT, 'manifest.json');
+  const newest = (dir: string): number => Math.max(0, ...readdirSync(dir).map((n) => statSync(join(dir, n)).mtimeMs));
+  const sources = ['extension/src', 'src/page', 'src/model'].map((d) => newest(join(ROOT, d)));
+  const script = statSync(join(ROOT, 'scripts/build-extension.mjs')).mtimeMs;
+  if (existsSync(manifest) && statSync(manifest).mtimeMs >= Math.max(script, ...sources)) return;
+  execFileSync(process.execPath, [join(ROOT, 'scripts/build-extension.mjs')], { stdio: 'inherit' });
+}
+
+export interface ExtensionBrowser {
+  context: BrowserContext;
+  worker: Worker;
+  close(): Promise<void>;
+}
+
+/** Chromium with the unpacked extension, in a fresh profile; every request but loopback and the extension's own is aborted. */
+export async function launchWithExtension(profilePrefix: string, viewport = { width: 1280, height: 800 }): Promise<ExtensionBrowser> {
+  ensureBuilt();
+  const profile = mkdtempSync(join(tmpdir(), profilePrefix));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: findChromium(),
+    headless: true,
+    viewport,
+    args: [...CHROMIUM_ARGS, `--disable-extensions-except=${EXT}`, `--load-extension=${EXT}`],
+    ignoreDefaultArgs: ['--disable-extensions'],
+  });
+  // Loopback only, as the harness does, but the extension's own pages must load too.
+  await context.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    const local = url.protocol === 'chrome-extension:' || /^(data|blob|about):$/.test(url.protocol) || ['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
+    return local ? route.continue() : route.abort();
+  });
+  const worker = context.serviceWorkers()[0] ?? await context.waitForEvent('serviceworker', { timeout: 10_000 });
+  return {
+    context,
+    worker,
+    close: async () => {
+      await context.close().catch(() => {});
+      rmSync(profile, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Opens a page in a new tab and finds its tab ID from the service worker. */
+export async function openTab(ext: ExtensionBrowser, url: string): Promise<{ page: Page; tabId: number }> {
+  const page = await ext.context.newPage();
+  await page.goto(url, { waitUntil: 'load' });
+  // As the harness reads pages: loaded and settled (the engine's tagger has had its first pass).
+  await page.waitForTimeout(300);
+  const tabId = await ext.worker.evaluate(async (u) => {
+    const tabs: Array<{ id?: number; url?: string }> = await (globalThis as any).chrome.tabs.query({});
+    return tabs.find((t) => t.url === u)?.id ?? -1;
+  }, page.url());
+  assert.ok(tabId >= 0, `the service worker sees the tab of ${url}`);
+  return { page, tabId };
+}
