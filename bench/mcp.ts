@@ -7,17 +7,16 @@
 //             which is the AI snapshot taken again after it.
 // Tokens are o200k. Hover is the action because it never navigates or submits on any page.
 //   Run: node dist/bench/mcp.js [--limit N] [--sets news,shop,forms]   (N pages per set, default 5)
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../src/browser/chromium.js';
 import type { Lens } from '../src/browser/lens.js';
-import { serveFolder } from '../src/browser/static.js';
 import type { SemanticV3Result } from '../src/model/schema.js';
 import { countTokens, loadTokenizer } from '../src/model/tokens.js';
 import { runTool } from '../src/tools/registry.js';
 import { CORPUS, DEFAULT_SETS } from './inputs.js';
-import { blankPage, navigate } from './measurePage.js';
+import { htmlPagesIn, visitPages } from './measurePage.js';
 import { median, round } from './stats.js';
 
 interface Row {
@@ -77,11 +76,6 @@ export function renderTable(rows: Row[]): string {
   return [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...body.map(line)].join('\n');
 }
 
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  return Promise.race([p.finally(() => clearTimeout(timer)), new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`took longer than ${ms / 1000} s`)), ms); })]);
-}
-
 async function main(): Promise<void> {
   const args = process.argv.slice(2);
   const limit = args.includes('--limit') ? Number(args[args.indexOf('--limit') + 1]) || 5 : 5;
@@ -97,26 +91,10 @@ async function main(): Promise<void> {
     for (const set of sets) {
       const folder = join(CORPUS, set);
       if (!existsSync(folder)) { console.log(`bench mcp: set ${set} skipped — not in ${CORPUS}`); continue; }
-      const server = await serveFolder(folder);
-      try {
-        const files = readdirSync(folder).filter((f) => /\.html?$/i.test(f)).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-        let measured = 0;
-        for (const file of files) {
-          if (measured >= limit) break;
-          const opened = await blankPage(browser, true);
-          try {
-            await navigate(opened, server.url + encodeURIComponent(file));
-            rows.push(await withTimeout(measure(opened.lens, opened.page, `${set}/${file}`), 120_000));
-            measured++;
-          } catch (e) {
-            process.stderr.write(`${set}/${file}: ${(e as Error).message.split('\n')[0]}\n`);
-          } finally {
-            await opened.close();
-          }
-        }
-      } finally {
-        await server.close();
-      }
+      await visitPages(browser, folder, htmlPagesIn(folder), limit, set, async (opened, file) => {
+        rows.push(await measure(opened.lens, opened.page, `${set}/${file}`));
+        return true;
+      });
     }
   } finally {
     await browser.close();

@@ -1,9 +1,11 @@
 // One page, one load, one page state: every representation is extracted from the same DOM,
 // timed warm from Node, counted in o200k tokens, then checked against Chrome's own tree.
+import { readdirSync } from 'node:fs';
 import type { Browser, Page } from 'playwright-core';
 import { blockExternalRequests } from '../src/browser/chromium.js';
 import { Lens } from '../src/browser/lens.js';
 import { gotoSettled } from '../src/browser/goto.js';
+import { serveFolder } from '../src/browser/static.js';
 import { countTokens } from '../src/model/tokens.js';
 import type { SemanticV3Result } from '../src/model/schema.js';
 import { axOutline, compareWithChrome, fullAxTree } from './chromeAx.js';
@@ -164,4 +166,46 @@ export async function measurePage(opened: OpenedPage, task: PageTask, runs: numb
     };
   }
   return result;
+}
+
+export class TimeoutError extends Error {}
+
+/** `p`, or a TimeoutError after `ms`. */
+export function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  return Promise.race([
+    p.finally(() => clearTimeout(timer)),
+    new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new TimeoutError(`took longer than ${ms / 1000} s`)), ms); }),
+  ]);
+}
+
+/** A folder's .html pages in natural order (2.html before 10.html). */
+export function htmlPagesIn(folder: string): string[] {
+  return readdirSync(folder).filter((f) => /\.html?$/i.test(f)).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
+}
+
+/**
+ * Serves `folder` on loopback and opens each of `files` on a fresh offline page for `visit`, until
+ * `limit` visits counted (visit answers whether the page counted); a page that fails or takes
+ * over two minutes is reported on stderr with `label` and skipped.
+ */
+export async function visitPages(browser: Browser, folder: string, files: string[], limit: number, label: string, visit: (opened: OpenedPage, file: string) => Promise<boolean>): Promise<void> {
+  const server = await serveFolder(folder);
+  try {
+    let counted = 0;
+    for (const file of files) {
+      if (counted >= limit) break;
+      const opened = await blankPage(browser, true);
+      try {
+        await navigate(opened, server.url + encodeURIComponent(file));
+        if (await withTimeout(visit(opened, file), 120_000)) counted++;
+      } catch (e) {
+        process.stderr.write(`${label}/${file}: ${(e as Error).message.split('\n')[0]}\n`);
+      } finally {
+        await opened.close();
+      }
+    }
+  } finally {
+    await server.close();
+  }
 }

@@ -4,17 +4,16 @@
 // 2,000 (and 1,000) tokens? Side by side with the unfiltered semantic_v3 full page and Playwright's
 // AI snapshot on the same pages in the same run: recall within 2k tokens, payload tokens, time.
 //   Run: node dist/bench/rag.js [--limit N] [--sets forms,shop]
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Page } from 'playwright-core';
 import { launchChromium } from '../src/browser/chromium.js';
 import type { Lens } from '../src/browser/lens.js';
-import { serveFolder } from '../src/browser/static.js';
 import type { FilteredResult } from '../src/model/rag.js';
 import type { SemanticV3Result } from '../src/model/schema.js';
 import { countTokens, loadTokenizer } from '../src/model/tokens.js';
 import { CORPUS } from './inputs.js';
-import { blankPage, navigate } from './measurePage.js';
+import { htmlPagesIn, visitPages } from './measurePage.js';
 import { median, pct } from './stats.js';
 
 /** Formasaurus field type → the instruction a user would give for it. */
@@ -203,29 +202,14 @@ async function main(): Promise<void> {
   const t0 = performance.now();
   try {
     for (const set of sets) {
-      const server = await serveFolder(join(CORPUS, set));
-      try {
-        const files = readdirSorted(join(CORPUS, set)).filter((f) => set !== 'forms' || Object.values(fields.get(f) ?? {}).some((c) => FIELD_QUERIES[c]));
-        let measured = 0;
-        for (const file of files) {
-          if (measured >= limit) break;
-          const opened = await blankPage(browser, true);
-          try {
-            await navigate(opened, server.url + encodeURIComponent(file));
-            const rs = await withTimeout(measureRagPage(opened.lens, opened.page, set, file, fields.get(file)), 120_000);
-            if (!rs.length) continue;
-            measured++;
-            results.push(...rs);
-            process.stderr.write(`${set}/${file}: ${rs.map((r) => `${r.kind} ${r.error ? 'ERROR ' + r.error : BUDGETS.map((b) => `${b}:${r.filtered[b].hit ? 'hit' : 'MISS'}`).join(' ')}`).join('; ')}\n`);
-          } catch (e) {
-            process.stderr.write(`${set}/${file}: ${(e as Error).message.split('\n')[0]}\n`);
-          } finally {
-            await opened.close();
-          }
-        }
-      } finally {
-        await server.close();
-      }
+      const files = htmlPagesIn(join(CORPUS, set)).filter((f) => set !== 'forms' || Object.values(fields.get(f) ?? {}).some((c) => FIELD_QUERIES[c]));
+      await visitPages(browser, join(CORPUS, set), files, limit, set, async (opened, file) => {
+        const rs = await measureRagPage(opened.lens, opened.page, set, file, fields.get(file));
+        if (!rs.length) return false;
+        results.push(...rs);
+        process.stderr.write(`${set}/${file}: ${rs.map((r) => `${r.kind} ${r.error ? 'ERROR ' + r.error : BUDGETS.map((b) => `${b}:${r.filtered[b].hit ? 'hit' : 'MISS'}`).join(' ')}`).join('; ')}\n`);
+        return true;
+      });
     }
   } finally {
     await browser.close();
@@ -234,15 +218,6 @@ async function main(): Promise<void> {
   console.log(`${new Set(results.map((r) => `${r.set}/${r.page}`)).size} pages, ${results.length} queries, ${Math.round((performance.now() - t0) / 1000)} s`);
   const misses = results.filter((r) => r.error || !r.filtered[2000]?.hit);
   if (misses.length) console.log('missed at 2k: ' + misses.map((r) => `${r.set}/${r.page} "${r.query}"${r.error ? ` (${r.error})` : ''}`).join('; '));
-}
-
-function readdirSorted(dir: string): string[] {
-  return readdirSync(dir).filter((f) => f.endsWith('.html')).sort((a, b) => a.localeCompare(b, 'en', { numeric: true }));
-}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  return Promise.race([p.finally(() => clearTimeout(timer)), new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new Error(`took longer than ${ms / 1000} s`)), ms); })]);
 }
 
 if (process.argv[1] && /bench[\\/]rag\.js$/.test(process.argv[1])) await main();

@@ -9,7 +9,7 @@ import { serveFolder, type StaticServer } from '../src/browser/static.js';
 import { loadTokenizer } from '../src/model/tokens.js';
 import { planConformance, runConformance } from './accname.js';
 import { CORPUS, REPO_ROOT, type PageSet } from './inputs.js';
-import { blankPage, measurePage, navigate, openTask, type OpenedPage, type PageTask } from './measurePage.js';
+import { blankPage, measurePage, navigate, openTask, TimeoutError, withTimeout, type OpenedPage, type PageTask } from './measurePage.js';
 import { Progress } from './progress.js';
 import { renderReport } from './report.js';
 import { planScale, runScale, type Variant } from './scale.js';
@@ -46,16 +46,6 @@ function version(pkg: string): string {
   } catch {
     return 'unknown';
   }
-}
-
-class TimeoutError extends Error {}
-
-function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  return Promise.race([
-    p.finally(() => clearTimeout(timer)),
-    new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new TimeoutError(`took longer than ${ms / 1000} s`)), ms); }),
-  ]);
 }
 
 export async function runBench(opts: BenchOptions): Promise<Results> {
