@@ -34,14 +34,16 @@ function nonce(): string {
  * itself to its parent window at the same time (the handshake in content.ts), so that a parent
  * that has not matched a child's element yet can do it now.
  */
-export async function ownersOf(tabId: number, parent: number, children: number[]): Promise<Map<number, OwnerInfo>> {
+export async function ownersOf(tabId: number, parent: number, children: number[]): Promise<{ owners: Map<number, OwnerInfo>; silent: Map<number, string> }> {
   const pairs = children.map((frameId) => ({ frameId, nonce: nonce() }));
+  // A child that cannot announce (not loaded, no content script) is not matched; why is kept, so
+  // that its frame is not reported as merely "detached".
+  const silent = new Map<number, string>();
   const [owners] = await Promise.all([
     ask(tabId, parent, { kind: 'owners', children: pairs }),
-    // A child that cannot announce (not loaded, no content script) is simply not matched.
-    ...pairs.map((p) => ask(tabId, p.frameId, { kind: 'announce', nonce: p.nonce }).catch(() => false)),
+    ...pairs.map((p) => ask(tabId, p.frameId, { kind: 'announce', nonce: p.nonce }).catch((e: unknown) => { silent.set(p.frameId, describe(e)); })),
   ]);
-  return new Map(owners.map((o) => [o.frameId, o.info]));
+  return { owners: new Map(owners.map((o) => [o.frameId, o.info])), silent };
 }
 
 function urlOrigin(url: string): string {
@@ -72,10 +74,11 @@ export async function layoutFrames(tabId: number, state: TabState, viewport: { w
     const list = kids.get(parent.frameId);
     if (!list?.length || parent.error) continue;
     let owners = new Map<number, OwnerInfo>();
+    let silent = new Map<number, string>();
     let failure: string | undefined;
     try {
       // A frame that failed to load has no content script to answer the handshake: not waited for.
-      owners = await ownersOf(tabId, parent.frameId, list.filter((k) => !k.errorOccurred).map((k) => k.frameId));
+      ({ owners, silent } = await ownersOf(tabId, parent.frameId, list.filter((k) => !k.errorOccurred).map((k) => k.frameId)));
     } catch (e) {
       failure = `its iframe element could not be measured: ${describe(e)}`;
     }
@@ -89,7 +92,7 @@ export async function layoutFrames(tabId: number, state: TabState, viewport: { w
       // Chrome shows its error page there, whose origin is opaque (the CDP host reports it so too).
       if (k.errorOccurred) { frame.error = 'failed to load (blocked or unreachable)'; frame.origin = 'null'; }
       else if (failure) frame.error = failure;
-      else if (!info) frame.error = 'detached: its iframe element is gone';
+      else if (!info) frame.error = silent.has(k.frameId) ? `its iframe element could not be matched: the frame did not answer (${silent.get(k.frameId)})` : 'detached: its iframe element is gone';
       else {
         frame.owned = true;
         frame.originInParent = [info.content[0], info.content[1]];

@@ -62,7 +62,9 @@ export async function frameOffset(tabId: number, frameId: number): Promise<[numb
   const path = await chain(tabId, frameId);
   let x = 0, y = 0;
   for (let i = 1; i < path.length; i++) {
-    const own = (await ownersOf(tabId, path[i - 1], [path[i]])).get(path[i]);
+    const { owners, silent } = await ownersOf(tabId, path[i - 1], [path[i]]);
+    const own = owners.get(path[i]);
+    if (!own && silent.has(path[i])) throw new ExtensionError('ENGINE_ERROR', `the iframe of frame ${path[i]} could not be matched: the frame did not answer (${silent.get(path[i])})`);
     if (!own) throw new ExtensionError('FRAME_DETACHED', `the iframe of frame ${path[i]} is gone`);
     x += own.content[0];
     y += own.content[1];
