@@ -65,7 +65,7 @@ export function interactiveCandidates(nodes: AXNode[]): Candidate[] {
   return out;
 }
 
-export interface ListedNode { i: string; r: string; n: string }
+export interface ListedNode { i: string; r: string; n: string; hid?: { n: number; why: string } }
 
 interface Described { tag: string; attrs: Map<string, string>; box: number[] | null }
 
@@ -102,7 +102,9 @@ async function describeAll(cdp: CDPSession): Promise<Map<number, Described>> {
   return out;
 }
 
-export const UNSEEN_HINTS = new Set(['hidden or transparent', 'tiny (<=2px)', 'clipped by an overflow ancestor']);
+/** A clipped target whose container is listed saying how many it hides: not listed, but not lost either. */
+export const ACCOUNTED = 'clipped, its container reports it';
+export const UNSEEN_HINTS = new Set(['hidden or transparent', 'tiny (<=2px)', 'clipped by an overflow ancestor', ACCOUNTED]);
 
 // Runs on the missed element in the page's main world: the cheapest explanation first.
 const DIAGNOSE = `function () {
@@ -114,7 +116,11 @@ const DIAGNOSE = `function () {
     const s = getComputedStyle(p);
     if (s.overflowX === 'visible' && s.overflowY === 'visible') continue;
     const q = p.getBoundingClientRect();
-    if (r.right <= q.left || r.left >= q.right || r.bottom <= q.top || r.top >= q.bottom) return { hint: 'clipped by an overflow ancestor' };
+    if (r.right <= q.left || r.left >= q.right || r.bottom <= q.top || r.top >= q.bottom) {
+      // The clipping container, or the nearest tagged element around it: does it say what it hides?
+      const holder = p.hasAttribute('data-llm-id') ? p : p.closest('[data-llm-id]');
+      return { hint: 'clipped by an overflow ancestor', clipper: holder ? holder.getAttribute('data-llm-id') : null };
+    }
   }
   const up = el.parentElement && el.parentElement.closest('[data-llm-id]');
   const down = el.querySelector('[data-llm-id]');
@@ -142,7 +148,7 @@ async function boxModel(cdp: CDPSession, backendNodeId: number): Promise<number[
   }
 }
 
-type Diagnosis = { hint: string; up?: [string, string] | null; down?: [string, string] | null };
+type Diagnosis = { hint: string; up?: [string, string] | null; down?: [string, string] | null; clipper?: string | null };
 
 /** Diagnoses the missed elements in one call (one resolveNode per element, then one function over all). */
 async function diagnoseAll(cdp: CDPSession, backendNodeIds: number[], listed: Map<string, ListedNode>): Promise<string[]> {
@@ -166,6 +172,7 @@ async function diagnoseAll(cdp: CDPSession, backendNodeIds: number[], listed: Ma
   return handles.map((h) => {
     const v = h === null ? undefined : found[k++];
     if (!v) return 'unknown';
+    if (v.clipper && listed.get(v.clipper)?.hid) return ACCOUNTED;
     if (v.up && listed.has(v.up[0])) return `inside listed <${v.up[1]}>`;
     if (v.down && listed.has(v.down[0])) return `contains listed <${v.down[1]}>`;
     return v.hint;
@@ -174,7 +181,8 @@ async function diagnoseAll(cdp: CDPSession, backendNodeIds: number[], listed: Ma
 
 export interface Agreement {
   /** unseen: misses a person could not see either (clipped away, transparent, 2px or less). */
-  coverage: { candidates: number; covered: number; unseen: number; byHint: Record<string, number>; missed: Missed[] };
+  /** accounted: misses whose clipping container is listed with the count of what it hides. */
+  coverage: { candidates: number; covered: number; unseen: number; accounted: number; byHint: Record<string, number>; missed: Missed[] };
   /**
    * oursOnly: Chrome has no name where pagelens found one (a label Chrome does not associate).
    * accname*: the same comparison without the elements pagelens's label hunt named (those Chrome leaves unnamed).
@@ -222,7 +230,7 @@ export async function compareWithChrome(
   misses.forEach((x, k) => { const b = confirmed[k]; if (b && visibleIn(b, doc)) x.d.box = b; else gone.add(x); });
   const visible = seen.filter((x) => !gone.has(x));
 
-  const coverage: Agreement['coverage'] = { candidates: visible.length, covered: 0, unseen: 0, byHint: {}, missed: [] };
+  const coverage: Agreement['coverage'] = { candidates: visible.length, covered: 0, unseen: 0, accounted: 0, byHint: {}, missed: [] };
   const names: Agreement['names'] = { compared: 0, agree: 0, oursOnly: 0, accnameCompared: 0, accnameAgree: 0, disagreements: [] };
   const fields: FormField[] = [];
   for (const { c, d, ours } of visible) {
@@ -246,6 +254,7 @@ export async function compareWithChrome(
     const hint = hints[k] ?? 'not diagnosed';
     coverage.byHint[hint] = (coverage.byHint[hint] ?? 0) + 1;
     if (UNSEEN_HINTS.has(hint)) coverage.unseen++;
+    if (hint === ACCOUNTED) coverage.accounted++;
     if (coverage.missed.length < MAX_LISTED_MISSES) coverage.missed.push({ role: roleOf(c.ax), name: norm(nameOf(c.ax)).slice(0, 80), tag: d.tag, via: c.via, box: d.box ?? [], hint });
   });
   return { coverage, names, ...(formFields && { forms: { fields } }) };

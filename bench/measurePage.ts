@@ -114,6 +114,7 @@ export async function measurePage(opened: OpenedPage, task: PageTask, runs: numb
   timeMs.semanticFull = round(semanticMs, 2);
 
   debug('timed runs');
+  const incremental = await timeIncremental(page, lens, runs);
   // Chrome's tree last: asking for it switches the renderer into accessibility mode, which
   // would slow everything measured after it.
   // lens.axtree() reads Chrome's tree too, so it belongs to this phase.
@@ -156,6 +157,7 @@ export async function measurePage(opened: OpenedPage, task: PageTask, runs: numb
     timeMs,
     coverage: { ...agreement.coverage, share: share(agreement.coverage.covered, agreement.coverage.candidates) },
     names: { ...agreement.names, share: share(agreement.names.agree, agreement.names.compared) },
+    ...(incremental && { incremental }),
   };
   if (agreement.forms) {
     const f = agreement.forms.fields;
@@ -166,6 +168,43 @@ export async function measurePage(opened: OpenedPage, task: PageTask, runs: numb
     };
   }
   return result;
+}
+
+/**
+ * The read that follows a small change: one listed element's text is changed, then the full-page
+ * model is read reusing what nothing changed (warm) or reusing nothing (cold), alternately. The
+ * text is put back afterwards. Null when the page lists nothing with text to change.
+ */
+async function timeIncremental(page: Page, lens: Lens, runs: number): Promise<PageResult['incremental'] | null> {
+  const change = (text: string | null) => page.evaluate((t) => {
+    const w = window as unknown as { __benchTarget?: Text; __benchOriginal?: string };
+    if (!w.__benchTarget) {
+      for (const el of Array.from(document.querySelectorAll('[data-llm-id]'))) {
+        const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+        for (let n = walker.nextNode(); n; n = walker.nextNode()) if (/\S/.test(n.nodeValue ?? '')) { w.__benchTarget = n as Text; break; }
+        if (w.__benchTarget) break;
+      }
+      if (!w.__benchTarget) return false;
+      w.__benchOriginal = w.__benchTarget.data;
+    }
+    w.__benchTarget.data = t ?? w.__benchOriginal!;
+    return true;
+  }, text);
+  if (!await change('Changed 0')) return null;
+  await lens.model({ fullPage: true });
+  const warm: number[] = [], cold: number[] = [], warmEngine: number[] = [], coldEngine: number[] = [];
+  for (let r = 0; r < Math.max(3, runs); r++) {
+    for (const fresh of [false, true]) {
+      await change(`Changed ${r}${fresh ? 'b' : 'a'}`);
+      const t0 = performance.now();
+      const model = await lens.model({ fullPage: true, fresh });
+      (fresh ? cold : warm).push(performance.now() - t0);
+      (fresh ? coldEngine : warmEngine).push(model.engine.ms);
+    }
+  }
+  await change(null);
+  const mid = (xs: number[]) => round([...xs].sort((a, b) => a - b)[xs.length >> 1], 2);
+  return { warmMs: mid(warm), coldMs: mid(cold), warmEngineMs: mid(warmEngine), coldEngineMs: mid(coldEngine) };
 }
 
 export class TimeoutError extends Error {}

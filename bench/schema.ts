@@ -56,6 +56,8 @@ export const PageResult = z.object({
     covered: z.number(),
     /** Misses a person could not see either: clipped away, transparent, 2px or less. */
     unseen: z.number(),
+    /** Misses clipped by a container that is listed saying how many targets it hides (absent in older results). */
+    accounted: z.number().optional(),
     share: z.number().nullable(),
     byHint: Counts,
     missed: z.array(Missed),
@@ -66,6 +68,11 @@ export const PageResult = z.object({
     accnameCompared: z.number().optional(), accnameAgree: z.number().optional(),
   }).optional(),
   forms: z.object({ fields: z.number(), listed: z.number(), named: z.number(), chromeNamed: z.number(), share: z.number().nullable(), fieldList: z.array(FormField) }).optional(),
+  /**
+   * Full-page page model after one element's text changed: read reusing what nothing changed
+   * (warm) against a read that reuses nothing (cold), from Node and inside the page (engine).
+   */
+  incremental: z.object({ coldMs: z.number(), warmMs: z.number(), coldEngineMs: z.number(), warmEngineMs: z.number() }).optional(),
 });
 export type PageResult = z.infer<typeof PageResult>;
 
@@ -94,6 +101,8 @@ export const ScaleResult = z.object({
   /** The page model alone (no rendering, no token count): what the engine and CDP cost. */
   modelMs: Num,
   playwrightAiMs: z.number().nullable(),
+  /** Playwright's snapshot had not finished after this long (it was given more time than pagelens's first snapshot took). */
+  playwrightAiOverMs: z.number().optional(),
   tokensFull: Num,
   /** JS heap used right after a full-page extraction, before any GC, minus the heap before it. */
   heapGrowthMb: Num,
@@ -116,6 +125,11 @@ export const SetSummary = z.object({
   coverage: z.number().nullable(),
   /** Coverage leaving out what a person could not see either (see PageResult.coverage.unseen). */
   coverageSeen: z.number().nullable(),
+  /** Listed, or clipped by a listed container that reports it (absent in older results). */
+  coverageAccounted: z.number().nullable().optional(),
+  /** Median over pages of warm / cold full-page model time after a one-element change (from Node, and inside the page). */
+  incrementalRatio: z.number().nullable().optional(),
+  incrementalEngineRatio: z.number().nullable().optional(),
   nameAgreement: z.number().nullable(),
   /** The same, leaving out elements Chrome gives no name and pagelens does. */
   nameAgreementChromeNamed: z.number().nullable(),

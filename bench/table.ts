@@ -51,11 +51,16 @@ export function renderTable(r: Results, compared?: { regressions: Regression[]; 
       return v === undefined || !Number.isFinite(v) ? '–' : v.toFixed(1) + '×';
     })]);
     out.push('', grid('TIME against the floor (one in-page walk reading every box): median per-page ratio', [['', ...sets], ...floorRows], [22, ...sets.map(() => 10)]));
+    const inc = (f: (x: (typeof s.sets)[string]) => number | null | undefined) => sets.map((x) => { const v = f(s.sets[x]); return v == null ? '–' : pct(v); });
+    out.push('', grid('RE-READ after one element\'s text changed: warm / cold full-page model, median per page', [
+      ['', ...sets], ['from Node', ...inc((x) => x.incrementalRatio)], ['inside the page', ...inc((x) => x.incrementalEngineRatio)],
+    ], [22, ...sets.map(() => 10)]));
     const q = (f: (x: (typeof s.sets)[string]) => number | null) => sets.map((x) => pct(f(s.sets[x])));
     out.push('', grid('QUALITY against Chrome\'s accessibility tree (pooled over pages)', [
       ['', ...sets],
       ['coverage', ...q((x) => x.coverage)],
       ['  of what can be seen', ...q((x) => x.coverageSeen)],
+      ['  listed or reported', ...sets.map((x) => { const v = s.sets[x].coverageAccounted; return v == null ? '–' : pct(v); })],
       ['name agreement', ...q((x) => x.nameAgreement)],
       ['  where Chrome names', ...q((x) => x.nameAgreementChromeNamed)],
       ['forms: named', ...q((x) => x.formsNamed)],
@@ -73,7 +78,7 @@ export function renderTable(r: Results, compared?: { regressions: Regression[]; 
   if (s.scale.length) {
     const rows = s.scale.map((x) => x.error
       ? [x.variant, String(x.elements), x.error.startsWith('skipped') ? x.error : `failed: ${x.error}`.slice(0, 90)]
-      : [x.variant, String(x.elements), human(x.firstMs), human(x.fullMs), human(x.viewportMs), human(x.modelMs), human(x.playwrightAiMs),
+      : [x.variant, String(x.elements), human(x.firstMs), human(x.fullMs), human(x.viewportMs), human(x.modelMs), x.playwrightAiOverMs !== undefined ? `>${human(x.playwrightAiOverMs)}` : human(x.playwrightAiMs),
         String(x.listedFull), human(x.tokensFull), human(x.heapGrowthMb), human(x.heapTotalMb)]);
     out.push('', grid('SCALE (generated pages; first = cold call, then warm medians; model = lens.model, no rendering or token count; heap = main renderer)', [
       ['variant', 'elements', 'first ms', 'full ms', 'vp ms', 'model ms', 'PW ms', 'listed', 'tokens', 'heap +MB', 'heap MB'], ...rows,

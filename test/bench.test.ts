@@ -98,8 +98,14 @@ test('summary, goals, files and the baseline comparison', () => {
   const s = results.summary.sets.fixtures;
   assert.equal(s.pages, 2);
   assert.ok(s.tokenRatio.v3Full > 0 && s.coverage! > 0 && s.formsNamed !== null);
-  assert.equal(results.summary.goals.length, 9);
+  assert.equal(results.summary.goals.length, 15);
   assert.ok(results.summary.goals.every((g) => g.measured.length > 0));
+  // The four of the engine-quality issue are each measured: names, coverage, scale (here 'not run': no 50k page), speed.
+  for (const name of ['accname conformance (WPT, listed cases)', 'coverage: listed or reported by their container', 're-read after one change / cold read (from Node)']) {
+    const g = results.summary.goals.find((x) => x.goal === name);
+    assert.ok(g && g.value !== null && Number.isFinite(g.value), `${name}: ${JSON.stringify(g)}`);
+  }
+  assert.equal(results.summary.goals.find((x) => x.goal === '50k elements: first full-page snapshot')?.measured, 'not run');
   const written = Results.parse(JSON.parse(readFileSync(join(out, 'results.json'), 'utf8')));
   assert.equal(written.pages.length, 2);
   const html = readFileSync(join(out, 'report.html'), 'utf8');
@@ -111,6 +117,16 @@ test('summary, goals, files and the baseline comparison', () => {
   worse.sets.fixtures.tokens.v3Full.median += 100;
   const flagged = compare(results.summary, worse).regressions.map((r) => r.metric);
   assert.deepEqual(flagged, ['fixtures tokens v3Full']);
+});
+
+test('the re-read after a one-element change is timed warm and cold, and the page is put back', () => {
+  for (const p of results.pages) {
+    const inc = p.incremental!;
+    assert.ok(inc && inc.warmMs > 0 && inc.coldMs > 0 && inc.warmEngineMs >= 0 && inc.coldEngineMs > 0, `${p.page}: ${JSON.stringify(inc)}`);
+  }
+  assert.ok(results.summary.sets.fixtures.incrementalRatio! > 0);
+  // The changed text was restored before the comparison with Chrome: no name reads "Changed".
+  for (const p of results.pages) assert.ok(!p.names!.disagreements.some((d) => d.ours.startsWith('Changed')), JSON.stringify(p.names!.disagreements));
 });
 
 test('raw HTML is counted without the ids pagelens stamped', () => {

@@ -15,11 +15,13 @@ export interface ReadOptions {
   structure?: boolean;
   /** Also read identifying attributes of nodes and structure. */
   attributes?: boolean;
+  /** Reuse nothing from earlier reads (see ModelOptions.fresh). */
+  fresh?: boolean;
 }
 
 /** The page model; read once more when the page navigates under the first read. */
 export async function readPageModel(core: LensCore, opts: ReadOptions): Promise<PageModel> {
-  const engine: EngineSnapshotOptions = { viewportOnly: !opts.fullPage, ...(opts.structure && { structure: true }), ...(opts.attributes && { attributes: true }) };
+  const engine: EngineSnapshotOptions = { viewportOnly: !opts.fullPage, ...(opts.structure && { structure: true }), ...(opts.attributes && { attributes: true }), ...(opts.fresh && { fresh: true }) };
   try {
     return await readOnce(core, engine);
   } catch (e) {

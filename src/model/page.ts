@@ -41,6 +41,8 @@ export interface PageModel {
   structure: PageStruct[];
   headings: PageHeading[];
   timeMs: number;
+  /** Time spent in the frames' engines (summed), and how many names they answered from earlier reads. */
+  engine: { ms: number; reusedNames: number };
 }
 
 export interface PlacedFrame {
@@ -88,8 +90,11 @@ export function composePage(main: FrameSnapshot, placed: PlacedFrame[], frames: 
   const docs: Record<number, string> = {};
   const allWarnings = [...warnings];
   let total = 0;
+  const engine = { ms: 0, reusedNames: 0 };
   for (const p of placed) {
     total += p.snapshot.total;
+    engine.ms += p.snapshot.timeMs;
+    engine.reusedNames += p.snapshot.reused ?? 0;
     docs[p.ordinal] = p.snapshot.doc;
     for (const w of p.snapshot.warnings ?? []) allWarnings.push(p.ordinal ? `frame ${p.ordinal}: ${w}` : w);
     const [ox, oy] = p.offset;
@@ -124,5 +129,6 @@ export function composePage(main: FrameSnapshot, placed: PlacedFrame[], frames: 
     structure,
     headings,
     timeMs,
+    engine: { ms: Math.round(engine.ms * 10) / 10, reusedNames: engine.reusedNames },
   };
 }

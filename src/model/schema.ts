@@ -103,6 +103,8 @@ export const FrameSnapshot = z.object({
   /** Visible interactive elements in the frame, before viewport pruning. */
   total: z.number(),
   timeMs: z.number(),
+  /** Names answered from earlier reads because nothing they depend on changed since (0 on a cold read). */
+  reused: z.number().int().nonnegative().optional(),
   /** What the engine could not do for some elements (a name computation that threw), with the reason. */
   warnings: z.array(z.string()).optional(),
   /** The frame's structure, in document order (when asked for; never pruned to the viewport). */
@@ -245,6 +247,8 @@ export const EngineSnapshotOptions = z.object({
   structure: z.boolean().optional(),
   /** Also read identifying attributes of every node and structure element. */
   attributes: z.boolean().optional(),
+  /** Derive everything again, reusing nothing from earlier reads (a cold read; it refills what later reads reuse). */
+  fresh: z.boolean().optional(),
 });
 
 /** Options of lens.text(). */
@@ -260,6 +264,11 @@ export const ModelOptions = z.strictObject({
   structure: z.boolean().default(false),
   /** Identifying attributes (id, name, type, data-testid, …) of nodes and structure. */
   attributes: z.boolean().default(false),
+  /**
+   * Derive every name and style fact again instead of reusing those of earlier reads where nothing
+   * changed (the result is the same; this is the cold read that the reuse is tested against).
+   */
+  fresh: z.boolean().default(false),
 });
 export type ModelOptionsInput = z.input<typeof ModelOptions>;
 export type EngineSnapshotOptions = z.infer<typeof EngineSnapshotOptions>;

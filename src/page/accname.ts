@@ -14,7 +14,7 @@ export const NAME_FROM_CONTENT = new Set([
 ]);
 
 /** ARIA roles; an unknown token in a role attribute is skipped, as Chrome does. */
-const ARIA_ROLES = new Set(('alert alertdialog application article banner blockquote button caption cell checkbox code columnheader combobox '
+export const ARIA_ROLES: ReadonlySet<string> = new Set(('alert alertdialog application article banner blockquote button caption cell checkbox code columnheader combobox '
   + 'comment complementary contentinfo definition deletion dialog directory document emphasis feed figure form generic grid gridcell '
   + 'group heading img image insertion link list listbox listitem log main mark marquee math menu menubar menuitem menuitemcheckbox '
   + 'menuitemradio meter navigation none note option paragraph presentation progressbar radio radiogroup region row rowgroup '
@@ -67,6 +67,17 @@ export function accessibleName(el: Element, role: string): string {
   return resolveSpaces(new Computation(el).name(role));
 }
 
+/**
+ * The name, and whether it was put together from outside `el`'s subtree (aria-labelledby,
+ * aria-owns, <label>s, a slot's assigned nodes): such a name can change when anything in the
+ * document does, not only when `el` or what is inside it changes.
+ */
+export function accessibleNameWithReach(el: Element, role: string): { name: string; reachedOut: boolean; live: boolean } {
+  const c = new Computation(el);
+  const name = resolveSpaces(c.name(role));
+  return { name, reachedOut: c.reachedOut, live: c.live };
+}
+
 // While a name is put together, two marks stand for spaces that only the whole can settle:
 // APART where the computation itself parts two pieces (a block, an image, text from an attribute),
 // always a space; DROPPED for a whitespace-only text node that Chrome leaves out of its tree. Layout
@@ -92,6 +103,10 @@ class Computation {
   private depth = 0;
   /** Blocks whose first letter the name has already passed. */
   private readonly lettered = new Set<Element>();
+  /** Something outside the root's subtree was (or, once added, could be) part of the name. */
+  reachedOut = false;
+  /** A control's current value is part of the name: a script can change it without any trace in the DOM. */
+  live = false;
 
   constructor(private readonly root: Element) {}
 
@@ -103,6 +118,8 @@ class Computation {
     if (hasText(labelled)) return labelled;
     const label = ariaLabel(el);
     if (label) return label;
+    // A <label for> added anywhere names a labelable element.
+    if (isLabelable(el)) this.reachedOut = true;
     const fromLabels = isLabelable(el) ? this.labels(el) : null;
     if (fromLabels !== null) return fromLabels;
     const native = this.hostLanguage(el, true);
@@ -119,6 +136,7 @@ class Computation {
   private labelledBy(el: Element): string {
     const ids = (el.getAttribute('aria-labelledby') ?? el.getAttribute('aria-labeledby'))?.trim();
     if (!ids) return '';
+    this.reachedOut = true;
     const scope = el.getRootNode() as Document | ShadowRoot;
     const parts: string[] = [];
     for (const id of ids.split(/\s+/)) {
@@ -226,6 +244,7 @@ class Computation {
   /** The value of an embedded control (a field, a choice, a range); null when `el` is not one. */
   private controlValue(el: Element, role: string): string | null {
     const tag = el.tagName;
+    if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') this.live = true;
     if (role === 'textbox' || role === 'searchbox' || (role === 'combobox' && tag === 'INPUT')) {
       // Never a password's value, not even in another control's name.
       if (tag === 'INPUT') return (el as HTMLInputElement).type === 'password' ? '' : (el as HTMLInputElement).value;
@@ -371,11 +390,13 @@ class Computation {
     if (shadow) {
       nodes = Array.from(shadow.childNodes);
     } else if (el.tagName === 'SLOT') {
+      this.reachedOut = true;
       const assigned = (el as HTMLSlotElement).assignedNodes();
       nodes = assigned.length ? assigned : Array.from(el.childNodes);
     } else {
       nodes = Array.from(el.childNodes);
     }
+    if (el.hasAttribute('aria-owns')) this.reachedOut = true;
     const moved = owned(el).filter((target) => !nodes.includes(target));
     return { nodes: [...nodes, ...moved], owned: moved };
   }
@@ -479,7 +500,7 @@ const INPUT_ROLES: Record<string, string> = {
 };
 
 /** The ARIA role of an element, as far as the name computation cares: the first known token of its role attribute, else its own. */
-function roleFor(el: Element): string {
+export function roleFor(el: Element): string {
   const explicit = el.getAttribute('role');
   if (explicit) {
     for (const token of explicit.trim().toLowerCase().split(/\s+/)) {

@@ -1,4 +1,5 @@
 import { INTERACTIVE_ROLES } from '../model/roles.js';
+import { roleFor } from './accname.js';
 
 const NATIVE_CONTROLS = new Set(['BUTTON', 'SELECT', 'TEXTAREA', 'SUMMARY']);
 const REAL_CONTROLS = 'a[href],button,input:not([type=hidden]),select,textarea,[role=button],[role=link],[onclick]';
@@ -10,8 +11,7 @@ export function isInteractiveByMarkup(el: Element): boolean {
   if (tag === 'INPUT') return (el as HTMLInputElement).type !== 'hidden';
   // A link without href is inert by itself, but onclick, a role or a tabindex below still make it a target.
   if ((tag === 'A' || tag === 'AREA') && el.hasAttribute('href')) return true;
-  const role = el.getAttribute('role');
-  if (role && INTERACTIVE_ROLES.has(role.trim().split(/\s+/)[0])) return true;
+  if (el.hasAttribute('role') && INTERACTIVE_ROLES.has(roleFor(el))) return true;
   if (el.hasAttribute('onclick')) return true;
   const tabindex = el.getAttribute('tabindex');
   if (tabindex !== null && Number(tabindex) >= 0 && tag !== 'IFRAME') return true;

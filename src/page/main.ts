@@ -9,6 +9,7 @@ import { resolvePath } from './paths.js';
 import * as actions from './actions.js';
 import { domActivity, getMutationSummary, getRecentMutations, mutationsSince, recentMutationEvents, startMutationLog } from './mutationLog.js';
 import { adoptShadowRoot } from './shadow.js';
+import { startChangeTracking } from './changes.js';
 import { snapshot } from './snapshot.js';
 import { describeElements, elementContext, findSelector, hiddenControls, pageLayout, textBlocks, xpathOf } from './context.js';
 import { readContent } from './content.js';
@@ -50,4 +51,5 @@ if (!(ENGINE_KEY in globalThis)) {
   Object.defineProperty(globalThis, ENGINE_KEY, { value: api, enumerable: false });
   startAutoTagger(document);
   startMutationLog(document);
+  startChangeTracking(document);
 }

@@ -1,5 +1,6 @@
 import type { FrameSnapshot } from '../model/schema.js';
-import { accessibleName } from './accname.js';
+import { accessibleNameWithReach } from './accname.js';
+import type { Freshness } from './changes.js';
 import { generatedContent, mayHavePseudo, transformText } from './pseudo.js';
 import { shadowRootOf } from './shadow.js';
 import { lookup } from './tagger.js';
@@ -27,23 +28,63 @@ export function nameOf(el: Element, role: string): string {
 }
 
 export function describeName(el: Element, role: string): { name: string; from: NameSource } {
+  const { name, from } = computeName(el, role);
+  return remember(el, name, from);
+}
+
+/** `once`: the name must be derived again at every read (its computation failed, or it holds a control's live value). */
+interface Named { name: string; from: NameSource; reachedOut: boolean; once?: boolean }
+
+function computeName(el: Element, role: string): Named {
   const fast = fastName(el, role);
-  if (fast !== null) return remember(el, fast, 'accname');
-  const name = fullName(el, role);
-  if (name) return remember(el, name, 'accname');
+  // A labelable element's name can come from a <label> added anywhere.
+  if (fast !== null) return { name: fast, from: 'accname', reachedOut: isLabelableTag(el) };
+  const full = fullNameWithReach(el, role);
+  if (full.name) return { name: full.name, from: 'accname', reachedOut: full.reachedOut, once: full.once };
   const field = FIELD_ROLES.has(role) || el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.tagName === 'TEXTAREA';
-  return remember(el, field ? huntFieldLabel(el) : fallbackName(el), 'hunt');
+  // The hunt reads siblings, cells and headers: it depends on more than the element's subtree.
+  return { name: field ? huntFieldLabel(el) : fallbackName(el), from: 'hunt', reachedOut: field || full.reachedOut, once: full.once };
+}
+
+function isLabelableTag(el: Element): boolean {
+  return /^(INPUT|SELECT|TEXTAREA|BUTTON|METER|OUTPUT|PROGRESS)$/.test(el.tagName);
+}
+
+interface CachedName extends Named { role: string; read: number }
+const cache = new WeakMap<Element, CachedName>();
+
+/**
+ * describeName() that reuses the name derived at an earlier read when nothing it depends on has
+ * changed since: `clean` says so for the element's own subtree, `fresh.changedSince` for the rest
+ * of the document (names that reached outside the subtree). Says whether the cache answered.
+ */
+export function describeNameSince(
+  el: Element, role: string, clean: boolean, fresh: Pick<Freshness, 'read' | 'store' | 'changedSince'>,
+): { name: string; from: NameSource; reused: boolean } {
+  const hit = clean ? cache.get(el) : undefined;
+  if (hit && hit.role === role && !(hit.reachedOut && fresh.changedSince(hit.read))) {
+    return { ...remember(el, hit.name, hit.from), reused: true };
+  }
+  const named = computeName(el, role);
+  // A failed computation is tried again (and its warning reported again) at every read.
+  if (fresh.store) { if (named.once) cache.delete(el); else cache.set(el, { ...named, role, read: fresh.read }); }
+  return { ...remember(el, named.name, named.from), reused: false };
 }
 
 /** The full computation alone (no hunt), cleaned as every name is. */
 export function fullName(el: Element, role: string): string {
+  return fullNameWithReach(el, role).name;
+}
+
+function fullNameWithReach(el: Element, role: string): { name: string; reachedOut: boolean; once?: boolean } {
   try {
-    return clean(accessibleName(el, role));
+    const { name, reachedOut, live } = accessibleNameWithReach(el, role);
+    return { name: clean(name), reachedOut, once: live };
   } catch (e) {
     // An exotic node must not cost the whole snapshot; it is reported with it, and the element is
     // named by the label hunt.
     noteWarning('the accessible name could not be computed (named by nearby text instead)', e);
-    return '';
+    return { name: '', reachedOut: true, once: true };
   }
 }
 

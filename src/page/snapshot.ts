@@ -3,7 +3,8 @@ import { DOC } from './document.js';
 import { isInteractiveByMarkup } from './interactive.js';
 import { RowFinder, type Row } from './rows.js';
 import { headingLevel, structName, structureOf, tableRows } from './structure.js';
-import { nameOf } from './names.js';
+import { describeNameSince } from './names.js';
+import { beginRead, type Freshness } from './changes.js';
 import { roleOf } from './roles.js';
 import { composedParent, deepActiveElement } from './shadow.js';
 import { isSecretField, statesOf, valueOf } from './state.js';
@@ -27,9 +28,11 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
   const structEls = new Map<Element, number>();
   const headings: HeadingNode[] = [];
   const clipped = new ClipAccount();
+  const fresh = beginRead(doc, opts.fresh === true);
+  const reuse = { fresh, names: 0 };
   let total = 0;
   walkElements(doc, (el, ctx) => {
-    const seen = inspect(el, ctx);
+    const seen = inspect(el, ctx, { reuse: fresh.clean(el, ctx.dirty), store: fresh.store }, fresh.subtreeDirty(el, ctx.dirty));
     let children = seen.children;
     if (children.clipper === el) clipped.opened(el, nodes.length);
     if (opts.structure) children = readStructure(el, ctx, children, structure, structEls, headings);
@@ -45,7 +48,7 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
     }
     total++;
     if (opts.viewportOnly && (!intersectsViewport(box, width, height) || ctx.viewClip && !overlaps(box, ctx.viewClip))) return children;
-    const node = describe(el, id, box, seen, ctx, focused, width, height);
+    const node = describe(el, id, box, seen, ctx, focused, width, height, reuse);
     if (opts.structure) node.ctx = ctx.struct;
     nodes.push(node);
     elements.push(el);
@@ -70,6 +73,7 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
     nodes: out,
     total,
     timeMs: Math.round((performance.now() - t0) * 10) / 10,
+    reused: reuse.names,
     ...(warnings.length > 0 && { warnings }),
     ...(opts.structure && { structure, headings }),
   };
@@ -229,10 +233,13 @@ function keyAttributes(el: Element): Record<string, string> {
 
 function describe(
   el: Element, id: string, box: Box, seen: Inspection, ctx: WalkContext,
-  focused: Element | null, width: number, height: number,
+  focused: Element | null, width: number, height: number, reuse: { fresh: Freshness; names: number },
 ): RawNode {
   const role = roleOf(el, !!seen.scroll && !seen.interactive);
-  const node: RawNode = { id, role, name: nameOf(el, role), tag: el.tagName.toLowerCase(), states: statesOf(el, focused), box };
+  const { fresh } = reuse;
+  const named = describeNameSince(el, role, fresh.clean(el, ctx.dirty), fresh);
+  if (named.reused) reuse.names++;
+  const node: RawNode = { id, role, name: named.name, tag: el.tagName.toLowerCase(), states: statesOf(el, focused), box };
   const value = valueOf(el, role);
   if (value !== undefined) node.value = value;
   if (el.tagName === 'INPUT') node.type = (el as HTMLInputElement).type;

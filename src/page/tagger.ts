@@ -1,6 +1,7 @@
 // Stable element IDs. An ID is bound to an element object in a WeakMap the page cannot see;
 // the `data-llm-id` attribute only mirrors it. So an attribute the page forged, or one that
 // came along with cloneNode, is never believed: it is replaced or removed.
+import { watchForChanges } from './changes.js';
 import { DOC } from './document.js';
 import { isInteractiveByMarkup, isScrollingOverflow, looksClickable, scrollOverflow } from './interactive.js';
 import { onShadowRootAdopted, shadowRootOf } from './shadow.js';
@@ -69,42 +70,80 @@ export interface Inspection {
 }
 
 /**
+ * What an element's computed style says, as far as tagging cares. Reads are lazy: position and
+ * display matter only under a clip or for an overflowing box, and each computed-style read costs.
+ */
+class StyleFacts {
+  readonly cursor: string;
+  readonly overflowX: string;
+  readonly overflowY: string;
+  /** Interactive by its markup (tag, role, handlers, tabindex, contenteditable). */
+  readonly markup: boolean;
+  private pos?: string;
+  private disp?: string;
+
+  constructor(private readonly el: Element) {
+    const style = getComputedStyle(el);
+    this.cursor = style.cursor;
+    this.overflowX = style.overflowX;
+    // CSS turns a lone `visible` into `auto` when the other axis is not visible, so a visible x
+    // axis means a visible y axis, except for the rare `clip` pairing, which we accept to miss.
+    this.overflowY = this.overflowX === 'visible' ? 'visible' : style.overflowY;
+    this.markup = isInteractiveByMarkup(el);
+  }
+
+  get position(): string { return this.pos ??= getComputedStyle(this.el).position; }
+  get display(): string { return this.disp ??= getComputedStyle(this.el).display; }
+}
+
+// Facts of earlier reads, reused by a snapshot for elements that nothing has changed since (see changes.ts).
+const factsCache = new WeakMap<Element, StyleFacts>();
+
+/** How a look uses what earlier looks found: reuse it (nothing changed since), and keep what it finds. */
+export interface CacheUse { reuse: boolean; store: boolean }
+const REFRESH: CacheUse = { reuse: false, store: true };
+
+function styleFacts(el: Element, cache: CacheUse): StyleFacts {
+  const known = cache.reuse ? factsCache.get(el) : undefined;
+  if (known) return known;
+  const facts = new StyleFacts(el);
+  if (cache.store) factsCache.set(el, facts);
+  return facts;
+}
+
+/**
  * One look at an element, shared by the tagger and the snapshot so they never disagree. This
  * runs for every element of the page: each computed-style read costs, so each is read once and
- * only when its answer can matter.
+ * only when its answer can matter. With `cache.reuse`, nothing changed since the element was
+ * last looked at, so what its style said then still holds (geometry is read again whatever it says).
  */
-export function inspect(el: Element, ctx: WalkContext): Inspection {
-  const style = getComputedStyle(el);
-  const cursor = style.cursor;
-  const interactive = isInteractiveByMarkup(el) || looksClickable(el, cursor, ctx.parentCursor);
+export function inspect(el: Element, ctx: WalkContext, cache: CacheUse = REFRESH, dirtyBelow = false): Inspection {
+  const facts = styleFacts(el, cache);
+  const cursor = facts.cursor;
+  const interactive = facts.markup || looksClickable(el, cursor, ctx.parentCursor);
   const isRoot = el.tagName === 'BODY' || el.tagName === 'HTML';
-  const overflowX = style.overflowX;
-  // CSS turns a lone `visible` into `auto` when the other axis is not visible, so a visible x
-  // axis means a visible y axis, except for the rare `clip` pairing, which we accept to miss.
-  const overflowY = overflowX === 'visible' ? 'visible' : style.overflowY;
-  const scroll = isRoot ? null : scrollOverflow(el, overflowX, overflowY);
+  const scroll = isRoot ? null : scrollOverflow(el, facts.overflowX, facts.overflowY);
   if (el.hasAttribute(ID_ATTR) && !idOf.has(el) && !interactive && !scroll) el.removeAttribute(ID_ATTR);
   const root = shadowRootOf(el);
   if (root) observeRoot(root);
-  return { interactive, scroll, children: childContext(el, style, ctx, cursor, isRoot, overflowX, overflowY) };
+  return { interactive, scroll, children: childContext(el, facts, ctx, isRoot, dirtyBelow) };
 }
 
-function childContext(
-  el: Element, style: CSSStyleDeclaration, ctx: WalkContext, cursor: string, isRoot: boolean, ox: string, oy: string,
-): WalkContext {
+function childContext(el: Element, facts: StyleFacts, ctx: WalkContext, isRoot: boolean, dirty: boolean): WalkContext {
+  const { cursor, overflowX: ox, overflowY: oy } = facts;
   let { hardClip, viewClip, clipper } = ctx;
   // A fixed element escapes every ancestor's clip (position is only worth reading under a clip).
-  if ((hardClip || viewClip) && style.position === 'fixed') { hardClip = viewClip = null; clipper = null; }
+  if ((hardClip || viewClip) && facts.position === 'fixed') { hardClip = viewClip = null; clipper = null; }
   // Overflow does nothing on inline boxes, whatever the computed value says.
-  if (!isRoot && (ox !== 'visible' || oy !== 'visible') && !/^(inline|contents)$/.test(style.display)) {
+  if (!isRoot && (ox !== 'visible' || oy !== 'visible') && !/^(inline|contents)$/.test(facts.display)) {
     const r = el.getBoundingClientRect();
     const own: Box = [r.x + el.clientLeft, r.y + el.clientTop, el.clientWidth, el.clientHeight];
     const scrolls = isScrollingOverflow(ox) || isScrollingOverflow(oy);
     viewClip = viewClip ? intersectBox(viewClip, own) : own;
     if (!scrolls) { hardClip = hardClip ? intersectBox(hardClip, own) : own; clipper = el; }
   }
-  if (cursor === ctx.parentCursor && hardClip === ctx.hardClip && viewClip === ctx.viewClip) return ctx;
-  return { inShadow: ctx.inShadow, parentCursor: cursor, hardClip, clipper, viewClip, struct: ctx.struct };
+  if (cursor === ctx.parentCursor && hardClip === ctx.hardClip && viewClip === ctx.viewClip && dirty === ctx.dirty) return ctx;
+  return { inShadow: ctx.inShadow, parentCursor: cursor, hardClip, clipper, viewClip, struct: ctx.struct, dirty };
 }
 
 /** Intersection, collapsing to an empty box rather than null so that "clipped away" stays a clip. */
@@ -136,6 +175,7 @@ export function observeRoot(root: Node): void {
   if (!observer || observedRoots.has(root)) return;
   observedRoots.add(root);
   observer.observe(root, { childList: true, subtree: true });
+  watchForChanges(root);
 }
 
 /** Tags elements as they are added, debounced, so IDs exist before anyone asks for a snapshot. */

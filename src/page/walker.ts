@@ -17,9 +17,11 @@ export interface WalkContext {
   viewClip: Box | null;
   /** Index of the nearest enclosing structure node of the read (-1: none, or not reading structure). */
   struct: number;
+  /** Something in this subtree changed since the last read: nothing derived here then may be reused. */
+  dirty: boolean;
 }
 
-export const ROOT_CONTEXT: WalkContext = { inShadow: false, parentCursor: 'auto', hardClip: null, clipper: null, viewClip: null, struct: -1 };
+export const ROOT_CONTEXT: WalkContext = { inShadow: false, parentCursor: 'auto', hardClip: null, clipper: null, viewClip: null, struct: -1, dirty: false };
 
 /**
  * Visits every element below `root` in document order, shadow content before light children,

@@ -1,0 +1,130 @@
+// What changed since the last read, so that a snapshot re-derives only that. Every DOM change is
+// seen by a MutationObserver (document and every shadow root); state changes that are no mutation
+// (typing, checking, focus, the pointer) by capturing listeners; changes of the style sheets and
+// of the viewport, which can restyle anything, by comparing a signature on each read.
+//
+// A change at node N makes dirty: the subtree of N's parent (N itself, what N's descendants
+// inherit from it, and its siblings, which sibling selectors restyle) and every ancestor of N
+// (their names and `:has()` include N's content). Results derived from elsewhere in the document
+// (names from aria-labelledby, <label for>, nearby text) are re-derived after any change at all.
+import { composedParent, onShadowRootAdopted } from './shadow.js';
+import { DOC_ATTR } from './document.js';
+import { ID_ATTR } from '../model/page.js';
+
+export interface Freshness {
+  /** True when nothing that `el`'s derived facts depend on changed since they were last derived. */
+  clean(el: Element, subtreeDirty: boolean): boolean;
+  /** The read number to store with what is derived now. */
+  readonly read: number;
+  /** Whether what is derived now is kept for later reads (a cold read leaves them untouched). */
+  readonly store: boolean;
+  /** True when anything at all changed since read `since` (for facts that depend on the whole document). */
+  changedSince(since: number): boolean;
+  /** The subtree below `el` is dirty (what a walk passes down to its children). */
+  subtreeDirty(el: Element, parentDirty: boolean): boolean;
+}
+
+let observer: MutationObserver | null = null;
+const observed = new WeakSet<Node>();
+/** Nodes whose parent's subtree is dirty. */
+let dirty = new Set<Node>();
+/** Everything is dirty: a new style sheet, a resize, a change too large to track node by node. */
+let allDirty = true;
+let read = 0;
+/** The last read at which anything changed. */
+let lastChange = 0;
+let signature = '';
+/** Beyond this many dirty nodes, marking them one by one costs more than a cold read. */
+const MAX_TRACKED = 5000;
+// Our own marks are no change to the page.
+const OWN_ATTRS = new Set([ID_ATTR, DOC_ATTR]);
+
+function note(node: Node | null): void {
+  if (!node || allDirty) return;
+  if (dirty.size >= MAX_TRACKED) { allDirty = true; dirty = new Set(); return; }
+  dirty.add(node);
+}
+
+function onRecords(records: MutationRecord[]): void {
+  for (const r of records) {
+    if (r.type === 'attributes' && OWN_ATTRS.has(r.attributeName ?? '')) continue;
+    const target = r.target;
+    if (target.nodeName === 'STYLE' || target.nodeName === 'LINK' || target.parentNode?.nodeName === 'STYLE') { allDirty = true; continue; }
+    // Children added or removed: the target's own subtree is what changed, and a child still in
+    // place stands for it (its parent's subtree is what a note makes dirty).
+    note(r.type === 'childList' ? target.firstChild ?? target : target);
+    if (r.type === 'childList') for (const n of Array.from(r.addedNodes)) if (n.nodeName === 'STYLE' || n.nodeName === 'LINK') allDirty = true;
+    for (const n of Array.from(r.removedNodes)) if (n.nodeName === 'STYLE' || n.nodeName === 'LINK') allDirty = true;
+  }
+}
+
+function onEvent(e: Event): void {
+  const path = e.composedPath();
+  note((path[0] as Node | undefined) ?? (e.target as Node | null));
+}
+
+export function watchForChanges(root: Node): void {
+  if (!observer || observed.has(root)) return;
+  observed.add(root);
+  observer.observe(root, { childList: true, subtree: true, attributes: true, characterData: true });
+}
+
+export function startChangeTracking(doc: Document): void {
+  if (observer) return;
+  observer = new MutationObserver(onRecords);
+  watchForChanges(doc);
+  onShadowRootAdopted(watchForChanges);
+  for (const type of ['input', 'change', 'focusin', 'focusout', 'pointerover', 'pointerout', 'toggle', 'transitionend', 'animationend']) {
+    doc.defaultView?.addEventListener(type, onEvent, { capture: true, passive: true });
+  }
+}
+
+/** What can restyle every element without a mutation: the viewport and the style sheets. */
+function currentSignature(doc: Document): string {
+  let rules = 0;
+  for (const sheet of Array.from(doc.styleSheets)) {
+    try { rules += sheet.cssRules.length; } catch { rules += 1e6; /* unreadable (cross-origin): its count stays unknown */ }
+  }
+  return `${window.innerWidth}x${window.innerHeight}:${doc.styleSheets.length}:${doc.adoptedStyleSheets?.length ?? 0}:${rules}:${window.devicePixelRatio}`;
+}
+
+/** A cold read: reuses nothing, and leaves the caches and the pending changes as they were. */
+const COLD: Freshness = { read: 0, store: false, clean: () => false, changedSince: () => true, subtreeDirty: () => true };
+
+/**
+ * Starts a read: takes the changes noted since the previous one. A `fresh` read reuses nothing
+ * and changes nothing for the reads after it: it is the cold read reuse is checked against.
+ */
+export function beginRead(doc: Document, fresh: boolean): Freshness {
+  if (fresh) return COLD;
+  // Records still queued belong to this read.
+  if (observer) onRecords(observer.takeRecords());
+  read++;
+  const sig = currentSignature(doc);
+  if (sig !== signature) { signature = sig; allDirty = true; }
+  const everything = allDirty || !observer;
+  const dirtyNodes = dirty;
+  dirty = new Set();
+  allDirty = false;
+  // Roots of dirty subtrees (the parent of each changed node) and the ancestors above them.
+  const roots = new Set<Node>();
+  const ancestors = new Set<Node>();
+  let everywhere = everything;
+  for (const n of dirtyNodes) {
+    // Removed since: the change of its former parent's children covers it.
+    if (!n.isConnected) continue;
+    const parent = composedParent(n) ?? n;
+    // The document itself changed (its root element, a doctype): nothing below can be trusted.
+    if (parent.nodeType !== Node.ELEMENT_NODE) { everywhere = true; break; }
+    roots.add(parent);
+    for (let a = composedParent(parent); a && !ancestors.has(a); a = composedParent(a)) ancestors.add(a);
+  }
+  if (everywhere || dirtyNodes.size > 0) lastChange = read;
+  return {
+    read,
+    store: true,
+    clean: (el, subtreeDirty) => !everywhere && !subtreeDirty && !roots.has(el) && !ancestors.has(el),
+    changedSince: (since) => everywhere || lastChange > since,
+    subtreeDirty: (el, parentDirty) => everywhere || parentDirty || roots.has(el),
+  };
+}

@@ -1,0 +1,248 @@
+// Re-snapshots reuse what earlier reads derived (names, style facts) wherever nothing changed.
+// The differential test below proves the reuse invisible: random changes of every kind (text,
+// attributes, insert/remove/move, style sheets, scrolling, values set by script, focus) are
+// applied to real pages, and after each one the incremental read must equal a cold read, node
+// for node, box for box. The cold read reuses nothing and leaves the caches as they were, so the
+// incremental side carries its cache across the whole sequence.
+import assert from 'node:assert/strict';
+import { existsSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { after, before, test } from 'node:test';
+import type { Page } from 'playwright-core';
+import type { Lens } from '../src/browser/lens.js';
+import type { PageModel } from '../src/model/page.js';
+import { blockExternalRequests } from '../src/browser/chromium.js';
+import { Lens as LensClass } from '../src/browser/lens.js';
+import { gotoSettled } from '../src/browser/goto.js';
+import { serveFolder, type StaticServer } from '../src/browser/static.js';
+import { FIXTURES, startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+before(async () => { h = await startHarness(); });
+after(async () => { await h?.close(); });
+
+/** One random change, made in the page's own world the way a page script would make it. */
+const MUTATE = ([seed, step]: [number, number]) => {
+  let state = (seed * 7919 + step * 104729) >>> 0;
+  const rand = () => { state = (state + 0x6d2b79f5) >>> 0; let t = state; t = Math.imul(t ^ (t >>> 15), t | 1); t ^= t + Math.imul(t ^ (t >>> 7), t | 61); return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
+  const pick = <T,>(xs: ArrayLike<T>): T | undefined => xs.length ? xs[Math.floor(rand() * xs.length)] : undefined;
+  const words = ['Save', 'Delete item', 'Next', 'Cart (2)', 'Open menu', 'Price $19', 'Sign in', 'More'];
+  const all: Element[] = [];
+  const collect = (root: ParentNode) => {
+    for (const el of Array.from(root.querySelectorAll('*'))) {
+      if (/^(HTML|HEAD|BODY|SCRIPT|STYLE|META|LINK|TITLE)$/.test(el.tagName)) continue;
+      all.push(el);
+      if (el.shadowRoot) collect(el.shadowRoot);
+    }
+  };
+  collect(document);
+  const el = pick(all);
+  if (!el) return 'nothing to change';
+  const where = `<${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}>`;
+  const kind = Math.floor(rand() * 11);
+  switch (kind) {
+    case 0: {
+      const texts: Text[] = [];
+      const w = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let n = w.nextNode(); n; n = w.nextNode()) if (/\S/.test(n.nodeValue ?? '')) texts.push(n as Text);
+      const t = pick(texts);
+      if (!t) { el.append(pick(words)!); return `text appended to ${where}`; }
+      t.data = pick(words)!;
+      return `text of ${where} changed`;
+    }
+    case 1: {
+      const attrs: Array<[string, string | null]> = [
+        ['hidden', ''], ['hidden', null], ['aria-label', pick(words)!], ['aria-label', null], ['title', pick(words)!],
+        ['disabled', ''], ['disabled', null], ['role', pick(['button', 'link', 'none', 'foo button', 'checkbox', 'tab'])!], ['role', null],
+        ['tabindex', '0'], ['aria-expanded', pick(['true', 'false'])!], ['aria-checked', 'true'], ['onclick', 'void 0'], ['href', '#x'], ['placeholder', pick(words)!],
+      ];
+      const [name, value] = pick(attrs)!;
+      if (value === null) el.removeAttribute(name); else el.setAttribute(name, value);
+      return `${value === null ? 'removed' : 'set'} ${name} on ${where}`;
+    }
+    case 2: {
+      const styles = ['display:none', 'visibility:hidden', 'opacity:0', 'cursor:pointer', 'overflow:hidden;height:12px', 'text-transform:uppercase', 'position:fixed;top:0;left:0', ''];
+      const v = pick(styles)!;
+      el.setAttribute('style', v);
+      return `style "${v}" on ${where}`;
+    }
+    case 3: {
+      const donor = pick(all.filter((e) => e.classList.length));
+      const cls = donor ? pick(donor.classList) : undefined;
+      if (!cls) return 'no class to move';
+      el.classList.toggle(cls);
+      return `class ${cls} toggled on ${where}`;
+    }
+    case 4: {
+      const made = pick(['button', 'a', 'input', 'label', 'span'])!;
+      const n = document.createElement(made);
+      if (made === 'a') n.setAttribute('href', '#new');
+      if (made === 'span') n.setAttribute('onclick', 'void 0');
+      if (made === 'label') { const target = pick(all.filter((e) => e.id && /^(INPUT|SELECT|TEXTAREA|BUTTON)$/.test(e.tagName))); if (target) n.setAttribute('for', target.id); }
+      if (made !== 'input') n.textContent = pick(words)!;
+      (el.parentNode ?? document.body).insertBefore(n, rand() < 0.5 ? el : el.nextSibling);
+      return `new <${made}> beside ${where}`;
+    }
+    case 5: {
+      const copy = el.cloneNode(true) as Element;
+      copy.removeAttribute('id');
+      el.after(copy);
+      return `copy of ${where} inserted after it`;
+    }
+    case 6: {
+      el.remove();
+      return `${where} removed`;
+    }
+    case 7: {
+      const to = pick(all.filter((e) => !el.contains(e) && !/^(INPUT|SELECT|TEXTAREA|IMG|BR|HR|IFRAME)$/.test(e.tagName)));
+      if (!to) return 'nowhere to move';
+      to.appendChild(el);
+      return `${where} moved`;
+    }
+    case 8: {
+      // Style sheets: a new rule (through the CSSOM, which no mutation shows) or a new <style>.
+      const cls = pick(all.filter((e) => e.classList.length).map((e) => e.classList[0]));
+      const rule = pick([`.${cls}{display:none}`, `.${cls}{cursor:pointer}`, `.${cls}::before{content:"New "}`, `.${cls}{overflow:hidden;max-height:20px}`])!;
+      if (!cls) return 'no class for a rule';
+      const own = document.querySelector('style[data-test-rules]') as HTMLStyleElement | null;
+      if (own?.sheet && rand() < 0.5) own.sheet.insertRule(rule, own.sheet.cssRules.length);
+      else { const s = document.createElement('style'); s.dataset.testRules = ''; s.textContent = rule; document.head.append(s); }
+      return `rule ${rule}`;
+    }
+    case 9: {
+      const scrollers = all.filter((e) => e.scrollHeight > e.clientHeight + 20 && /auto|scroll/.test(getComputedStyle(e).overflowY));
+      const s = pick(scrollers);
+      if (s && rand() < 0.5) { s.scrollTop = Math.floor(rand() * s.scrollHeight); return 'container scrolled'; }
+      window.scrollTo(0, Math.floor(rand() * document.documentElement.scrollHeight));
+      return 'page scrolled';
+    }
+    default: {
+      // State no mutation shows: a value or a check set by script, or focus.
+      const fields = all.filter((e) => /^(INPUT|TEXTAREA|SELECT)$/.test(e.tagName)) as HTMLInputElement[];
+      const f = pick(fields);
+      if (!f) return 'no field';
+      const r = rand();
+      if (r < 0.33 && (f.type === 'checkbox' || f.type === 'radio')) { f.checked = !f.checked; return 'checked by script'; }
+      if (r < 0.66 && f.tagName !== 'SELECT' && f.type !== 'file') { f.value = pick(words)!; return 'value set by script'; }
+      f.focus();
+      return 'field focused';
+    }
+  }
+};
+
+/** The incremental read against cold ones, after each of `steps` random changes. */
+async function differential(page: Page, lens: Lens, seed: number, steps: number): Promise<{ reused: number; compared: number }> {
+  // Transitions would make two reads of one state differ by where an animation is.
+  await page.addStyleTag({ content: '*,*::before,*::after{transition:none!important;animation:none!important}' });
+  // The page's own motion (its timers, scroll handlers, images arriving) counted in its own world.
+  await page.evaluate(() => {
+    const w = window as unknown as { __moves: number };
+    w.__moves = 0;
+    new MutationObserver((rs) => { if (rs.some((r) => !r.attributeName?.startsWith('data-llm-'))) w.__moves++; })
+      .observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    for (const type of ['scroll', 'load', 'error', 'resize']) addEventListener(type, () => { w.__moves++; }, true);
+  });
+  const moves = () => page.evaluate(() => (window as unknown as { __moves: number }).__moves);
+  await lens.model({ fullPage: true });
+  let reused = 0;
+  let moving = 0;
+  for (let step = 0; step < steps; step++) {
+    const change = await page.evaluate(MUTATE, [seed, step] as [number, number]);
+    await page.waitForTimeout(50);
+    // Cold, incremental, cold: when both cold reads agree the page stood still, and the incremental
+    // read in between must agree with them. A page still moving (a timer, an image arriving) is read again.
+    for (let attempt = 1; ; attempt++) {
+      const key = (m: PageModel) => JSON.stringify({ nodes: m.nodes, total: m.total });
+      const m0 = await moves();
+      const before = await lens.model({ fullPage: true, fresh: true });
+      const warm = await lens.model({ fullPage: true });
+      const cold = await lens.model({ fullPage: true, fresh: true });
+      if (key(before) === key(cold) && await moves() === m0) {
+        if (key(warm) !== key(cold)) {
+          const diff = warm.nodes.map((n, i) => [n, cold.nodes[i]] as const).find(([x, y]) => JSON.stringify(x) !== JSON.stringify(y));
+          assert.fail(`step ${step} (${change}): the incremental read differs from a cold one\n  incremental: ${JSON.stringify(diff?.[0])}\n  cold:        ${JSON.stringify(diff?.[1])}\n  nodes ${warm.nodes.length} vs ${cold.nodes.length}`);
+        }
+        reused += warm.engine.reusedNames;
+        break;
+      }
+      if (attempt >= 5) { moving++; break; }
+      await page.waitForTimeout(300);
+    }
+  }
+  assert.ok(moving <= steps / 10, `the page kept moving during ${moving} of ${steps} steps: too few comparisons`);
+  return { reused, compared: steps };
+}
+
+const FIXTURE_PAGES = ['rag-shop.html', 'todo-app.html', 'engine-labels.html', 'engine-shadow.html', 'dashboard.html'];
+
+test('re-snapshots after random changes equal cold reads (project fixtures)', async () => {
+  let reused = 0, compared = 0;
+  for (const [k, file] of FIXTURE_PAGES.entries()) {
+    const { page, lens, context } = await h.open(file);
+    const r = await differential(page, lens, 11 + k, 50);
+    reused += r.reused; compared += r.compared;
+    await context.close();
+  }
+  assert.equal(compared, FIXTURE_PAGES.length * 50);
+  // The reuse is real, not a cache that never answers.
+  assert.ok(reused > compared, `names reused over ${compared} reads: ${reused}`);
+});
+
+const CORPUS = join(FIXTURES, '../../../shared/corpus');
+
+test('re-snapshots after random changes equal cold reads (corpus pages)', async (t) => {
+  if (!existsSync(CORPUS)) { t.skip(`no corpus at ${CORPUS}`); return; }
+  const server: StaticServer = await serveFolder(CORPUS);
+  try {
+    for (const [k, set] of ['shop', 'news', 'forms'].entries()) {
+      const files = readdirSync(join(CORPUS, set)).filter((f) => f.endsWith('.html')).sort();
+      let tested = false;
+      // The set's first page that holds still by itself: a page whose own scripts never stop
+      // (a slideshow swapping images) leaves no moment at which two reads can be compared.
+      for (const file of files.slice(0, 6)) {
+        const context = await h.browser.newContext({ viewport: { width: 1280, height: 800 } });
+        try {
+          await blockExternalRequests(context);
+          const page = await context.newPage();
+          const lens = await LensClass.attach(page);
+          await gotoSettled(page, `${server.url}${set}/${file}`, 20_000);
+          if (!await holdsStill(page)) continue;
+          await differential(page, lens, 101 + k, 40);
+          tested = true;
+          break;
+        } finally {
+          await context.close();
+        }
+      }
+      if (!tested) t.diagnostic(`${set}: none of the first pages held still; not compared`);
+    }
+  } finally {
+    await server.close();
+  }
+});
+
+/** No DOM change by the page itself over half a second. */
+async function holdsStill(page: Page): Promise<boolean> {
+  return page.evaluate(() => new Promise<boolean>((resolve) => {
+    let moved = false;
+    const o = new MutationObserver((rs) => { if (rs.some((r) => !r.attributeName?.startsWith('data-llm-'))) moved = true; });
+    o.observe(document, { subtree: true, childList: true, attributes: true, characterData: true });
+    setTimeout(() => { o.disconnect(); resolve(!moved); }, 500);
+  }));
+}
+
+test('a re-snapshot after one change re-derives only what the change touched', async () => {
+  const { page, lens } = await h.open('rag-shop.html');
+  await lens.model({ fullPage: true });
+  const quiet = await lens.model({ fullPage: true });
+  const cold = await lens.model({ fullPage: true, fresh: true });
+  assert.equal(cold.engine.reusedNames, 0);
+  const named = quiet.nodes.filter((n) => n.name).length;
+  assert.ok(quiet.engine.reusedNames >= named * 0.5, `${quiet.engine.reusedNames} of ${named} names reused with nothing changed`);
+  // A link's text changes: its own name is derived again and shows the new text.
+  const first = quiet.nodes.find((n) => n.role === 'link' && n.name)!;
+  await page.evaluate((id) => { const a = document.querySelector(`[data-llm-id="${id}"]`)!; a.textContent = 'Renamed link'; }, first.id);
+  const after = await lens.model({ fullPage: true });
+  assert.equal(after.nodes.find((n) => n.id === first.id)?.name, 'Renamed link');
+  assert.ok(after.engine.reusedNames > 0 && after.engine.reusedNames < quiet.engine.reusedNames + 1);
+});
