@@ -104,11 +104,17 @@ async function describeAll(cdp: CDPSession): Promise<Map<number, Described>> {
 
 /** A clipped target whose container is listed saying how many it hides: not listed, but not lost either. */
 export const ACCOUNTED = 'clipped, its container reports it';
-export const UNSEEN_HINTS = new Set(['hidden or transparent', 'tiny (<=2px)', 'clipped by an overflow ancestor', ACCOUNTED]);
+/** Focusable by script only (tabindex=-1, no role, no action): not a target, so not a miss either. */
+export const SCRIPT_FOCUS = 'not a target: focusable by script only (tabindex=-1)';
+export const UNSEEN_HINTS = new Set(['hidden or transparent', 'tiny (<=2px)', 'clipped by an overflow ancestor', ACCOUNTED, SCRIPT_FOCUS]);
 
 // Runs on the missed element in the page's main world: the cheapest explanation first.
 const DIAGNOSE = `function () {
   const el = this;
+  // Focusable only from a script (tabindex=-1 on an element with no role and no action of its own):
+  // Chrome counts it focusable, but nothing happens when a person clicks or tabs to it.
+  const tab = el.getAttribute('tabindex');
+  if (tab !== null && Number(tab) < 0 && !el.getAttribute('role') && !el.matches('a[href],button,input,select,textarea,summary,[contenteditable],[onclick]')) return { hint: '${SCRIPT_FOCUS}' };
   if (!el.checkVisibility({ checkOpacity: true, checkVisibilityCSS: true })) return { hint: 'hidden or transparent' };
   const r = el.getBoundingClientRect();
   if (r.width <= 2 || r.height <= 2) return { hint: 'tiny (<=2px)' };
@@ -181,7 +187,7 @@ async function diagnoseAll(cdp: CDPSession, backendNodeIds: number[], listed: Ma
 
 export interface Agreement {
   /** unseen: misses a person could not see either (clipped away, transparent, 2px or less). */
-  /** accounted: misses whose clipping container is listed with the count of what it hides. */
+  /** accounted: misses whose clipping container is listed with the count of what it hides, or that are no target (focusable by script only). */
   coverage: { candidates: number; covered: number; unseen: number; accounted: number; byHint: Record<string, number>; missed: Missed[] };
   /**
    * oursOnly: Chrome has no name where pagelens found one (a label Chrome does not associate).
@@ -250,12 +256,15 @@ export async function compareWithChrome(
   }
   const missed = visible.filter((x) => !x.ours);
   const hints = await diagnoseAll(cdp, missed.slice(0, MAX_DIAGNOSED).map((x) => x.c.ax.backendDOMNodeId!), byId);
+  const listedMisses: Missed[] = [];
   missed.forEach(({ c, d }, k) => {
     const hint = hints[k] ?? 'not diagnosed';
     coverage.byHint[hint] = (coverage.byHint[hint] ?? 0) + 1;
     if (UNSEEN_HINTS.has(hint)) coverage.unseen++;
-    if (hint === ACCOUNTED) coverage.accounted++;
-    if (coverage.missed.length < MAX_LISTED_MISSES) coverage.missed.push({ role: roleOf(c.ax), name: norm(nameOf(c.ax)).slice(0, 80), tag: d.tag, via: c.via, box: d.box ?? [], hint });
+    if (hint === ACCOUNTED || hint === SCRIPT_FOCUS) coverage.accounted++;
+    listedMisses.push({ role: roleOf(c.ax), name: norm(nameOf(c.ax)).slice(0, 80), tag: d.tag, via: c.via, box: d.box ?? [], hint });
   });
+  // What a person could see comes first: hundreds of clipped carousel links must not crowd out the real misses.
+  coverage.missed = [...listedMisses.filter((m) => !UNSEEN_HINTS.has(m.hint)), ...listedMisses.filter((m) => UNSEEN_HINTS.has(m.hint))].slice(0, MAX_LISTED_MISSES);
   return { coverage, names, ...(formFields && { forms: { fields } }) };
 }

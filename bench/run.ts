@@ -104,6 +104,12 @@ async function main(argv: string[]): Promise<number> {
   process.stdout.write(text + '\n');
   process.stderr.write(`pagelens bench: wrote ${resolve(flags.out, 'results.json')} and ${resolve(flags.out, 'report.html')}\n`);
   if (flags.saveBaseline) {
+    // A run whose browser died (or whose pages failed wholesale) would become the yardstick of every later one.
+    const failed = results.pages.filter((p) => p.error).length;
+    if (failed > Math.max(2, results.pages.length * 0.1)) {
+      process.stderr.write(`pagelens bench: baseline NOT saved: ${failed} of ${results.pages.length} pages failed\n`);
+      return 1;
+    }
     saveBaseline(results);
     process.stderr.write(`pagelens bench: baseline saved to ${BASELINE}\n`);
   }

@@ -56,7 +56,7 @@ export const PageResult = z.object({
     covered: z.number(),
     /** Misses a person could not see either: clipped away, transparent, 2px or less. */
     unseen: z.number(),
-    /** Misses clipped by a container that is listed saying how many targets it hides (absent in older results). */
+    /** Misses clipped by a container that is listed saying how many targets it hides, or focusable by script only (no target); absent in older results. */
     accounted: z.number().optional(),
     share: z.number().nullable(),
     byHint: Counts,
@@ -125,7 +125,7 @@ export const SetSummary = z.object({
   coverage: z.number().nullable(),
   /** Coverage leaving out what a person could not see either (see PageResult.coverage.unseen). */
   coverageSeen: z.number().nullable(),
-  /** Listed, or clipped by a listed container that reports it (absent in older results). */
+  /** Listed, or accounted for: clipped by a listed container that reports it, or no target (absent in older results). */
   coverageAccounted: z.number().nullable().optional(),
   /** Median over pages of warm / cold full-page model time after a one-element change (from Node, and inside the page). */
   incrementalRatio: z.number().nullable().optional(),

@@ -60,7 +60,7 @@ export function renderTable(r: Results, compared?: { regressions: Regression[]; 
       ['', ...sets],
       ['coverage', ...q((x) => x.coverage)],
       ['  of what can be seen', ...q((x) => x.coverageSeen)],
-      ['  listed or reported', ...sets.map((x) => { const v = s.sets[x].coverageAccounted; return v == null ? '–' : pct(v); })],
+      ['  listed or accounted', ...sets.map((x) => { const v = s.sets[x].coverageAccounted; return v == null ? '–' : pct(v); })],
       ['name agreement', ...q((x) => x.nameAgreement)],
       ['  where Chrome names', ...q((x) => x.nameAgreementChromeNamed)],
       ['forms: named', ...q((x) => x.formsNamed)],

@@ -35,3 +35,18 @@ test('a carousel and a collapsed menu say how many targets they hide and where',
   assert.ok(open.interactive_tree.some((n) => n.n === 'Home'));
   assert.ok(!open.interactive_tree.some((n) => n.hid?.why === 'clipped below'));
 });
+
+test('the container that actually cuts a target off reports it, not a card around the target', async () => {
+  const { page, lens } = await h.open('todo-app.html');
+  // A strip two rows tall holding cards that clip their own content: the third row's links lie
+  // inside their cards but below the strip.
+  await page.setContent(`<body style="margin:10px;font:14px sans-serif">
+    <div id="strip" aria-label="Sponsored" style="height:120px;overflow:hidden">
+      ${[1, 2, 3].map((r) => `<div style="display:flex;gap:8px">${[1, 2].map((c) => `<div style="width:200px;height:60px;overflow:hidden"><a href="#${r}${c}">Story ${r}.${c}</a></div>`).join('')}</div>`).join('')}
+    </div></body>`);
+  const snap = await lens.snapshot({ fullPage: true });
+  const names = snap.interactive_tree.map((n) => n.n);
+  assert.ok(names.includes('Story 2.2') && !names.includes('Story 3.1'), JSON.stringify(names));
+  const holders = snap.interactive_tree.filter((n) => n.hid);
+  assert.deepEqual(holders.map((n) => [n.n, n.hid]), [['Sponsored', { n: 2, why: 'clipped below' }]], JSON.stringify(snap.interactive_tree));
+});

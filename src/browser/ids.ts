@@ -13,7 +13,9 @@ export interface Sighting extends GhostTarget {
   vocabulary?: 'ax';
 }
 
-const MAX_REMEMBERED = 5000;
+// Enough for every target of a 50k-element page: an ID forgotten here still resolves in its
+// document (frameDocs), but loses the check that it still shows what the caller saw.
+const MAX_REMEMBERED = 60_000;
 const MAX_DOCS = 200;
 
 export class IdLedger {
@@ -32,14 +34,24 @@ export class IdLedger {
     }
     for (const n of model.nodes) {
       const doc = model.docs[n.frame];
-      if (doc) this.note(n.gid, { doc, frame: n.frame, role: n.role, name: n.name, centre: [n.box[0] + n.box[2] / 2, n.box[1] + n.box[3] / 2] });
+      if (doc) this.remember(n.gid, { doc, frame: n.frame, role: n.role, name: n.name, centre: [n.box[0] + n.box[2] / 2, n.box[1] + n.box[3] / 2] });
     }
+    this.trim();
   }
 
   /** Records one ID handed out outside a snapshot (a cover's dismiss button named in a refusal). */
   note(gid: string, sighting: Sighting): void {
+    this.remember(gid, sighting);
+    this.trim();
+  }
+
+  private remember(gid: string, sighting: Sighting): void {
     this.ids.delete(gid); // re-inserted last: most recent
     this.ids.set(gid, sighting);
+  }
+
+  /** Forgets the oldest sightings beyond the limit (once per read: a 50k-element read is one pass, not 50k). */
+  private trim(): void {
     for (const k of this.ids.keys()) { if (this.ids.size <= MAX_REMEMBERED) break; this.ids.delete(k); }
   }
 

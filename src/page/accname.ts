@@ -4,6 +4,7 @@
 // CSS generated content, text split over nested inline elements, a hidden node that
 // aria-labelledby points at, controls inside a label, two labels for one field. Here the steps are
 // computed directly; where Chrome differs from the spec text, Chrome is followed (said inline).
+import { mayHavePseudoRule } from './pseudoRules.js';
 import { generatedContent, transformText } from './pseudo.js';
 import { shadowRootOf } from './shadow.js';
 
@@ -336,7 +337,7 @@ class Computation {
       if (this.style(el).display === 'inline') continue;
       if (this.lettered.has(el)) break;
       this.lettered.add(el);
-      if (transform === 'none' && /\p{Ll}/u.test(m[2])) transform = getComputedStyle(el, '::first-letter').textTransform;
+      if (transform === 'none' && /\p{Ll}/u.test(m[2]) && mayHavePseudoRule(el, 'first-letter')) transform = getComputedStyle(el, '::first-letter').textTransform;
     }
     return transform === 'none' ? text : m[1] + transformText(m[2], transform) + text.slice(m[0].length);
   }

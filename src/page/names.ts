@@ -1,6 +1,7 @@
 import type { FrameSnapshot } from '../model/schema.js';
 import { accessibleNameWithReach } from './accname.js';
 import type { Freshness } from './changes.js';
+import { mayHavePseudoRule } from './pseudoRules.js';
 import { generatedContent, mayHavePseudo, transformText } from './pseudo.js';
 import { shadowRootOf } from './shadow.js';
 import { lookup } from './tagger.js';
@@ -134,7 +135,7 @@ export function fastName(el: Element, role: string): string | null {
 function firstLetter(el: Element, text: string, display: string): string {
   const m = /^([\s\p{P}]*)([\p{L}\p{N}])/u.exec(text);
   if (!m || display === 'inline' || !/\p{Ll}/u.test(m[2])) return text;
-  const transform = getComputedStyle(el, '::first-letter').textTransform;
+  const transform = mayHavePseudoRule(el, 'first-letter') ? getComputedStyle(el, '::first-letter').textTransform : 'none';
   return transform === 'none' ? text : m[1] + transformText(m[2], transform) + text.slice(m[0].length);
 }
 

@@ -4,6 +4,8 @@
 // name takes instead of the rendered part. Chrome reads counters only in that alternative text
 // (a rendered counter is not in the name) and leaves images out unless they have alternative text.
 
+import { mayHavePseudoRule } from './pseudoRules.js';
+
 export type Pseudo = '::before' | '::after';
 
 export interface Generated {
@@ -21,7 +23,7 @@ export function mayHavePseudo(el: Element): boolean {
 
 /** The generated content of `el`'s pseudo-element as it counts in a name; null when there is none. */
 export function generatedContent(el: Element, which: Pseudo): Generated | null {
-  if (!mayHavePseudo(el)) return null;
+  if (!mayHavePseudo(el) || !mayHavePseudoRule(el, 'content')) return null;
   const style = getComputedStyle(el, which);
   const content = style.content;
   if (!content || content === 'none' || content === 'normal' || style.display === 'none') return null;

@@ -10,7 +10,7 @@ import { composedParent, deepActiveElement } from './shadow.js';
 import { isSecretField, statesOf, valueOf } from './state.js';
 import { flushStamps, inspect, lookup, stamp, type Inspection } from './tagger.js';
 import { intersectsViewport, isOccluded, visibleBox } from './visibility.js';
-import { walkElements, type WalkContext } from './walker.js';
+import { walkElements, type Clipper, type WalkContext } from './walker.js';
 import { takeWarnings } from './warnings.js';
 
 /** One pass over the frame: tags what is new and describes every visible interactive element. */
@@ -34,7 +34,7 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
   walkElements(doc, (el, ctx) => {
     const seen = inspect(el, ctx, { reuse: fresh.clean(el, ctx.dirty), store: fresh.store }, fresh.subtreeDirty(el, ctx.dirty));
     let children = seen.children;
-    if (children.clipper === el) clipped.opened(el, nodes.length);
+    if (children.clipper?.el === el) clipped.opened(el, nodes.length);
     if (opts.structure) children = readStructure(el, ctx, children, structure, structEls, headings);
     if (!seen.interactive && !seen.scroll) return children;
     if (seen.interactive) controls.add(el);
@@ -43,7 +43,7 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
     if (!box) return children;
     // Cut off by an overflow: hidden ancestor: nobody can see or reach it, but its container says so.
     if (ctx.hardClip && !overlaps(box, ctx.hardClip)) {
-      if (seen.interactive && ctx.clipper) clipped.add(ctx.clipper, box, ctx.hardClip);
+      if (seen.interactive && ctx.clipper) clipped.add(ctx.clipper, box);
       return children;
     }
     total++;
@@ -92,9 +92,13 @@ class ClipAccount {
     this.at.set(el, index);
   }
 
-  add(clipper: Element, box: Box, clip: Box): void {
-    let c = this.counts.get(clipper);
-    if (!c) { c = { n: 0, dirs: new Map() }; this.counts.set(clipper, c); }
+  /** Counts `box` for the container that cuts it off: the innermost one it lies wholly outside of, else (cut off only by several together) the innermost. */
+  add(chain: Clipper, box: Box): void {
+    let by = chain;
+    for (let c: Clipper | null = chain; c; c = c.outer) if (!overlaps(box, c.box)) { by = c; break; }
+    const clip = by.box;
+    let c = this.counts.get(by.el);
+    if (!c) { c = { n: 0, dirs: new Map() }; this.counts.set(by.el, c); }
     c.n++;
     const dir = box[0] >= clip[0] + clip[2] ? 'right' : box[0] + box[2] <= clip[0] ? 'left' : box[1] >= clip[1] + clip[3] ? 'below' : box[1] + box[3] <= clip[1] ? 'above' : 'outside';
     c.dirs.set(dir, (c.dirs.get(dir) ?? 0) + 1);

@@ -140,7 +140,7 @@ function childContext(el: Element, facts: StyleFacts, ctx: WalkContext, isRoot: 
     const own: Box = [r.x + el.clientLeft, r.y + el.clientTop, el.clientWidth, el.clientHeight];
     const scrolls = isScrollingOverflow(ox) || isScrollingOverflow(oy);
     viewClip = viewClip ? intersectBox(viewClip, own) : own;
-    if (!scrolls) { hardClip = hardClip ? intersectBox(hardClip, own) : own; clipper = el; }
+    if (!scrolls) { hardClip = hardClip ? intersectBox(hardClip, own) : own; clipper = { el, box: own, outer: clipper }; }
   }
   if (cursor === ctx.parentCursor && hardClip === ctx.hardClip && viewClip === ctx.viewClip && dirty === ctx.dirty) return ctx;
   return { inShadow: ctx.inShadow, parentCursor: cursor, hardClip, clipper, viewClip, struct: ctx.struct, dirty };

@@ -5,8 +5,9 @@ const VISIBILITY_CHECK = { checkOpacity: true, checkVisibilityCSS: true } as con
 
 /**
  * The element's box in its frame's viewport, or null when a person could not see it nor aim at
- * it. A transparent element that still takes the pointer (the custom-checkbox pattern: an
- * opacity-0 input stretched over a styled row) is a target, as it is for a person's click.
+ * it. A transparent element that still takes the pointer is a target, as it is for a person's
+ * click, whether its own opacity does it (the custom-checkbox pattern: an opacity-0 input stretched
+ * over a styled row) or an ancestor's (a footer faded in on scroll): Chrome and Playwright list it.
  */
 export function visibleBox(el: Element): Box | null {
   if (!el.checkVisibility(VISIBILITY_CHECK) && !transparentTarget(el)) return proxyBox(el);
@@ -25,13 +26,9 @@ export function visibleBox(el: Element): Box | null {
   return [round(r.x), round(r.y), round(r.width), round(r.height)];
 }
 
+/** Rendered and taking the pointer, so only opacity (its own or an ancestor's) hides it. */
 function transparentTarget(el: Element): boolean {
-  return el.checkVisibility({ checkVisibilityCSS: true }) && getComputedStyle(el).pointerEvents !== 'none' && isOwnTransparency(el);
-}
-
-/** Transparent by its own opacity: a container faded out (a closed menu) still hides what is inside it. */
-function isOwnTransparency(el: Element): boolean {
-  return getComputedStyle(el).opacity === '0';
+  return el.checkVisibility({ checkVisibilityCSS: true }) && getComputedStyle(el).pointerEvents !== 'none';
 }
 
 /**

@@ -4,6 +4,8 @@ import { shadowRootOf } from './shadow.js';
 // Subtrees that never hold anything an agent can see or operate.
 const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'svg', 'math']);
 
+export interface Clipper { el: Element; box: Box; outer: Clipper | null }
+
 /** What an element passes down to its children. */
 export interface WalkContext {
   inShadow: boolean;
@@ -11,8 +13,11 @@ export interface WalkContext {
   parentCursor: string;
   /** Region outside of which ancestors with overflow: hidden/clip cut content off (null: none). */
   hardClip: Box | null;
-  /** The innermost ancestor whose overflow makes `hardClip`: it says how much it hides. */
-  clipper: Element | null;
+  /**
+   * The ancestors whose overflow makes `hardClip`, innermost first, each with its own clip box:
+   * the one that cuts a target off says how many it hides.
+   */
+  clipper: Clipper | null;
   /** The same, also counting scroll containers: what is shown right now. */
   viewClip: Box | null;
   /** Index of the nearest enclosing structure node of the read (-1: none, or not reading structure). */
