@@ -73,10 +73,21 @@ export function accessibleName(el: Element, role: string): string {
  * aria-owns, <label>s, a slot's assigned nodes): such a name can change when anything in the
  * document does, not only when `el` or what is inside it changes.
  */
-export function accessibleNameWithReach(el: Element, role: string): { name: string; reachedOut: boolean; live: boolean } {
+export function accessibleNameWithReach(el: Element, role: string): { name: string; reach: Reach; live: boolean } {
   const c = new Computation(el);
   const name = resolveSpaces(c.name(role));
-  return { name, reachedOut: c.reachedOut, live: c.live };
+  return { name, reach: c.reach, live: c.live };
+}
+
+/**
+ * What a name can depend on beyond the element's own subtree: nothing ('own'), the document's
+ * <label>s ('labels'), or any node at all ('anywhere': aria-labelledby, aria-owns, slots).
+ */
+export type Reach = 'own' | 'labels' | 'anywhere';
+const REACH_ORDER: Record<Reach, number> = { own: 0, labels: 1, anywhere: 2 };
+
+export function widerReach(a: Reach, b: Reach): Reach {
+  return REACH_ORDER[a] >= REACH_ORDER[b] ? a : b;
 }
 
 // While a name is put together, two marks stand for spaces that only the whole can settle:
@@ -104,8 +115,8 @@ class Computation {
   private depth = 0;
   /** Blocks whose first letter the name has already passed. */
   private readonly lettered = new Set<Element>();
-  /** Something outside the root's subtree was (or, once added, could be) part of the name. */
-  reachedOut = false;
+  /** What outside the root's subtree was (or, once added, could be) part of the name. */
+  reach: Reach = 'own';
   /** A control's current value is part of the name: a script can change it without any trace in the DOM. */
   live = false;
 
@@ -120,7 +131,7 @@ class Computation {
     const label = ariaLabel(el);
     if (label) return label;
     // A <label for> added anywhere names a labelable element.
-    if (isLabelable(el)) this.reachedOut = true;
+    if (isLabelable(el)) this.reach = widerReach(this.reach, 'labels');
     const fromLabels = isLabelable(el) ? this.labels(el) : null;
     if (fromLabels !== null) return fromLabels;
     const native = this.hostLanguage(el, true);
@@ -137,7 +148,7 @@ class Computation {
   private labelledBy(el: Element): string {
     const ids = (el.getAttribute('aria-labelledby') ?? el.getAttribute('aria-labeledby'))?.trim();
     if (!ids) return '';
-    this.reachedOut = true;
+    this.reach = 'anywhere';
     const scope = el.getRootNode() as Document | ShadowRoot;
     const parts: string[] = [];
     for (const id of ids.split(/\s+/)) {
@@ -391,13 +402,13 @@ class Computation {
     if (shadow) {
       nodes = Array.from(shadow.childNodes);
     } else if (el.tagName === 'SLOT') {
-      this.reachedOut = true;
+      this.reach = 'anywhere';
       const assigned = (el as HTMLSlotElement).assignedNodes();
       nodes = assigned.length ? assigned : Array.from(el.childNodes);
     } else {
       nodes = Array.from(el.childNodes);
     }
-    if (el.hasAttribute('aria-owns')) this.reachedOut = true;
+    if (el.hasAttribute('aria-owns')) this.reach = 'anywhere';
     const moved = owned(el).filter((target) => !nodes.includes(target));
     return { nodes: [...nodes, ...moved], owned: moved };
   }

@@ -5,11 +5,13 @@
 //
 // A change at node N makes dirty: the subtree of N's parent (N itself, what N's descendants
 // inherit from it, and its siblings, which sibling selectors restyle) and every ancestor of N
-// (their names and `:has()` include N's content). Results derived from elsewhere in the document
-// (names from aria-labelledby, <label for>, nearby text) are re-derived after any change at all.
+// (their names and `:has()` include N's content). Names derived from elsewhere in the document are
+// derived again after any change (aria-labelledby, nearby text) or any change that can touch a
+// <label> (the name of a labelable control).
 import { composedParent, onShadowRootAdopted } from './shadow.js';
 import { DOC_ATTR } from './document.js';
 import { ID_ATTR } from '../model/page.js';
+import type { Reach } from './accname.js';
 
 export interface Freshness {
   /** True when nothing that `el`'s derived facts depend on changed since they were last derived. */
@@ -18,8 +20,8 @@ export interface Freshness {
   readonly read: number;
   /** Whether what is derived now is kept for later reads (a cold read leaves them untouched). */
   readonly store: boolean;
-  /** True when anything at all changed since read `since` (for facts that depend on the whole document). */
-  changedSince(since: number): boolean;
+  /** True when what a name of that reach depends on outside its element may have changed since read `since`. */
+  changedSince(since: number, reach: Reach): boolean;
   /** The subtree below `el` is dirty (what a walk passes down to its children). */
   subtreeDirty(el: Element, parentDirty: boolean): boolean;
 }
@@ -31,8 +33,11 @@ let dirty = new Set<Node>();
 /** Everything is dirty: a new style sheet, a resize, a change too large to track node by node. */
 let allDirty = true;
 let read = 0;
-/** The last read at which anything changed. */
+/** The last read at which anything changed, and at which anything that can change a <label> did. */
 let lastChange = 0;
+let lastLabelChange = 0;
+/** A change no dirty subtree shows later: a removed label, an `id` or `for` that pairs labels anew. */
+let labelsTouched = false;
 let signature = '';
 /** Beyond this many dirty nodes, marking them one by one costs more than a cold read. */
 const MAX_TRACKED = 5000;
@@ -48,6 +53,8 @@ function note(node: Node | null): void {
 function onRecords(records: MutationRecord[]): void {
   for (const r of records) {
     if (r.type === 'attributes' && OWN_ATTRS.has(r.attributeName ?? '')) continue;
+    if (r.type === 'attributes' && (r.attributeName === 'id' || r.attributeName === 'for')) labelsTouched = true;
+    for (const n of Array.from(r.removedNodes)) if (n.nodeName === 'LABEL' || (n as Element).querySelector?.('label')) labelsTouched = true;
     const target = r.target;
     if (target.nodeName === 'STYLE' || target.nodeName === 'LINK' || target.parentNode?.nodeName === 'STYLE') { allDirty = true; continue; }
     // Children added or removed: the target's own subtree is what changed, and a child still in
@@ -110,6 +117,8 @@ export function beginRead(doc: Document, fresh: boolean): Freshness {
   const roots = new Set<Node>();
   const ancestors = new Set<Node>();
   let everywhere = everything;
+  let labels = labelsTouched;
+  labelsTouched = false;
   for (const n of dirtyNodes) {
     // Removed since: the change of its former parent's children covers it.
     if (!n.isConnected) continue;
@@ -119,12 +128,15 @@ export function beginRead(doc: Document, fresh: boolean): Freshness {
     roots.add(parent);
     for (let a = composedParent(parent); a && !ancestors.has(a); a = composedParent(a)) ancestors.add(a);
   }
+  // A dirty subtree with a label in it, or inside one: a labelled control's name may have changed.
+  if (!labels) for (const r of roots) if ((r as Element).closest('label') || (r as Element).querySelector('label')) { labels = true; break; }
   if (everywhere || dirtyNodes.size > 0) lastChange = read;
+  if (everywhere || labels) lastLabelChange = read;
   return {
     read,
     store: true,
     clean: (el, subtreeDirty) => !everywhere && !subtreeDirty && !roots.has(el) && !ancestors.has(el),
-    changedSince: (since) => everywhere || lastChange > since,
+    changedSince: (since, reach) => reach !== 'own' && (everywhere || (reach === 'labels' ? lastLabelChange : lastChange) > since),
     subtreeDirty: (el, parentDirty) => everywhere || parentDirty || roots.has(el),
   };
 }

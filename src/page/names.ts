@@ -1,5 +1,5 @@
 import type { FrameSnapshot } from '../model/schema.js';
-import { accessibleNameWithReach } from './accname.js';
+import { accessibleNameWithReach, type Reach } from './accname.js';
 import type { Freshness } from './changes.js';
 import { mayHavePseudoRule } from './pseudoRules.js';
 import { generatedContent, mayHavePseudo, transformText } from './pseudo.js';
@@ -34,17 +34,17 @@ export function describeName(el: Element, role: string): { name: string; from: N
 }
 
 /** `once`: the name must be derived again at every read (its computation failed, or it holds a control's live value). */
-interface Named { name: string; from: NameSource; reachedOut: boolean; once?: boolean }
+interface Named { name: string; from: NameSource; reach: Reach; once?: boolean }
 
 function computeName(el: Element, role: string): Named {
   const fast = fastName(el, role);
   // A labelable element's name can come from a <label> added anywhere.
-  if (fast !== null) return { name: fast, from: 'accname', reachedOut: isLabelableTag(el) };
+  if (fast !== null) return { name: fast, from: 'accname', reach: isLabelableTag(el) ? 'labels' : 'own' };
   const full = fullNameWithReach(el, role);
-  if (full.name) return { name: full.name, from: 'accname', reachedOut: full.reachedOut, once: full.once };
+  if (full.name) return { name: full.name, from: 'accname', reach: full.reach, once: full.once };
   const field = FIELD_ROLES.has(role) || el.tagName === 'INPUT' || el.tagName === 'SELECT' || el.tagName === 'TEXTAREA';
-  // The hunt reads siblings, cells and headers: it depends on more than the element's subtree.
-  return { name: field ? huntFieldLabel(el) : fallbackName(el), from: 'hunt', reachedOut: field || full.reachedOut, once: full.once };
+  // The hunt reads siblings, cells and headers (and labels): it depends on more than the element's subtree.
+  return { name: field ? huntFieldLabel(el) : fallbackName(el), from: 'hunt', reach: field ? 'anywhere' : full.reach, once: full.once };
 }
 
 function isLabelableTag(el: Element): boolean {
@@ -63,7 +63,7 @@ export function describeNameSince(
   el: Element, role: string, clean: boolean, fresh: Pick<Freshness, 'read' | 'store' | 'changedSince'>,
 ): { name: string; from: NameSource; reused: boolean } {
   const hit = clean ? cache.get(el) : undefined;
-  if (hit && hit.role === role && !(hit.reachedOut && fresh.changedSince(hit.read))) {
+  if (hit && hit.role === role && !fresh.changedSince(hit.read, hit.reach)) {
     return { ...remember(el, hit.name, hit.from), reused: true };
   }
   const named = computeName(el, role);
@@ -77,15 +77,15 @@ export function fullName(el: Element, role: string): string {
   return fullNameWithReach(el, role).name;
 }
 
-function fullNameWithReach(el: Element, role: string): { name: string; reachedOut: boolean; once?: boolean } {
+function fullNameWithReach(el: Element, role: string): { name: string; reach: Reach; once?: boolean } {
   try {
-    const { name, reachedOut, live } = accessibleNameWithReach(el, role);
-    return { name: clean(name), reachedOut, once: live };
+    const { name, reach, live } = accessibleNameWithReach(el, role);
+    return { name: clean(name), reach, once: live };
   } catch (e) {
     // An exotic node must not cost the whole snapshot; it is reported with it, and the element is
     // named by the label hunt.
     noteWarning('the accessible name could not be computed (named by nearby text instead)', e);
-    return { name: '', reachedOut: true, once: true };
+    return { name: '', reach: 'anywhere', once: true };
   }
 }
 
