@@ -10,8 +10,8 @@ import { renderV3 } from '../../src/model/render.js';
 import type { FrameSnapshot, SemanticV3Result } from '../../src/model/schema.js';
 import { countTokens } from '../../src/model/tokens.js';
 import { joinFrameDocuments, type FullResult, type HybridResult, type SerializedDocument, type SkeletonResult } from '../../src/model/artifacts.js';
-import { templatize } from '../../src/model/templatize.js';
-import { renderSkeleton, type SelectOptions } from '../../src/model/skeleton.js';
+import { elapsedMs, fullResult, hybridResult, skeletonResult, type SerializedPage } from '../../src/model/artifactResults.js';
+import type { SelectOptions } from '../../src/model/skeleton.js';
 import { describe, frameInfo, layoutFrames, type ExtFrame } from './layout.js';
 import { base64, captureTab, composeJpeg } from './image.js';
 import { ask, ExtensionError, restoreTab, saveTab, tabState } from './tab.js';
@@ -117,29 +117,11 @@ async function readForSkeleton(tabId: number, opts: SnapshotOptions): Promise<{ 
   return { model, selects };
 }
 
-/** URL, title and what is in doubt, frames that could not be read named once per cause (as src/browser/artifacts.ts common()). */
-function common(model: PageModel, extra: string[] = []): { url: string; title: string; warnings?: string[] } {
-  const byCause = new Map<string, number[]>();
-  for (const f of model.frames) if (f.error) byCause.set(f.error, [...byCause.get(f.error) ?? [], f.id]);
-  const unread = [...byCause].map(([cause, ids]) => `${ids.length === 1 ? `frame ${ids[0]} is` : `frames ${ids.join(', ')} are`} not included: ${cause}`);
-  const warnings = [...new Set([...model.warnings, ...extra, ...unread])];
-  return { url: model.url, title: model.title, ...(warnings.length > 0 && { warnings }) };
-}
-
-const since = (t0: number) => Math.round((performance.now() - t0) * 10) / 10;
-
 /** The skeleton artifact as the CDP host renders it (src/browser/artifacts.ts): structure, attributes, select options. */
 export async function skeleton(tabId: number, opts: SnapshotOptions = {}): Promise<SkeletonResult> {
   const t0 = performance.now();
   const { model, selects } = await readForSkeleton(tabId, opts);
-  const result: SkeletonResult = {
-    mode: 'skeleton', ...common(model),
-    viewport: model.viewport,
-    skeletonDom: renderSkeleton(model, { selects }),
-    meta: { elements: model.nodes.length, totalElements: model.total, extractionTimeMs: since(t0), estimatedTokens: 0 },
-  };
-  result.meta.estimatedTokens = await countTokens(JSON.stringify(result));
-  return result;
+  return skeletonResult(model, selects, t0);
 }
 
 // ---- full ----
@@ -148,15 +130,13 @@ function randomNonce(): string {
   return Array.from(crypto.getRandomValues(new Uint8Array(12)), (b) => b.toString(16).padStart(2, '0')).join('');
 }
 
-interface Serialized { model: PageModel; raw: string; warnings: string[]; elements: number; tagged: number; stale?: string }
-
 /**
  * As the CDP host's serializePage: the whole-page model first (it tags every element and binds the
  * IDs to their documents), then every frame read copies its document through the engine's
  * serializeDocument, marking where each child frame's iframe stands; each child's copy is
  * inlined at its marker, depth first; a frame whose copy failed leaves its iframe empty.
  */
-async function serializeTab(tabId: number): Promise<Serialized> {
+async function serializeTab(tabId: number): Promise<SerializedPage> {
   const model = await readModel(tabId, { fullPage: true });
   const state = tabState(tabId);
   const nonce = randomNonce();
@@ -186,24 +166,7 @@ export async function full(tabId: number): Promise<FullResult> {
   // A frame that moved to another document between the read and the copy: once more, from the start.
   if (attempt.stale) attempt = await serializeTab(tabId);
   if (attempt.stale) throw new ExtensionError('NAVIGATED', `The page kept changing documents while it was copied (${attempt.stale}). Take a new snapshot.`);
-  const { model, raw, warnings, elements, tagged } = attempt;
-  const packed = templatize(raw);
-  return {
-    mode: 'full',
-    ...common(model, warnings),
-    dom: packed.html,
-    meta: {
-      rawChars: raw.length,
-      rawTokens: await countTokens(raw),
-      templatizedChars: packed.html.length,
-      estimatedTokens: await countTokens(packed.html),
-      templates: packed.templates,
-      instances: packed.instances,
-      elements,
-      taggedElements: tagged,
-      extractionTimeMs: since(t0),
-    },
-  };
+  return fullResult(attempt, t0);
 }
 
 // ---- hybrid ----
@@ -224,28 +187,9 @@ export async function hybrid(tabId: number, opts: SnapshotOptions = {}): Promise
   const t1 = performance.now();
   const picture = await composeJpeg(shot.png, { quality, viewport: model.viewport, ...(setOfMark && { marks: v3.interactive_tree }) });
   const extra = shot.activated ? ['the tab was brought to the front of its window to be photographed'] : [];
-  const result: HybridResult = {
-    mode: 'hybrid',
-    ...common(model, extra),
-    viewport: model.viewport,
-    scroll_position: model.scrollPosition,
-    interactive_tree: v3.interactive_tree,
-    skeletonDom: renderSkeleton(model, { selects }),
-    screenshot: base64(picture.jpeg),
-    screenshotHash: picture.hash,
-    setOfMark,
-    meta: {
-      totalElements: model.total,
-      viewportElements: model.nodes.length,
-      marks: picture.marks.length,
-      screenshotBytes: picture.jpeg.length,
-      screenshotMs: since(t1),
-      extractionTimeMs: since(t0),
-      estimatedTokens: 0,
-    },
-  };
-  result.meta.estimatedTokens = await countTokens(JSON.stringify({ ...result, screenshot: '' }));
-  return result;
+  return hybridResult(model, selects, v3.interactive_tree, {
+    base64: base64(picture.jpeg), hash: picture.hash, bytes: picture.jpeg.length, marks: picture.marks.length, ms: elapsedMs(t1), setOfMark,
+  }, t0, extra);
 }
 
 export function snapshot(tabId: number, opts: SnapshotOptions & { mode: 'skeleton' }): Promise<SkeletonResult>;

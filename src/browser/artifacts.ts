@@ -8,9 +8,8 @@ import { selectDomMode, type DomModeContextInput } from '../model/modes.js';
 import type { PageModel } from '../model/page.js';
 import { renderV3 } from '../model/render.js';
 import { ScreenshotOptions, SnapshotOptions, type SnapshotMode } from '../model/schema.js';
-import { renderSkeleton, type SelectOptions } from '../model/skeleton.js';
-import { templatize } from '../model/templatize.js';
-import { countTokens } from '../model/tokens.js';
+import type { SelectOptions } from '../model/skeleton.js';
+import { elapsedMs, fullResult, hybridResult, skeletonResult, type SerializedPage } from '../model/artifactResults.js';
 import { parseInput } from '../model/validate.js';
 import type { LensCore } from './core.js';
 import { engineCall, engineCallWith } from './engine.js';
@@ -40,24 +39,6 @@ function refuseWhatDoesNotApply(opts: SnapshotOptions): void {
   if (opts.screenshot && opts.mode !== 'hybrid') refuse('screenshot (hybrid only)');
   if (opts.fullPage && opts.mode === 'full') refuse('fullPage (the full DOM is always the whole document)');
   if (opts.fullPage && opts.mode === 'hybrid') refuse('fullPage (hybrid shows the viewport, as its screenshot does)');
-}
-
-const ms = (t0: number) => Math.round((performance.now() - t0) * 10) / 10;
-
-/**
- * URL, title and what is in doubt. The frames are not listed: each one read is in the artifact
- * itself (data-frame-id), and the ones that could not be read are named in one warning per cause
- * (pages embed dozens of blocked ad frames with very long addresses).
- */
-function common(model: PageModel, extra: string[] = []): { url: string; title: string; warnings?: string[] } {
-  const warnings = [...model.warnings, ...extra, ...unreadFrames(model)];
-  return { url: model.url, title: model.title, ...(warnings.length > 0 && { warnings: [...new Set(warnings)] }) };
-}
-
-function unreadFrames(model: PageModel): string[] {
-  const byCause = new Map<string, number[]>();
-  for (const f of model.frames) if (f.error) byCause.set(f.error, [...byCause.get(f.error) ?? [], f.id]);
-  return [...byCause].map(([cause, ids]) => `${ids.length === 1 ? `frame ${ids[0]} is` : `frames ${ids.join(', ')} are`} not included: ${cause}`);
 }
 
 // ---- skeleton ----
@@ -90,15 +71,7 @@ async function readForSkeleton(core: LensCore, fullPage: boolean): Promise<{ mod
 export async function skeletonSnapshot(core: LensCore, fullPage = false): Promise<SkeletonResult> {
   const t0 = performance.now();
   const { model, selects } = await readForSkeleton(core, fullPage);
-  const result: SkeletonResult = {
-    mode: 'skeleton',
-    ...common(model),
-    viewport: model.viewport,
-    skeletonDom: renderSkeleton(model, { selects }),
-    meta: { elements: model.nodes.length, totalElements: model.total, extractionTimeMs: ms(t0), estimatedTokens: 0 },
-  };
-  result.meta.estimatedTokens = await countTokens(JSON.stringify(result));
-  return result;
+  return skeletonResult(model, selects, t0);
 }
 
 // ---- full ----
@@ -109,34 +82,14 @@ export async function fullSnapshot(core: LensCore): Promise<FullResult> {
   // A frame that moved to another document between the read and the copy: once more, from the start.
   if (attempt.stale) attempt = await serializePage(core);
   if (attempt.stale) throw new PagelensError('NAVIGATED', `The page kept changing documents while it was copied (${attempt.stale}). Take a new snapshot.`);
-  const { model, raw, warnings, elements, tagged } = attempt;
-  const packed = templatize(raw);
-  const result: FullResult = {
-    mode: 'full',
-    ...common(model, warnings),
-    dom: packed.html,
-    meta: {
-      rawChars: raw.length,
-      rawTokens: await countTokens(raw),
-      templatizedChars: packed.html.length,
-      estimatedTokens: await countTokens(packed.html),
-      templates: packed.templates,
-      instances: packed.instances,
-      elements,
-      taggedElements: tagged,
-      extractionTimeMs: ms(t0),
-    },
-  };
-  return result;
+  return fullResult(attempt, t0);
 }
-
-interface Serialized { model: PageModel; raw: string; warnings: string[]; elements: number; tagged: number; stale?: string }
 
 /**
  * Reads the model (which tags every element and hands out its IDs), then has each frame copy its
  * document and mark where its child frames stand; each child's copy is inlined there.
  */
-async function serializePage(core: LensCore): Promise<Serialized> {
+async function serializePage(core: LensCore): Promise<SerializedPage> {
   const model = await readPageModel(core, { fullPage: true });
   core.ids.handOut(model);
   const nonce = randomBytes(12).toString('hex');
@@ -174,28 +127,9 @@ export async function hybridSnapshot(core: LensCore, shot: { quality: number; se
   const v3 = renderV3(model, { boxes: true });
   const t1 = performance.now();
   const picture = await composeScreenshot(image, { quality: shot.quality, viewport: model.viewport, ...(shot.setOfMark && { marks: v3.interactive_tree }) });
-  const result: HybridResult = {
-    mode: 'hybrid',
-    ...common(model),
-    viewport: model.viewport,
-    scroll_position: model.scrollPosition,
-    interactive_tree: v3.interactive_tree,
-    skeletonDom: renderSkeleton(model, { selects }),
-    screenshot: picture.jpeg.toString('base64'),
-    screenshotHash: picture.hash,
-    setOfMark: shot.setOfMark,
-    meta: {
-      totalElements: model.total,
-      viewportElements: model.nodes.length,
-      marks: picture.marks.length,
-      screenshotBytes: picture.jpeg.length,
-      screenshotMs: ms(t1),
-      extractionTimeMs: ms(t0),
-      estimatedTokens: 0,
-    },
-  };
-  result.meta.estimatedTokens = await countTokens(JSON.stringify({ ...result, screenshot: '' }));
-  return result;
+  return hybridResult(model, selects, v3.interactive_tree, {
+    base64: picture.jpeg.toString('base64'), hash: picture.hash, bytes: picture.jpeg.length, marks: picture.marks.length, ms: elapsedMs(t1), setOfMark: shot.setOfMark,
+  }, t0);
 }
 
 // ---- capture: the selection chain ----
