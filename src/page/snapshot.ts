@@ -32,7 +32,9 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
   const reuse = { fresh, names: 0 };
   let total = 0;
   walkElements(doc, (el, ctx) => {
-    const seen = inspect(el, ctx, { reuse: fresh.clean(el, ctx.dirty), store: fresh.store }, fresh.subtreeDirty(el, ctx.dirty));
+    // Whether what earlier reads derived for this element still holds: asked once, used for its style facts and its name.
+    const clean = fresh.clean(el, ctx.dirty);
+    const seen = inspect(el, ctx, { reuse: clean, store: fresh.store }, fresh.subtreeDirty(el, ctx.dirty));
     let children = seen.children;
     if (children.clipper?.el === el) clipped.opened(el, nodes.length);
     if (opts.structure) children = readStructure(el, ctx, children, structure, structEls, headings);
@@ -48,7 +50,7 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
     }
     total++;
     if (opts.viewportOnly && (!intersectsViewport(box, width, height) || ctx.viewClip && !overlaps(box, ctx.viewClip))) return children;
-    const node = describe(el, id, box, seen, ctx, focused, width, height, reuse);
+    const node = describe(el, id, box, seen, ctx, focused, width, height, clean, reuse);
     if (opts.structure) node.ctx = ctx.struct;
     nodes.push(node);
     elements.push(el);
@@ -237,11 +239,10 @@ function keyAttributes(el: Element): Record<string, string> {
 
 function describe(
   el: Element, id: string, box: Box, seen: Inspection, ctx: WalkContext,
-  focused: Element | null, width: number, height: number, reuse: { fresh: Freshness; names: number },
+  focused: Element | null, width: number, height: number, clean: boolean, reuse: { fresh: Freshness; names: number },
 ): RawNode {
   const role = roleOf(el, !!seen.scroll && !seen.interactive);
-  const { fresh } = reuse;
-  const named = describeNameSince(el, role, fresh.clean(el, ctx.dirty), fresh);
+  const named = describeNameSince(el, role, clean, reuse.fresh);
   if (named.reused) reuse.names++;
   const node: RawNode = { id, role, name: named.name, tag: el.tagName.toLowerCase(), states: statesOf(el, focused), box };
   const value = valueOf(el, role);
