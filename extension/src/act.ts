@@ -5,6 +5,7 @@
 import { formatAction, toAction, type Action } from '../../src/model/actions.js';
 import type { OkReason, PrepareResult, ScrollResult, SelectResult, SetValueResult, TextEntry } from '../../src/model/engine.js';
 import type { ERROR_CODES } from '../../src/model/errors.js';
+import { innerControlAdvice } from '../../src/model/page.js';
 import type { ActionMethod, ActionResult, ExpectedOutcome } from '../../src/model/outcome.js';
 import { insertText, mouseClick, mouseMove, pressKeys, selectAll, trustedInput } from './input.js';
 import { describe } from './layout.js';
@@ -85,7 +86,7 @@ function need(r: Resolved | undefined): Resolved {
 async function pointOf(tabId: number, r: Resolved): Promise<[number, number]> {
   if (r.frameId !== 0) await revealFrame(tabId, r.frameId);
   const p = await elementOp<PrepareResult>(tabId, r, { op: 'prepare' });
-  if (!p.ok) throw new Refused(p.code, `element ${r.gid} ${p.reason}`);
+  if (!p.ok) throw new Refused(p.code, `element ${r.gid} ${p.reason}${p.inner ? innerControlAdvice(p.inner, r.ordinal) : ''}`);
   const [ox, oy] = r.frameId === 0 ? [0, 0] : await frameOffset(tabId, r.frameId);
   return [p.point[0] + ox, p.point[1] + oy];
 }

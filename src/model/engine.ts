@@ -52,9 +52,12 @@ export const Cover = z.object({
 });
 export type Cover = z.infer<typeof Cover>;
 
+/** A control inside the target that takes every press aimed at it and does something else; local ID. */
+const InnerControl = z.object({ id: z.string(), role: z.string(), name: z.string() });
+
 export const PrepareResult = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), point: z.tuple([z.number(), z.number()]), box: Box, viewport: z.tuple([z.number(), z.number()]) }),
-  z.object({ ok: z.literal(false), code: z.enum(['NOT_ACTIONABLE', 'COVERED']), reason: z.string(), cover: Cover.optional(), box: Box.optional() }),
+  z.object({ ok: z.literal(false), code: z.enum(['NOT_ACTIONABLE', 'COVERED']), reason: z.string(), cover: Cover.optional(), inner: InnerControl.optional(), box: Box.optional() }),
 ]);
 export type PrepareResult = z.infer<typeof PrepareResult>;
 

@@ -11,6 +11,7 @@ import { isSecretField, statesOf, valueOf } from './state.js';
 import { flushStamps, inspect, lookup, stamp, type Inspection } from './tagger.js';
 import { intersectsViewport, isOccluded, visibleBox } from './visibility.js';
 import { walkElements, type Clipper, type WalkContext } from './walker.js';
+import { onlyWraps } from './wrapped.js';
 import { takeWarnings } from './warnings.js';
 
 /** One pass over the frame: tags what is new and describes every visible interactive element. */
@@ -57,6 +58,7 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
     return children;
   });
   clipped.report(nodes, elements, opts.viewportOnly ? [width, height] : null, focused);
+  dropWrapped(nodes, elements);
   const out = addRows(nodes, elements, controls, opts, structure, structEls, width, height);
   total += out.length - nodes.length;
   if (opts.attributes) {
@@ -121,6 +123,20 @@ class ClipAccount {
     }
     inserts.sort((a, b) => b[0] - a[0]);
     for (const [i, node, el] of inserts) { nodes.splice(i, 0, node); elements.splice(i, 0, el); }
+  }
+}
+
+// A wrapper and its control sit this close: a tab's li and its link, an option and its anchor.
+const WRAP_DEPTH = 3;
+
+/** Removes, in place, each listed control that only repeats the listed control wrapped around it (see wrapped.ts). */
+function dropWrapped(nodes: RawNode[], elements: Element[]): void {
+  const listed = new Set(elements);
+  for (let i = elements.length - 1; i >= 0; i--) {
+    let outer: Element | null = null;
+    let p = composedParent(elements[i]);
+    for (let d = 0; d < WRAP_DEPTH && p instanceof Element; d++, p = composedParent(p)) if (listed.has(p)) { outer = p; break; }
+    if (outer && onlyWraps(outer, elements[i])) { nodes.splice(i, 1); elements.splice(i, 1); }
   }
 }
 
