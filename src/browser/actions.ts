@@ -112,6 +112,18 @@ async function refuseIfStale(core: LensCore, el: Resolved, gid: string): Promise
   }
 }
 
+/**
+ * The state a click left a checkbox in. A framework that re-renders on change replaces the element
+ * the click landed on: the replacement (same role and name where it stood) holds the state now.
+ */
+async function checkedAfterClick(core: LensCore, el: Resolved, gid: string): Promise<boolean | 'mixed' | null> {
+  const now = await elementCall(el, 'checkedOf', [], GROUP);
+  if ((await elementCall(el, 'elementState', [], GROUP)).connected) return now;
+  const r = await recoverElement(core, gid);
+  if (!r.ok) return now;
+  return elementCall(await core.resolve(r.gid, GROUP, { doc: r.doc }), 'checkedOf', [], GROUP);
+}
+
 async function isSecret(el: Resolved): Promise<boolean> {
   const entry = await elementCall(el, 'textEntry', [], GROUP);
   return entry.kind !== 'refuse' && entry.secret;
@@ -181,7 +193,7 @@ async function execute(core: LensCore, action: Action, el: Resolved | undefined,
       let method: ActionMethod = 'mouse';
       if (at.ok) await mouseClick(cdp, at.x, at.y);
       else if (at.code === 'UNREACHABLE') { await elementCall(e, 'clickJs', [], GROUP); method = 'js'; } else throw refuse(at.code, at.reason);
-      const after = await elementCall(e, 'checkedOf', [], GROUP);
+      const after = await checkedAfterClick(core, e, gid);
       if (after !== want) throw refuse('NOT_ACTIONABLE', `clicked ${gid}, but it is still ${after === true ? 'checked' : after === 'mixed' ? 'mixed' : 'unchecked'}`);
       return { method, detail: `${want ? 'checked' : 'unchecked'} ${gid}` };
     }

@@ -6,6 +6,7 @@ import type { Cover, ElementState, FindResult, OkReason, OptionList, PrepareResu
 import { isInteractiveByMarkup, scrollOverflow } from './interactive.js';
 import { nameOf } from './names.js';
 import { roleOf } from './roles.js';
+import { rowNameOf } from './rows.js';
 import { composedContains, composedParent, deepActiveElement, deepElementFromPoint, shadowRootOf } from './shadow.js';
 import { isSecretField, statesOf, REDACTED } from './state.js';
 import { flushStamps, idFor, stamp } from './tagger.js';
@@ -154,7 +155,7 @@ export function elementState(el: Element): ElementState {
     tag: el.tagName.toLowerCase(),
     type: el instanceof HTMLInputElement ? el.type : null,
     role,
-    name: el.isConnected ? nameOf(el, role) : '',
+    name: el.isConnected ? nameOf(el, role) || rowNameOf(el, role, isInteractiveByMarkup) : '',
     value: raw === null ? null : isSecretField(el) ? REDACTED : short(raw, 100),
     valueKey: raw === null ? null : fingerprint(raw),
     checked: checkedOf(el),

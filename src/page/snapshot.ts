@@ -1,7 +1,7 @@
 import type { Box, EngineSnapshotOptions, FrameSnapshot, HeadingNode, RawNode, ScrollInfo, StructNode } from '../model/schema.js';
 import { DOC } from './document.js';
 import { isInteractiveByMarkup } from './interactive.js';
-import { RowFinder, type Row } from './rows.js';
+import { nameInRow, RowFinder, type Row } from './rows.js';
 import { headingLevel, structName, structureOf, tableRows } from './structure.js';
 import { describeNameSince } from './names.js';
 import { beginRead, type Freshness } from './changes.js';
@@ -197,6 +197,7 @@ function addRows(
         out.push(item);
       }
     }
+    if (row?.name && !node.name && node.role !== 'region') node.name = nameInRow(node.role, row.name);
     if (rowEl && rowIndex.has(rowEl)) {
       const r = rowIndex.get(rowEl)!;
       if (node.ctx === structure[r].parent) node.ctx = r;
