@@ -2,6 +2,7 @@
 // the ID and nowhere else, with self-healing when the element was re-rendered away in that same
 // document, real input where a person's input would go, and optional sentinel verification.
 import { z } from 'zod';
+import type { Response } from 'playwright-core';
 import { formatAction, toAction, targetOf, type Action } from '../model/actions.js';
 import type { ListedOption, OptionList } from '../model/engine.js';
 import { PagelensError, asPagelensError, isPagelensError } from '../model/errors.js';
@@ -13,6 +14,7 @@ import { parseInput } from '../model/validate.js';
 import type { LensCore, Resolved } from './core.js';
 import { elementCall, engineCall } from './engine.js';
 import { describeFailure } from './frames.js';
+import { checkStatus } from './goto.js';
 import { insertText, mouseClick, mouseMove, pressChord, typeText } from './input.js';
 import { locate } from './locate.js';
 import { recoverElement } from './recovery.js';
@@ -34,7 +36,7 @@ export interface ActOptions {
   recover?: boolean;
 }
 
-interface Done { method: ActionMethod; detail: string; warnings?: string[] }
+interface Done { method: ActionMethod; detail: string; warnings?: string[]; /** A navigation's HTTP status. */ status?: number }
 
 const ActOptionsShape = z.strictObject({ expect: z.unknown().optional(), settle: z.unknown().optional(), recover: z.boolean().optional() });
 
@@ -70,6 +72,7 @@ export async function performAction(core: LensCore, input: string | Action, opts
     const done = await execute(core, action, el, gid);
     result.ok = true;
     result.method = done.method;
+    if (done.status !== undefined) result.status = done.status;
     result.detail = (result.recovered ? `${result.recovered.message}; ` : '') + done.detail;
     warnings.push(...done.warnings ?? []);
     if (expected && pre) {
@@ -84,6 +87,7 @@ export async function performAction(core: LensCore, input: string | Action, opts
     }
   } catch (e) {
     const err = asPagelensError(e);
+    if (typeof err.details?.status === 'number') result.status = err.details.status;
     result.error = { code: err.code, message: result.recovered ? `${result.recovered.message}; then: ${err.message}` : err.message };
   } finally {
     if (el) await el.frame.target.release(GROUP).catch(() => {});
@@ -223,18 +227,24 @@ async function execute(core: LensCore, action: Action, el: Resolved | undefined,
     }
     case 'navigate': {
       const url = absoluteUrl(action.url, core.page.url());
-      await navigation(() => core.page.goto(url, { waitUntil: 'domcontentloaded', timeout: 30_000 }), `open ${url}`);
-      return { method: 'navigation', detail: `opened ${core.page.url()}` };
+      const r = await navigation(() => core.page.goto(url, { waitUntil: 'domcontentloaded', timeout: 30_000 }), `open ${url}`);
+      return { method: 'navigation', detail: `opened ${core.page.url()}`, ...statusOf(core, r, `open ${url}`) };
     }
     case 'back': case 'forward': {
       const r = await navigation(() => action.type === 'back' ? core.page.goBack({ waitUntil: 'domcontentloaded' }) : core.page.goForward({ waitUntil: 'domcontentloaded' }), action.type);
       if (r === null && core.page.url() === 'about:blank') throw refuse('NOT_ACTIONABLE', `no page to go ${action.type} to`);
-      return { method: 'navigation', detail: `went ${action.type} to ${core.page.url()}` };
+      return { method: 'navigation', detail: `went ${action.type} to ${core.page.url()}`, ...statusOf(core, r, `go ${action.type}`) };
     }
     case 'reload':
-      await navigation(() => core.page.reload({ waitUntil: 'domcontentloaded' }), 'reload');
-      return { method: 'navigation', detail: `reloaded ${core.page.url()}` };
+      const r = await navigation(() => core.page.reload({ waitUntil: 'domcontentloaded' }), 'reload');
+      return { method: 'navigation', detail: `reloaded ${core.page.url()}`, ...statusOf(core, r, 'reload') };
   }
+}
+
+/** The main document's HTTP status, when it has one; a 4xx/5xx answer fails the action (NAVIGATION_FAILED, with the status). */
+function statusOf(core: LensCore, response: Response | null, what: string): { status?: number } {
+  const { status } = checkStatus(core.page, response, what, 'NAVIGATION_FAILED');
+  return status === null ? {} : { status };
 }
 
 async function navigation<T>(go: () => Promise<T>, what: string): Promise<T> {
