@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { Box, FrameSnapshot } from './schema.js';
 import { DescribeAnswer, HiddenControls, PageLayout, RawElementContext, SelectorMatch, TextBlocks } from './explore.js';
 import { ContentRead } from './content.js';
+import { StructuredRead } from './productFacts.js';
 import { NativeOptions, SerializedDocument } from './artifacts.js';
 
 export const MutationEventSchema = z.object({
@@ -159,6 +160,8 @@ export const ENGINE_CALLS = {
   findSelector: SelectorMatch,
   /** Labelled values, table cells, prices and text blocks with IDs (issue 13: DOM RAG, extract). */
   content: ContentRead,
+  /** JSON-LD, microdata and product meta tags, raw (issue 23: extract's main item). */
+  structured: StructuredRead,
   /** The options of native selects, by ID (issue 10: the skeleton). */
   nativeOptions: NativeOptions,
   /** One frame's document cloned, annotated and stripped (issue 10: the full DOM). */
