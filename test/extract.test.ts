@@ -83,3 +83,23 @@ test('a saving is no price: "Save 20% — now £34.99" states 34.99, "Save 20%" 
   assert.equal(priceOf('129.00', true), 129);
   assert.equal(priceOf('129.00', false), undefined);
 });
+
+test('the extraction bench scores as the product-extraction benchmark does, and lists every wrong answer', async () => {
+  const { score, wrongAnswers, priceRight, runExtractBench } = await import('../bench/extract.js');
+  const results = [
+    { page: 'a', price: { got: 34.99, want: ['34.99'] }, brand: { got: 'Acme', want: ['ACME'] }, ms: 1 },
+    { page: 'b', price: { got: 20, want: ['29.99'] }, brand: { got: null, want: ['Peak'] }, ms: 1 },
+    { page: 'c', price: { got: null, want: [] }, brand: { got: 'Zara', want: [] }, ms: 1 },
+  ];
+  assert.deepEqual(score(results, 'price'), { precision: 0.5, recall: 0.5, f1: 0.5, answered: 2, right: 1, expected: 2 });
+  assert.equal(score(results, 'brand').right, 1);
+  assert.deepEqual(wrongAnswers(results, 'price'), ['b: price 20, annotated "29.99"']);
+  assert.equal(wrongAnswers(results, 'brand').length, 2);
+  assert.ok(priceRight(23450, ['23.450']) && priceRight(23.45, ['23.450']), 'an annotation ambiguous as written counts either way');
+  // Two real pages of the shared corpus when it is there (its default place, or PAGELENS_CORPUS_SHOP).
+  const shop = process.env.PAGELENS_CORPUS_SHOP;
+  const run = await runExtractBench({ ...(shop && { folder: shop }), limit: 2, quiet: true });
+  if ('skipped' in run) { console.log(`extraction bench on the corpus skipped: ${run.skipped}`); return; }
+  assert.equal(run.results.length, 2);
+  assert.ok(run.results.every((r) => !r.error), JSON.stringify(run.results));
+});
