@@ -16,7 +16,7 @@ import { engineCall, engineCallWith } from './engine.js';
 import { describeFailure, LAYOUT_GROUP } from './frames.js';
 import { readPageModel } from './read.js';
 import { captureViewport, composeScreenshot } from './screenshot.js';
-import { semanticSnapshot } from './snapshot.js';
+import { semanticSnapshot } from './semantic.js';
 
 /** Options listed per select in the skeleton (the selected ones always). */
 const MAX_OPTIONS = 25;
