@@ -2,19 +2,27 @@
 // the page model; the heavier artifacts (artifacts.ts) and the task-filtered tree (rag.ts) are their
 // own features. Every payload's IDs are handed out (bound to the documents they came from).
 import type { FullResult, HybridResult, SkeletonResult } from '../model/artifacts.js';
+import type { AxTreeResult } from '../model/axtree.js';
+import { PagelensError } from '../model/errors.js';
 import type { FilteredResult } from '../model/rag.js';
 import type { SemanticResult, SemanticV3Result, SnapshotOptions } from '../model/schema.js';
+import { snapshotRequestConflict, type SnapshotOption } from '../model/snapshotRequest.js';
 import { artifactSnapshot } from './artifacts.js';
+import { readAxTree } from './axtree.js';
 import type { LensCore } from './core.js';
 import { filteredSnapshot } from './rag.js';
 import { semanticSnapshot } from './semantic.js';
 
-export type SnapshotPayload = SemanticV3Result | SemanticResult | SkeletonResult | FullResult | HybridResult | FilteredResult;
+export type SnapshotPayload = SemanticV3Result | SemanticResult | AxTreeResult | SkeletonResult | FullResult | HybridResult | FilteredResult;
 
-export async function snapshotPayload(core: LensCore, opts: SnapshotOptions): Promise<SnapshotPayload> {
+/** The payload `opts` asks for; an option that does not apply to its mode is BAD_INPUT (model/snapshotRequest.ts). */
+export async function snapshotPayload(core: LensCore, opts: SnapshotOptions, given: ReadonlySet<SnapshotOption>): Promise<SnapshotPayload> {
+  const conflict = snapshotRequestConflict({ mode: opts.mode, query: opts.query, given });
+  if (conflict) throw new PagelensError('BAD_INPUT', conflict);
   if (opts.query !== undefined) return filteredSnapshot(core, opts);
   switch (opts.mode) {
     case 'skeleton': case 'full': case 'hybrid': return artifactSnapshot(core, opts);
     case 'semantic': case 'semantic_v3': return semanticSnapshot(core, opts);
+    case 'axtree': return readAxTree(core);
   }
 }

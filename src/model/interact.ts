@@ -4,14 +4,11 @@
 // its TypeScript type.
 import { z } from 'zod';
 import { ExpectedOutcome, type ActionResult } from './outcome.js';
+import { DomMode, RequestedDomMode } from './snapshotRequest.js';
 import { FrameInfo, ScrollableContainer, SemanticNode, SemanticNodeV3, Viewport } from './schema.js';
 
-export const DomMode = z.enum(['semantic_v3', 'semantic', 'skeleton', 'hybrid', 'full']);
-export type DomMode = z.infer<typeof DomMode>;
+export { DomMode, RequestedDomMode } from './snapshotRequest.js';
 
-/** Artifacts a backend can ask for (never semantic_v3: that one is always sent). */
-export const RequestedDomMode = z.enum(['skeleton', 'hybrid', 'full']);
-export type RequestedDomMode = z.infer<typeof RequestedDomMode>;
 
 export const LastActionError = z.object({
   message: z.string(),
