@@ -59,7 +59,8 @@ export class BrowserSession implements TabHost {
   /** Pages this session opened or saw open, as opposed to an attached user's tabs. */
   private readonly ownPages = new WeakSet<Page>();
 
-  constructor(private readonly opts: BrowserOptions) {
+  /** `source`: the browser several sessions share, each in a context of its own (MCP over HTTP). */
+  constructor(private readonly opts: BrowserOptions, private readonly source?: SharedBrowser) {
     checkBrowserOptions(opts);
   }
 
@@ -167,23 +168,25 @@ export class BrowserSession implements TabHost {
       const context = await launchPersistent(opts.userDataDir, viewport, opts.headless ?? true);
       return { context, close: () => context.close() };
     }
-    if (opts.cdp) {
+    if (opts.cdp && !opts.isolated) {
       const browser = await connectChromium(opts.cdp);
       // Attached without --isolated: the browser's own profile, as its user would. Only the
       // pages this session opened are closed at the end; the browser keeps running.
-      const existing = opts.isolated ? undefined : browser.contexts()[0];
+      const existing = browser.contexts()[0];
       if (existing) {
         return { context: existing, close: async () => { await this.closeOwnPages(); await browser.close(); } };
       }
       const context = await browser.newContext({ viewport });
       return { context, close: async () => { await context.close(); await browser.close(); } };
     }
-    const browser = opts.wsEndpoint ? await connectServer(opts.wsEndpoint) : await launchChromium({ headless: opts.headless ?? true });
+    // A context of our own, in a browser of our own or in the one the server's sessions share.
+    const browser = this.source ? await this.source.get() : await startBrowser(opts);
+    const ownsBrowser = !this.source;
     try {
       const context = await browser.newContext({ viewport });
-      return { context, close: async () => { await context.close().catch(() => {}); await browser.close(); } };
+      return { context, close: async () => { await context.close().catch(() => {}); if (ownsBrowser) await browser.close(); } };
     } catch (e) {
-      await browser.close().catch(() => {});
+      if (ownsBrowser) await browser.close().catch(() => {});
       throw e;
     }
   }
@@ -229,6 +232,32 @@ export class BrowserSession implements TabHost {
     if (!tab) throw new PagelensError('BAD_INPUT', `No tab ${index}: ${this.tabs.length} tab(s) are open (indexes 0-${this.tabs.length - 1}).`);
     return tab;
   }
+}
+
+/** One browser (launched, or connected to) in which several sessions open contexts of their own. */
+export class SharedBrowser {
+  private browser?: Promise<Browser>;
+
+  constructor(private readonly opts: BrowserOptions) {}
+
+  get(): Promise<Browser> {
+    this.browser ??= startBrowser(this.opts).then((b) => {
+      b.on('disconnected', () => { this.browser = undefined; });
+      return b;
+    }, (e) => { this.browser = undefined; throw e; });
+    return this.browser;
+  }
+
+  async close(): Promise<void> {
+    const b = await this.browser?.catch(() => undefined);
+    this.browser = undefined;
+    await b?.close().catch(() => {});
+  }
+}
+
+function startBrowser(opts: BrowserOptions): Promise<Browser> {
+  if (opts.cdp) return connectChromium(opts.cdp);
+  return opts.wsEndpoint ? connectServer(opts.wsEndpoint) : launchChromium({ headless: opts.headless ?? true });
 }
 
 /** A persistent profile, with the executable and flags every other launch uses. */
