@@ -12,6 +12,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, describe, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { OpenAIPlanner } from '../src/agent/openaiPlanner.js';
 import type { Planner } from '../src/agent/planner.js';
@@ -379,3 +380,69 @@ async function listenRecording(): Promise<{ server: Server; port: number; seen: 
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return { server, port: (server.address() as { port: number }).port, seen };
 }
+
+// ---- the local disk through MCP ----
+
+describe('pagelens mcp: file:// and uploads are opt-in', () => {
+  const clients: Client[] = [];
+  after(async () => { for (const c of clients) await c.close().catch(() => {}); });
+
+  async function stdioClient(args: string[]): Promise<Client> {
+    const c = new Client({ name: 'pagelens-security-test', version: '0.0.0' });
+    await c.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--offline', ...args], env: { ...process.env } as Record<string, string>, stderr: 'pipe' }));
+    clients.push(c);
+    return c;
+  }
+
+  test('file:// is refused with the reason unless --allow-file-urls or --file-root: /etc/passwd, /proc, folder listings', async () => {
+    const root = await mkdtemp(join(tmpdir(), 'pagelens-root-'));
+    try {
+      await writeFile(join(root, 'page.html'), '<button>inside the root</button>');
+      const closed = await stdioClient([]);
+      for (const url of ['file:///etc/passwd', 'file:///proc/self/environ', 'file:///tmp/', 'FILE:///etc/hostname', 'view-source:file:///etc/passwd']) {
+        const r = await closed.callTool({ name: 'browser_navigate', arguments: { url } });
+        assert.equal(r.isError, true, `${url}: ${text(r)}`);
+        assert.match(text(r), /^BAD_INPUT: (file:\/\/ URLs are off|"view-source:.*only http\(s\), data: and about: URLs)/, text(r));
+        assert.doesNotMatch(text(r), /root:x:0:0|PATH=/);
+      }
+      const tab = await closed.callTool({ name: 'browser_tabs', arguments: { action: 'new', url: 'file:///etc/' } });
+      assert.equal(tab.isError, true, text(tab));
+
+      const rooted = await stdioClient(['--file-root', root]);
+      const inside = await rooted.callTool({ name: 'browser_navigate', arguments: { url: `file://${root}/page.html` } });
+      assert.equal(inside.isError, undefined, text(inside));
+      assert.match(text(inside), /inside the root/);
+      const outside = await rooted.callTool({ name: 'browser_navigate', arguments: { url: 'file:///etc/passwd' } });
+      assert.equal(outside.isError, true);
+      assert.match(text(outside), /outside the --file-root folders/);
+    } finally {
+      await rm(root, { recursive: true, force: true });
+    }
+  });
+
+  test('browser_file_upload reads only under --upload-dir: /etc/passwd and dotfiles are refused with the reason', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'pagelens-uploads-'));
+    try {
+      await writeFile(join(dir, 'report.txt'), 'hello');
+      await writeFile(join(dir, '.env'), 'SECRET=1');
+      const page = 'data:text/html,<input type=file aria-label=Attachment onchange="document.title=[...this.files].map(f=>f.name).join()">';
+      for (const args of [[], ['--upload-dir', dir]]) {
+        const c = await stdioClient(args);
+        const nav = JSON.parse(text(await c.callTool({ name: 'browser_navigate', arguments: { url: page } }))) as { snapshot: { interactive_tree: Array<{ i: string; n: string }> } };
+        const input = nav.snapshot.interactive_tree.find((n) => /Attachment/.test(n.n))!;
+        for (const path of ['/etc/passwd', join(dir, '.env'), `${dir}/../../etc/passwd`]) {
+          const r = await c.callTool({ name: 'browser_file_upload', arguments: { id: input.i, paths: [path] } });
+          assert.equal(r.isError, true, `${path} with ${args.join(' ') || 'no flags'}: ${text(r)}`);
+          assert.match(text(r), args.length ? /outside the upload folders|dotfile/ : /Uploads are off/);
+        }
+        if (args.length) {
+          const ok = await c.callTool({ name: 'browser_file_upload', arguments: { id: input.i, paths: [join(dir, 'report.txt')] } });
+          assert.equal(ok.isError, undefined, text(ok));
+          assert.match(text(ok), /set 1 file\(s\)/);
+        }
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});

@@ -17,6 +17,9 @@ interface McpFlags {
   headed?: boolean;
   allowedOrigins?: string;
   blockedOrigins?: string;
+  allowFileUrls?: boolean;
+  fileRoot?: string[];
+  uploadDir?: string[];
   token?: string;
   sharedContext?: boolean;
   maxSessions?: number;
@@ -46,6 +49,7 @@ function httpToken(flags: McpFlags): string | undefined {
   return process.env.PAGELENS_MCP_TOKEN?.trim() || undefined;
 }
 
+const collect = (value: string, previous: string[]) => [...previous, value];
 const list = (s?: string) => s?.split(',').map((x) => x.trim()).filter(Boolean);
 
 export function addMcpCommand(program: Command): void {
@@ -60,6 +64,9 @@ export function addMcpCommand(program: Command): void {
     .option('--headed', 'show the browser window (needs a display)')
     .option('--allowed-origins <list>', 'comma-separated origins the page may load from; all others are blocked')
     .option('--blocked-origins <list>', 'comma-separated origins to block')
+    .option('--allow-file-urls', 'let the agent open file:// URLs anywhere on the disk (off by default)')
+    .option('--file-root <dir>', 'let the agent open file:// URLs under this folder (repeatable)', collect, [])
+    .option('--upload-dir <dir>', 'browser_file_upload may read files under this folder (repeatable; besides the client\'s MCP roots)', collect, [])
     .option('--token <token>', 'with --port: require Authorization: Bearer <token> (prefer the PAGELENS_MCP_TOKEN environment variable)')
     .option('--shared-context', 'with --port: every client works in one browser context (default: one context per client)')
     .option('--max-sessions <n>', 'with --port: open MCP sessions at most (default 8)', parseCount('--max-sessions', 1))
@@ -79,6 +86,9 @@ export function addMcpCommand(program: Command): void {
         ...(flags.headed && { headless: false }),
         ...(flags.allowedOrigins && { allowedOrigins: list(flags.allowedOrigins) }),
         ...(flags.blockedOrigins && { blockedOrigins: list(flags.blockedOrigins) }),
+        ...(flags.allowFileUrls && { allowFileUrls: true }),
+        ...(flags.fileRoot?.length && { fileRoots: flags.fileRoot }),
+        ...(flags.uploadDir?.length && { uploadDirs: flags.uploadDir }),
         http: {
           ...(token !== undefined && { token }),
           ...(flags.sharedContext && { sharedContext: true }),

@@ -6,6 +6,7 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { CHROMIUM_ARGS, connectChromium, findChromium, launchChromium, parseOriginRules, routeOriginRules } from '../browser/chromium.js';
 import { startOriginProxy } from '../browser/originProxy.js';
 import { hasOriginRules, type OriginRules } from '../model/origins.js';
+import { FilePolicy } from './filePolicy.js';
 import { Lens } from '../browser/lens.js';
 import { PagelensError } from '../model/errors.js';
 import { watchConsole } from '../tools/console.js';
@@ -30,6 +31,12 @@ export interface BrowserOptions {
   /** Only these origins may load (plus data:, blob:, about:). */
   allowedOrigins?: string[];
   blockedOrigins?: string[];
+  /** file:// URLs anywhere (off by default: see filePolicy.ts). */
+  allowFileUrls?: boolean;
+  /** file:// URLs under these folders. */
+  fileRoots?: string[];
+  /** Folders browser_file_upload may read from (besides the client's MCP roots). */
+  uploadDirs?: string[];
 }
 
 interface Opened {
@@ -65,8 +72,12 @@ export class BrowserSession implements TabHost {
   /** The origin rules, when any are set: on every request of the context (see open()). */
   private readonly rules?: OriginRules;
 
+  /** What of the disk the agent may reach: file:// URLs and uploads. */
+  readonly files: FilePolicy;
+
   constructor(private readonly opts: BrowserOptions, private readonly source?: SharedBrowser) {
     checkBrowserOptions(opts);
+    this.files = new FilePolicy(opts);
     const rules = parseOriginRules(opts);
     if (hasOriginRules(rules)) this.rules = rules;
   }
@@ -122,6 +133,14 @@ export class BrowserSession implements TabHost {
 
   async closeBrowser(): Promise<void> {
     await this.close();
+  }
+
+  checkNavigation(url: string): void {
+    this.files.checkNavigation(url);
+  }
+
+  checkUploads(paths: string[]): Promise<string[]> {
+    return this.files.checkUploads(paths);
   }
 
   // ---- lifecycle ----

@@ -37,6 +37,8 @@ function toMcp(r: ToolResult): CallToolResult {
 export function createMcpServer(session: BrowserSession): Server {
   const server = new Server({ name: 'pagelens', version: '0.1.0' }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   const tools = toolDefinitions('mcp');
+  // Uploads may read from the folders the client declares as its roots (asked for when needed).
+  session.files.setRootsProvider(async () => server.getClientCapabilities()?.roots ? (await server.listRoots()).roots.map((r) => r.uri) : []);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   // One page, one call at a time: two actions interleaved on it would each see the other's effects.
   let queue: Promise<unknown> = Promise.resolve();
