@@ -4,7 +4,7 @@ import { axToSemanticNodes, buildAxTree, renderAxOutline, walkAx, type AxTreeNod
 import { PagelensError } from '../model/errors.js';
 import { globalId } from '../model/page.js';
 import { isSecretFieldFacts } from '../model/secrets.js';
-import { countTokens } from '../model/tokens.js';
+import { tokenCounts } from '../model/tokens.js';
 import type { LensCore } from './core.js';
 import { engineCall } from './engine.js';
 import { describeFailure, frameInfo, type LaidOutFrame } from './frames.js';
@@ -204,7 +204,7 @@ export async function readAxTree(core: LensCore): Promise<AxTreeResult> {
         interactiveNodes: nodes.length,
         taggedInteractive: nodes.filter((n) => n.id !== n.axId).length,
         extractionTimeMs: Math.round((performance.now() - t0) * 10) / 10,
-        estimatedTokens: await countTokens(outline),
+        ...await tokenCounts({ estimatedTokens: outline }),
       },
     };
   });

@@ -3,7 +3,7 @@
 // rendered as the semantic node schema or as a compact outline.
 import { z } from 'zod';
 import { CHROME_CONTROL_PARTS, isInteractiveAxRole } from './roles.js';
-import { FrameInfo, SemanticNode } from './schema.js';
+import { APPROXIMATE_TOKENS, FrameInfo, SemanticNode } from './schema.js';
 import { REDACTED, redactSecrets } from './secrets.js';
 
 /** The slice of CDP's Accessibility.AXNode that we read. */
@@ -189,6 +189,7 @@ export const AxTreeResult = z.object({
     taggedInteractive: z.number(),
     extractionTimeMs: z.number(),
     estimatedTokens: z.number(),
+    ...APPROXIMATE_TOKENS,
   }),
 });
 export type AxTreeResult = z.infer<typeof AxTreeResult>;
