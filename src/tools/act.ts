@@ -6,6 +6,7 @@ import type { Lens } from '../browser/lens.js';
 import { ElementId, type Action } from '../model/actions.js';
 import { PagelensError, asPagelensError } from '../model/errors.js';
 import type { ActionResult } from '../model/outcome.js';
+import { unsafeSchemaReason } from '../model/schemaSafety.js';
 import { finishPending, refuseWhileDialog, runAction } from './acting.js';
 import { defineTool, type ToolContext, type ToolDef } from './types.js';
 
@@ -274,8 +275,17 @@ export const ACT_TOOLS: ToolDef[] = [
 ];
 
 function schemaFrom(text: string): z.ZodType {
+  let json: unknown;
   try {
-    return z.fromJSONSchema(JSON.parse(text) as Parameters<typeof z.fromJSONSchema>[0]);
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new PagelensError('BAD_INPUT', `schema is not a JSON Schema in a JSON string: ${(e as Error).message.split('\n')[0]}`);
+  }
+  // Checked before it is built: validation runs on the event loop (src/model/schemaSafety.ts).
+  const unsafe = unsafeSchemaReason(json);
+  if (unsafe) throw new PagelensError('BAD_INPUT', `schema refused: ${unsafe}`);
+  try {
+    return z.fromJSONSchema(json as Parameters<typeof z.fromJSONSchema>[0]);
   } catch (e) {
     throw new PagelensError('BAD_INPUT', `schema is not a JSON Schema in a JSON string: ${(e as Error).message.split('\n')[0]}`);
   }
