@@ -20,9 +20,9 @@ function checked<S extends z.ZodType>(schema: S, raw: unknown, what: string): z.
   throw new PagelensError('ENGINE_ERROR', `The in-page engine answered ${what} with something it never returns (${issues}); the page may have tampered with it.`);
 }
 
-/** `__pagelens.<method>(...args)` with plain JSON arguments. */
-export async function engineCall<K extends EngineCall>(frame: FrameRef, method: K, args: unknown[] = []): Promise<EngineAnswer<K>> {
-  const raw = await frame.target.callEngine(frame.frameId, method, args);
+/** `__pagelens.<method>(...args)` with plain JSON arguments; `long`: a read of the whole page, which may take long on a huge one. */
+export async function engineCall<K extends EngineCall>(frame: FrameRef, method: K, args: unknown[] = [], long = false): Promise<EngineAnswer<K>> {
+  const raw = await frame.target.callEngine(frame.frameId, method, args, long);
   return checked(ENGINE_CALLS[method], raw, method) as EngineAnswer<K>;
 }
 

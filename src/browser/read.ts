@@ -19,6 +19,9 @@ export interface ReadOptions {
   fresh?: boolean;
 }
 
+/** Past this, a frame's read is said to be slow (it is still used: a big page never fails for its size). */
+const SLOW_READ_MS = 10_000;
+
 /** The page model; read once more when the page navigates under the first read. */
 export async function readPageModel(core: LensCore, opts: ReadOptions): Promise<PageModel> {
   const engine: EngineSnapshotOptions = { viewportOnly: !opts.fullPage, ...(opts.structure && { structure: true }), ...(opts.attributes && { attributes: true }), ...(opts.fresh && { fresh: true }) };
@@ -38,7 +41,7 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
   // The main frame's read does not depend on the frame layout: run both at once.
   const main = core.frames.lastByOrdinal(0);
   const early = main
-    ? engineCall(main, 'snapshot', [engine]).then((value) => ({ value, frameId: main.frameId }), (error: unknown) => ({ error, frameId: main.frameId }))
+    ? engineCall(main, 'snapshot', [engine], true).then((value) => ({ value, frameId: main.frameId }), (error: unknown) => ({ error, frameId: main.frameId }))
     : undefined;
   return core.frames.withLayout(async ({ frames: layout, warnings }) => {
     const reads = await Promise.all(layout.map(async (f): Promise<FrameSnapshot | null> => {
@@ -51,7 +54,7 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
             return r.value;
           }
         }
-        return await engineCall(f, 'snapshot', [engine]);
+        return await engineCall(f, 'snapshot', [engine], true);
       } catch (e) {
         if (f.ordinal === 0) throw e;
         f.error = describeFailure(e);
@@ -64,8 +67,8 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
     layout.forEach((f, i) => {
       const s = reads[i];
       if (s) placed.push({ ordinal: f.ordinal, snapshot: s, offset: f.offset, clip: f.clip });
-      const shadow = f.target.takeShadowFailures(f.frameId);
-      if (shadow) warnings.push(f.ordinal ? `frame ${f.ordinal}: ${shadow}` : shadow);
+      if (s && s.timeMs > SLOW_READ_MS) warnings.push(`${f.ordinal ? `frame ${f.ordinal}: ` : ''}reading the page took ${(s.timeMs / 1000).toFixed(1)} s (a large page or a busy machine); the read is complete`);
+      for (const shadow of f.target.takeShadowFailures(f.frameId)) warnings.push(f.ordinal ? `frame ${f.ordinal}: ${shadow}` : shadow);
     });
     warnings.push(...await markOccludedByParents(layout, placed));
     const model = composePage(mainRead, placed, layout.map(frameInfo), viewportOnly, 0, warnings);
