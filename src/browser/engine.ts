@@ -20,10 +20,16 @@ function checked<S extends z.ZodType>(schema: S, raw: unknown, what: string): z.
   throw new PagelensError('ENGINE_ERROR', `The in-page engine answered ${what} with something it never returns (${issues}); the page may have tampered with it.`);
 }
 
-/** `__pagelens.<method>(...args)` with plain JSON arguments; `long`: a read of the whole page, which may take long on a huge one. */
-export async function engineCall<K extends EngineCall>(frame: FrameRef, method: K, args: unknown[] = [], long = false): Promise<EngineAnswer<K>> {
-  const raw = await frame.target.callEngine(frame.frameId, method, args, long);
+/** `__pagelens.<method>(...args)` with plain JSON arguments. */
+export async function engineCall<K extends EngineCall>(frame: FrameRef, method: K, args: unknown[] = []): Promise<EngineAnswer<K>> {
+  const raw = await frame.target.callEngine(frame.frameId, method, args);
   return checked(ENGINE_CALLS[method], raw, method) as EngineAnswer<K>;
+}
+
+/** engineCall() for a read of the whole page (long on a huge one); also how many bytes crossed CDP. */
+export async function engineRead<K extends EngineCall>(frame: FrameRef, method: K, args: unknown[] = []): Promise<{ answer: EngineAnswer<K>; bytes: number }> {
+  const { value, bytes } = await frame.target.readEngine(frame.frameId, method, args);
+  return { answer: checked(ENGINE_CALLS[method], value, method) as EngineAnswer<K>, bytes };
 }
 
 /** `__pagelens.<method>(...args)` where arguments may be remote objects (iframe elements). */

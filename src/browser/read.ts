@@ -6,7 +6,7 @@ import { composePage, type PageModel, type PlacedFrame } from '../model/page.js'
 import { markOccludedByAncestors } from '../model/occlusion.js';
 import type { EngineSnapshotOptions, FrameSnapshot } from '../model/schema.js';
 import type { LensCore } from './core.js';
-import { engineCall, engineCallWith } from './engine.js';
+import { engineCallWith, engineRead } from './engine.js';
 import { describeFailure, frameInfo, LAYOUT_GROUP, type LaidOutFrame } from './frames.js';
 
 export interface ReadOptions {
@@ -40,8 +40,14 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
   const { viewportOnly } = engine;
   // The main frame's read does not depend on the frame layout: run both at once.
   const main = core.frames.lastByOrdinal(0);
+  let bytes = 0;
+  const read = async (f: LaidOutFrame | NonNullable<typeof main>): Promise<FrameSnapshot> => {
+    const r = await engineRead(f, 'snapshot', [engine]);
+    bytes += r.bytes;
+    return r.answer;
+  };
   const early = main
-    ? engineCall(main, 'snapshot', [engine], true).then((value) => ({ value, frameId: main.frameId }), (error: unknown) => ({ error, frameId: main.frameId }))
+    ? read(main).then((value) => ({ value, frameId: main.frameId }), (error: unknown) => ({ error, frameId: main.frameId }))
     : undefined;
   return core.frames.withLayout(async ({ frames: layout, warnings }) => {
     const reads = await Promise.all(layout.map(async (f): Promise<FrameSnapshot | null> => {
@@ -54,7 +60,7 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
             return r.value;
           }
         }
-        return await engineCall(f, 'snapshot', [engine], true);
+        return await read(f);
       } catch (e) {
         if (f.ordinal === 0) throw e;
         f.error = describeFailure(e);
@@ -73,6 +79,7 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
     warnings.push(...await markOccludedByParents(layout, placed));
     const model = composePage(mainRead, placed, layout.map(frameInfo), viewportOnly, 0, warnings);
     model.timeMs = Math.round((performance.now() - t0) * 10) / 10;
+    model.engine.bytes = bytes;
     return model;
   });
 }

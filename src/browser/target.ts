@@ -188,10 +188,23 @@ export class Target {
     if (late) this.shadowSlow.set(frameId, `the search for closed shadow roots took longer than ${SHADOW_SEARCH_BUDGET_MS / 1000} s (a large page on a busy machine), so this read may miss their content; it goes on in the background and the next read includes them`);
   }
 
-  /** Calls `__pagelens.<method>(...args)` in a frame's engine and returns the value. `long`: a read of the whole page, allowed to take long. */
-  async callEngine<T>(frameId: string, method: string, args: unknown[] = [], long = false): Promise<T> {
+  /** Calls `__pagelens.<method>(...args)` in a frame's engine and returns the value. */
+  async callEngine<T>(frameId: string, method: string, args: unknown[] = []): Promise<T> {
     const contextId = await this.engineContext(frameId);
-    return this.evaluate(contextId, `globalThis.__pagelens.${method}(...${JSON.stringify(args)})`, long) as Promise<T>;
+    return this.evaluate(contextId, `globalThis.__pagelens.${method}(...${JSON.stringify(args)})`) as Promise<T>;
+  }
+
+  /**
+   * callEngine() for a read of the whole page, which may take long on a huge one. The answer
+   * crosses as one JSON string (serialized by the isolated world's own JSON, which the page cannot
+   * touch): Chrome turns a large object into protocol values several times slower. Returns how
+   * many bytes crossed, too.
+   */
+  async readEngine(frameId: string, method: string, args: unknown[] = []): Promise<{ value: unknown; bytes: number }> {
+    const contextId = await this.engineContext(frameId);
+    const text = await this.evaluate(contextId, `JSON.stringify(globalThis.__pagelens.${method}(...${JSON.stringify(args)}))`, true);
+    if (typeof text !== 'string') throw new PagelensError('ENGINE_ERROR', `The in-page engine answered ${method} with no JSON text; the page may have tampered with it.`);
+    return { value: JSON.parse(text), bytes: text.length };
   }
 
   /**
