@@ -58,7 +58,9 @@ export {
 
 // ---- The MCP server, to run or to embed ----
 export { createMcpServer, runMcpServer, type McpServerOptions } from './mcp/server.js';
-export { BrowserSession, type BrowserOptions } from './mcp/browser.js';
+export { BrowserSession, SharedBrowser, type BrowserOptions } from './mcp/browser.js';
+export { FilePolicy, type FilePolicyOptions } from './mcp/filePolicy.js';
+export type { McpHttpOptions } from './mcp/http.js';
 
 // ---- The negotiation backend and the agent loop ----
 export {
