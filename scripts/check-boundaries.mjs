@@ -6,8 +6,9 @@
 //   - an import of anything not listed is an error, and so is a listed permission nobody uses;
 //   - a dynamic import()/require() whose specifier is not a plain string cannot be checked: error;
 //   - the package may not import itself by name from src/ (only its tests use the published entries);
-//   - `never-reaches <package>` forbids reaching that package through value imports at any depth
-//     (src/page is bundled into every page and must stay zod-free even via a re-exporting model file);
+//   - `never-reaches <package> [file…]` forbids reaching that package through value imports at any
+//     depth, from every file of the folder or only the files named (src/page and the extension's
+//     content script are bundled into every page and must stay zod-free, even via a re-export);
 //   - `closed <file>` keeps a file of the folder out of reach of the folder's own files (the facade);
 //   - no import cycle, type-only imports included (a type cycle is still two modules that cannot be
 //     understood apart).
@@ -44,7 +45,7 @@ function codeFiles(dir) {
 
 /**
  * A folder's rules. Lines: a folder or file of ours (`src/model`), a package (`zod`, `@hono/node-server`),
- * `node:*` for Node's built-ins, `never-reaches <package>`, `closed <file of this folder>`, and
+ * `node:*` for Node's built-ins, `never-reaches <package> [file…]`, `closed <file of this folder>`, and
  * `scope: files` (the list covers only the files directly in its folder, not its subfolders).
  */
 function readDeps(dir) {
@@ -55,8 +56,8 @@ function readDeps(dir) {
     if (!line) return;
     const [word, arg] = line.split(/\s+/);
     if (line === 'scope: files') deps.filesOnly = true;
-    else if (word === 'never-reaches' && arg) deps.neverReaches.push(arg);
-    else if (word === 'closed' && arg) deps.closed.push(posix(join(deps.dir, arg)));
+    else if (word === 'never-reaches' && arg) deps.neverReaches.push({ pkg: arg, files: line.split(/\s+/).slice(2).map((f) => posix(join(deps.dir, f))) });
+    else if (word === 'closed' && arg) deps.closed.push(...line.split(/\s+/).slice(1).map((f) => posix(join(deps.dir, f))));
     else if (!arg) deps.allow.push({ perm: word, line: i + 1 });
     else throw new Error(`${deps.file}:${i + 1}: cannot read "${line}"`);
   });
@@ -219,12 +220,14 @@ export function check() {
   for (const deps of new Set(depsCache.values())) {
     for (const a of deps.allow) if (!deps.used.has(a.perm)) problems.push(`${deps.file}:${a.line}: "${a.perm}" is allowed but nothing in ${deps.dir} imports it; remove it`);
     for (const c of deps.closed) if (!existsSync(join(root, c))) problems.push(`${deps.file}: closed file ${c} does not exist`);
+    for (const n of deps.neverReaches) for (const f of n.files) if (!existsSync(join(root, f))) problems.push(`${deps.file}: never-reaches ${n.pkg} names ${f}, which does not exist`);
   }
 
   // never-reaches: follow value imports to any depth.
   for (const file of files) {
     const deps = depsFor(file);
-    for (const pkg of deps?.neverReaches ?? []) {
+    for (const { pkg, files: only } of deps?.neverReaches ?? []) {
+      if (only.length && !only.includes(rel(file))) continue;
       const path = valuePathTo(file, pkg, edges);
       if (path) problems.push(`${rel(file)}: reaches ${pkg} through value imports (${[...path.map(rel), pkg].join(' → ')}); import types only, or move the value to a module without ${pkg} (${deps.file}: never-reaches ${pkg})`);
     }

@@ -58,6 +58,20 @@ test('zod reaching src/page through a model file that re-exports a schema is ref
   }, /src\/page\/main\.ts: reaches zod through value imports \(src\/page\/main\.ts → src\/model\/index\.ts → src\/model\/schema\.ts → zod\)/);
 });
 
+test('never-reaches can name files: the extension\'s content script may not reach zod, its service worker may', () => {
+  const extension = {
+    'extension/DEPS.list': 'src/model\nzod\nnever-reaches zod src/content.ts\n',
+    'extension/src/messages.ts': "import { Shape } from '../../src/model/schema.js';\nexport const CHANNEL = 'p/1';\nexport const check = (v: unknown) => Shape.parse(v);\n",
+    'extension/src/background.ts': "import { z } from 'zod';\nimport { check } from './messages.js';\nexport const ok = (v: unknown) => z.object({}).parse(check(v));\n",
+  };
+  assertRejected({ ...extension, 'extension/src/content.ts': "import { CHANNEL } from './messages.js';\nexport const c = CHANNEL;\n" },
+    /extension\/src\/content\.ts: reaches zod through value imports \(extension\/src\/content\.ts → extension\/src\/messages\.ts → src\/model\/schema\.ts → zod\)/);
+  const r = check({ ...extension, 'extension/src/content.ts': "import type { check } from './messages.js';\nexport type C = typeof check;\n" });
+  assert.equal(r.code, 0, r.out);
+  assertRejected({ ...extension, 'extension/DEPS.list': 'src/model\nzod\nnever-reaches zod src/contnet.ts\n', 'extension/src/content.ts': 'export {};\n' },
+    /never-reaches zod names extension\/src\/contnet\.ts, which does not exist/);
+});
+
 test('a type-only import of a zod model file is fine in src/page, in every type-only form', () => {
   const r = check({
     'src/page/main.ts': "import { type Shape } from '../model/schema.js';\nexport type { Shape as S } from '../model/schema.js';\nexport type T = typeof import('../model/schema.js');\nexport const f = (s: Shape) => s.n;\n",
