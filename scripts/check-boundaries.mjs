@@ -107,7 +107,8 @@ const isString = (n) => n && (n.kind === SyntaxKind.StringLiteral || n.kind === 
 function importsOf(sf) {
   const out = [];
   const text = sf.text;
-  const lineOf = (node) => text.slice(0, node.pos).split('\n').length + (text.slice(node.pos, node.end).match(/^\s*/)[0].split('\n').length - 1);
+  // A node's pos includes the whitespace and comments before it: count the lines up to its first token.
+  const lineOf = (node) => text.slice(0, node.pos).split('\n').length + (text.slice(node.pos, node.end).match(/^(?:\s|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*/)[0].split('\n').length - 1);
   const add = (node, specNode, typeOnly) => {
     if (isString(specNode)) out.push({ spec: specNode.text, typeOnly, line: lineOf(node) });
     else out.push({ computed: text.slice(specNode?.pos ?? node.pos, specNode?.end ?? node.end).trim(), line: lineOf(node) });
