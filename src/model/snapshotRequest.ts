@@ -52,6 +52,7 @@ export const FORMATS = {
 } as const satisfies Record<string, { modes: readonly SnapshotMode[]; help: string; why?: Partial<Record<SnapshotMode | 'query', string>> }>;
 export type SnapshotFormat = keyof typeof FORMATS;
 export const SNAPSHOT_FORMATS = Object.keys(FORMATS) as [SnapshotFormat, ...SnapshotFormat[]];
+export const SnapshotFormat = z.enum(SNAPSHOT_FORMATS);
 
 export const ScreenshotOptions = z.strictObject({
   /** JPEG quality, 1–100. */
@@ -63,7 +64,7 @@ export type ScreenshotOptionsInput = z.input<typeof ScreenshotOptions>;
 
 export const SnapshotRequest = z.strictObject({
   mode: SnapshotMode.default('semantic_v3'),
-  format: z.enum(SNAPSHOT_FORMATS).default('json'),
+  format: SnapshotFormat.default('json'),
   /** Keep elements outside the viewport too. */
   fullPage: z.boolean().default(false),
   /** Include [x,y,w,h] boxes in semantic_v3 (centre points are always there). */

@@ -3,7 +3,7 @@
 import { z } from 'zod';
 import { PagelensError } from '../model/errors.js';
 import { DomOverviewParams } from '../model/explore.js';
-import { FORMATS, givenOptions, MODE_HELP, OPTIONS, SnapshotMode, SnapshotRequest, snapshotRequestConflict } from '../model/snapshotRequest.js';
+import { FORMATS, givenOptions, MODE_HELP, OPTIONS, SnapshotFormat, SnapshotMode, snapshotRequestConflict } from '../model/snapshotRequest.js';
 import { defineTool, jsonResult, type ToolContext, type ToolDef, type ToolResult } from './types.js';
 
 const modes = (m: readonly string[]) => m.join(', ');
@@ -11,7 +11,7 @@ const modes = (m: readonly string[]) => m.join(', ');
 const SnapshotArgs = z.strictObject({
   mode: SnapshotMode.optional().describe(Object.entries(MODE_HELP).map(([m, help]) => `${m}: ${help}`).join('; ')),
   fullPage: z.boolean().optional().describe(`Keep elements outside the viewport too (${modes(OPTIONS.fullPage.modes!)})`),
-  format: SnapshotRequest.shape.format.unwrap().optional().describe(Object.entries(FORMATS).map(([f, d]) => `${f}: ${d.help} (${modes(d.modes)})`).join('; ')),
+  format: SnapshotFormat.optional().describe(Object.entries(FORMATS).map(([f, d]) => `${f}: ${d.help} (${modes(d.modes)})`).join('; ')),
   query: z.string().min(1).optional().describe('The task at hand ("price of the Dell monitor"): only what matters for it is returned, with what was left out'),
   maxTokens: z.number().int().positive().optional().describe('With query: a hard ceiling on the answer, in o200k tokens (default 2000)'),
 });
