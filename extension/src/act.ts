@@ -50,7 +50,8 @@ export async function act(tabId: number, input: string | Action, opts: ActOption
   }
   const target = 'id' in action ? action.id : undefined;
   const expected = opts.expect ?? defaultExpect(action);
-  let shown = formatAction(action);
+  // A value stays masked until its field is known not to be secret: a refusal must not echo a password.
+  let shown = 'value' in action ? formatAction({ ...action, value: '***' }) : formatAction(action);
   try {
     await restoreTab(tabId);
     const r = target ? await resolveId(tabId, target) : undefined;
@@ -58,10 +59,10 @@ export async function act(tabId: number, input: string | Action, opts: ActOption
     // The debugger is attached only for actions that use input (Chrome shows a bar while it is attached).
     const trusted = opts.trusted === false ? { ok: false as const, reason: 'trusted input was turned off' }
       : INPUT_ACTIONS.has(action.type) ? await trustedInput(tabId) : { ok: false as const, reason: 'not needed' };
-    if (r && (action.type === 'setValue' || action.type === 'type')) {
+    if (r && 'value' in action) {
       const entry = await elementOp<TextEntry>(tabId, r, { op: 'textEntry' });
       // A password's value never leaves the action, not even in its own result.
-      if (entry.kind !== 'refuse' && entry.secret) shown = formatAction({ ...action, value: '***' });
+      if (entry.kind !== 'refuse' && !entry.secret) shown = formatAction(action);
     }
     const done = await perform(tabId, action, r, trusted);
     if (!trusted.ok && INPUT_ACTIONS.has(action.type) && done.method === 'js') done.warnings = [...done.warnings ?? [], `no trusted input (${trusted.reason}): DOM events were used, which the page can tell apart from a person's`];

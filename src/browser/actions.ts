@@ -44,7 +44,10 @@ export async function performAction(core: LensCore, input: string | Action, opts
   const expected = opts.expect === undefined ? undefined
     : typeof opts.expect === 'string' ? parseExpectSpec(opts.expect) : parseInput(ExpectedOutcome, opts.expect, 'expected outcome');
   const settle = typeof opts.settle === 'object' ? parseInput(StabilityOptions, opts.settle, 'stability options') : AFTER_ACTION;
-  const result: ActionResult = { action: formatAction(action), ok: false, method: 'none' };
+  // A value is masked until its field is known not to be secret: a refusal (unknown, stale, gone,
+  // read-only) must not echo a password the caller meant for a field it never reached.
+  const masked = 'value' in action ? formatAction({ ...action, value: '***' }) : formatAction(action);
+  const result: ActionResult = { action: masked, ok: false, method: 'none' };
   const warnings: string[] = [];
   const requested = targetOf(action);
   let el: Resolved | undefined;
@@ -65,7 +68,7 @@ export async function performAction(core: LensCore, input: string | Action, opts
         result.recovered = { from: requested, to: gid, confidence: r.confidence, message: r.message };
       }
     }
-    if (el && 'value' in action && await isSecret(el)) result.action = formatAction({ ...action, value: '***' });
+    if (!el || !('value' in action) || await isPlainField(el)) result.action = formatAction(action);
     const pre = expected ? await capturePreActionState(core, expected, gid) : undefined;
     const done = await execute(core, action, el, gid);
     result.ok = true;
@@ -112,9 +115,10 @@ async function refuseIfStale(core: LensCore, el: Resolved, gid: string): Promise
   }
 }
 
-async function isSecret(el: Resolved): Promise<boolean> {
+/** A field that takes text and is not secret: what is typed there may be echoed. */
+async function isPlainField(el: Resolved): Promise<boolean> {
   const entry = await elementCall(el, 'textEntry', [], GROUP);
-  return entry.kind !== 'refuse' && entry.secret;
+  return entry.kind !== 'refuse' && !entry.secret;
 }
 
 function need(el: Resolved | undefined): Resolved {
@@ -154,7 +158,7 @@ async function execute(core: LensCore, action: Action, el: Resolved | undefined,
       if (entry.kind === 'set') {
         const r = await elementCall(e, 'setValue', [value], GROUP);
         if (!r.ok) throw refuse('NOT_ACTIONABLE', `${gid}: ${r.reason}`);
-        if (!(await elementCall(e, 'valueIs', [value], GROUP))) throw refuse('NOT_ACTIONABLE', `${gid} did not take the value "${value}" (it shows "${r.value}")`);
+        if (!(await elementCall(e, 'valueIs', [value], GROUP))) throw refuse('NOT_ACTIONABLE', entry.secret ? `${gid} did not take the value` : `${gid} did not take the value "${value}" (it shows "${r.value}")`);
         return { method: 'js', detail: `set ${gid} to ${entry.secret ? '***' : `"${r.value}"`}` };
       }
       await typeInto(core, e, gid, value, action.type === 'type' ? 'keys' : 'text');

@@ -8,7 +8,7 @@ import { parseGlobalId } from '../model/page.js';
 import type { Cdp } from './cdp.js';
 import { engineCall, engineHandle, type ElementRef } from './engine.js';
 import { FrameMap, type LaidOutFrame } from './frames.js';
-import { IdLedger } from './ids.js';
+import { IdLedger, IdNumbering } from './ids.js';
 import { NetworkWatch } from './network.js';
 import { SnapshotCache } from './snapshots.js';
 import { Target } from './target.js';
@@ -33,7 +33,7 @@ export interface AxIssue {
 
 export class LensCore {
   readonly frames: FrameMap;
-  readonly ids = new IdLedger();
+  readonly ids: IdLedger;
   readonly network = new NetworkWatch();
   /** Main-frame navigations seen since attach (same-document ones included). */
   navigations = 0;
@@ -41,14 +41,16 @@ export class LensCore {
   /** Snapshots of the exploration toolkit (issue 12): kept 30 s for answers, a while longer for diffs. */
   readonly snapshots = new SnapshotCache();
 
-  private constructor(readonly page: Page, readonly pageTarget: Target) {
-    this.frames = new FrameMap(page, pageTarget);
+  private constructor(readonly page: Page, readonly pageTarget: Target, numbering: IdNumbering) {
+    this.ids = new IdLedger(numbering);
+    this.frames = new FrameMap(page, pageTarget, numbering);
     page.on('framenavigated', (f) => { if (f === page.mainFrame()) this.navigations++; });
   }
 
-  static async attach(page: Page): Promise<LensCore> {
+  /** `numbering`: shared by the lenses of one session (its tabs), so no two hand out the same ID. */
+  static async attach(page: Page, numbering = new IdNumbering()): Promise<LensCore> {
     const session = await page.context().newCDPSession(page);
-    return new LensCore(page, await Target.open(session));
+    return new LensCore(page, await Target.open(session, numbering), numbering);
   }
 
   /** Real input goes to the page's own target, in top-level viewport coordinates. */
@@ -71,7 +73,15 @@ export class LensCore {
     const expected = opts.doc ?? this.ids.expectedDoc(id, parsed.frame);
     const r = await engineHandle(frame, 'lookupIn', [expected ?? null, parsed.local], group);
     if ('objectId' in r) return { frame, localId: parsed.local, objectId: r.objectId, ...(expected && { doc: expected }) };
-    if (typeof r.value === 'string' && expected) throw await this.navigatedError(id, frame, expected, r.value);
+    if (typeof r.value === 'string') {
+      // The engine names its own document when the ID was numbered before it began: an earlier
+      // document issued it, though the ledger no longer says which (forgotten, or never handed out).
+      if (!expected || r.value === expected) {
+        throw new PagelensError('NAVIGATED', `Element ${id} belongs to a document that is gone: it was issued before ${frame.ordinal === 0 ? 'the page' : `frame ${frame.ordinal}`} loaded its current document; take a new snapshot.`,
+          { id, to: frame.ordinal === 0 ? this.page.url() : frame.url, current: r.value });
+      }
+      throw await this.navigatedError(id, frame, expected, r.value);
+    }
     if (r.value !== null) throw new PagelensError('ENGINE_ERROR', `The in-page engine answered the lookup of ${id} with ${JSON.stringify(r.value)}; the page may have tampered with it.`);
     throw new PagelensError('UNKNOWN_ID', `Element ${id} is no longer on the page (removed or re-rendered). Take a new snapshot.`);
   }

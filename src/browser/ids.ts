@@ -1,9 +1,43 @@
 // The ID ledger: which document issued each ID the lens handed out, and what the element looked
-// like then. Documents number their elements from 1, so "5" on page A and "5" on page B are
-// different elements; the ledger is what lets the lens refuse A's "5" on B, however often it is
-// retried, and what recovery matches a re-rendered element against.
+// like then. Each new document continues the numbering above every ID handed out before it (see
+// IdNumbering), so an ID is never reused; the ledger is what lets the lens refuse page A's "5" on
+// page B with NAVIGATED, however often it is retried, and what recovery matches a re-rendered
+// element against.
+import { ENGINE_CALLS } from '../model/engine.js';
+import { PagelensError } from '../model/errors.js';
 import type { GhostTarget } from '../model/ghost.js';
-import type { PageModel } from '../model/page.js';
+import { parseGlobalId, type PageModel } from '../model/page.js';
+import { describeIssues } from '../model/validate.js';
+
+/**
+ * Where a new document's IDs start: above the highest ID any document of the session issued
+ * (as far as anyone was told of it: every ID handed out passes through an IdLedger). One per lens
+ * by default; a session with several tabs shares one, so no two tabs hand out the same ID either
+ * (within the limits of documents that keep numbering side by side).
+ */
+export class IdNumbering {
+  private highWater = 0;
+
+  /** The number after which a document contacted for the first time numbers its elements. */
+  start(): number {
+    return this.highWater;
+  }
+
+  /** An ID was issued or handed out: later documents number above it. */
+  saw(local: number): void {
+    if (Number.isSafeInteger(local) && local > this.highWater) this.highWater = local;
+  }
+
+  /** The engine's answer to numberFrom (checked like every engine answer). */
+  claimed(raw: unknown): void {
+    const r = ENGINE_CALLS.numberFrom.safeParse(raw);
+    if (!r.success) {
+      const why = describeIssues(r.error).slice(0, 2).map((i) => `${i.path || 'answer'}: ${i.message}`).join('; ');
+      throw new PagelensError('ENGINE_ERROR', `The in-page engine answered numberFrom with something it never returns (${why}); the page may have tampered with it.`);
+    }
+    this.saw(r.data.last);
+  }
+}
 
 export interface Sighting extends GhostTarget {
   /** The document (engine token) that issued the ID. */
@@ -19,6 +53,8 @@ const MAX_REMEMBERED = 60_000;
 const MAX_DOCS = 200;
 
 export class IdLedger {
+  constructor(readonly numbering: IdNumbering = new IdNumbering()) {}
+
   /** Global ID → its last sighting in a read handed to the caller. Map order is recency order. */
   private readonly ids = new Map<string, Sighting>();
   /** Document token → the URL it was seen at. */
@@ -46,6 +82,8 @@ export class IdLedger {
   }
 
   private remember(gid: string, sighting: Sighting): void {
+    const local = parseGlobalId(gid)?.local;
+    if (local) this.numbering.saw(Number(local));
     this.ids.delete(gid); // re-inserted last: most recent
     this.ids.set(gid, sighting);
   }

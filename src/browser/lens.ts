@@ -15,6 +15,7 @@ import { parseInput } from '../model/validate.js';
 import { performAction, type ActOptions } from './actions.js';
 import { readAxTree } from './axtree.js';
 import { LensCore } from './core.js';
+import type { IdNumbering } from './ids.js';
 import { recentEvents } from './events.js';
 import { domDiff, domOverview, domSearch, elementContext, expandRegion, pageOverview, regions } from './explore.js';
 import type { DomDiff, DomOverviewParamsInput, DomOverviewResponse, ElementContext, ExpandedRegion, ExpandRegionOptionsInput, ExploreOptionsInput, PageOverview, RefreshOptionsInput, RegionsResult, SearchOptionsInput, SearchResult } from '../model/explore.js';
@@ -32,8 +33,9 @@ export class Lens {
 
   private constructor(readonly page: Page, private readonly core: LensCore) {}
 
-  static async attach(page: Page): Promise<Lens> {
-    return new Lens(page, await LensCore.attach(page));
+  /** `opts.numbering`: one per session of several tabs, so that no two tabs hand out the same ID. */
+  static async attach(page: Page, opts: { numbering?: IdNumbering } = {}): Promise<Lens> {
+    return new Lens(page, await LensCore.attach(page, opts.numbering));
   }
 
   /**

@@ -4,6 +4,7 @@
 // the tabs — every page of the context, popups included — one lens per page, and the current tab.
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, blockExternalRequests, connectChromium, findChromium, launchChromium } from '../browser/chromium.js';
+import { IdNumbering } from '../browser/ids.js';
 import { Lens } from '../browser/lens.js';
 import { PagelensError } from '../model/errors.js';
 import { watchConsole } from '../tools/console.js';
@@ -58,6 +59,8 @@ export class BrowserSession implements TabHost {
   private current?: Page;
   /** Pages this session opened or saw open, as opposed to an attached user's tabs. */
   private readonly ownPages = new WeakSet<Page>();
+  /** One numbering for every tab: an ID from one tab never names an element of another. */
+  private readonly numbering = new IdNumbering();
 
   constructor(private readonly opts: BrowserOptions) {
     checkBrowserOptions(opts);
@@ -216,7 +219,7 @@ export class BrowserSession implements TabHost {
   }
 
   private lensOf(tab: Tab): Promise<Lens> {
-    tab.lens ??= Lens.attach(tab.page).catch((e) => { tab.lens = undefined; throw e; });
+    tab.lens ??= Lens.attach(tab.page, { numbering: this.numbering }).catch((e) => { tab.lens = undefined; throw e; });
     return tab.lens;
   }
 
