@@ -113,3 +113,19 @@ test('a password value is masked when the action is refused: unknown ID, read-on
   const ok = await b.lens.act({ type: 'setValue', id: idOf(s, 'Public comment'), value: 'visible words' });
   assert.match(ok.action, /visible words/);
 });
+
+test('the click lands where it was checked: a frame slid under the pointer on pointermove is refused as COVERED', async () => {
+  const { page, lens } = await h.open('sec-pointer-swap.html');
+  const snap = await lens.snapshot();
+  const cancel = idOf(snap, 'Cancel');
+  for (const action of [`click(${cancel})`, `dblclick(${cancel})`]) {
+    const r = await lens.act(action);
+    assert.equal(r.ok, false, `${action}: ${JSON.stringify(r)}`);
+    assert.equal(r.error?.code, 'COVERED', `${action}: ${JSON.stringify(r)}`);
+    // The first press finds Cancel clear until the pointer arrives; the second finds the frame there already.
+    if (action.startsWith('click')) assert.match(r.error!.message, /covered by iframe#pay.* once the pointer reached it/);
+  }
+  assert.equal(await page.evaluate(() => (window as any).authorized), 0, 'the payment was not authorised');
+  const frame = page.frames().find((f) => f.url().includes('sec-authorize.html'))!;
+  assert.equal(await frame.textContent('button'), 'Authorize payment');
+});

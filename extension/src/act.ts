@@ -6,7 +6,7 @@ import { formatAction, toAction, type Action } from '../../src/model/actions.js'
 import type { OkReason, PrepareResult, ScrollResult, SelectResult, SetValueResult, TextEntry } from '../../src/model/engine.js';
 import type { ERROR_CODES } from '../../src/model/errors.js';
 import type { ActionMethod, ActionResult, ExpectedOutcome } from '../../src/model/outcome.js';
-import { insertText, mouseClick, mouseMove, pressKeys, selectAll, trustedInput } from './input.js';
+import { insertText, mouseMove, mousePress, pressKeys, selectAll, trustedInput } from './input.js';
 import { describe } from './layout.js';
 import { ask, ExtensionError, restoreTab } from './tab.js';
 import { elementOp, frameOffset, resolveId, revealFrame, type Resolved } from './target.js';
@@ -91,10 +91,28 @@ async function pointOf(tabId: number, r: Resolved): Promise<[number, number]> {
   return [p.point[0] + ox, p.point[1] + oy];
 }
 
+/**
+ * The element's point, checked again once the pointer is on it: a page can answer the pointer's
+ * arrival by sliding something else (a cross-origin frame's "Authorize") under it. Press at once.
+ */
+async function reach(tabId: number, r: Resolved): Promise<[number, number]> {
+  const [x, y] = await pointOf(tabId, r);
+  await mouseMove(tabId, x, y);
+  let now: [number, number];
+  try {
+    now = await pointOf(tabId, r);
+  } catch (e) {
+    if (e instanceof Refused) throw new Refused(e.code, `${e.message} once the pointer reached it, so it was not pressed`);
+    throw e;
+  }
+  if (Math.hypot(now[0] - x, now[1] - y) > 2) throw new Refused('NOT_ACTIONABLE', `element ${r.gid} moved when the pointer reached it, so it was not pressed`);
+  return [x, y];
+}
+
 async function click(tabId: number, r: Resolved, trusted: boolean, count = 1): Promise<Done> {
   if (trusted) {
-    const [x, y] = await pointOf(tabId, r);
-    await mouseClick(tabId, x, y, count);
+    const [x, y] = await reach(tabId, r);
+    await mousePress(tabId, x, y, count);
     return { method: 'mouse', detail: `clicked ${r.gid} at (${Math.round(x)}, ${Math.round(y)}) with trusted input` };
   }
   const ok = await elementOp<OkReason>(tabId, r, { op: 'clickJs' });

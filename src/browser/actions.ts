@@ -13,8 +13,8 @@ import { parseInput } from '../model/validate.js';
 import type { LensCore, Resolved } from './core.js';
 import { elementCall, engineCall } from './engine.js';
 import { describeFailure } from './frames.js';
-import { insertText, mouseClick, mouseMove, pressChord, typeText } from './input.js';
-import { locate } from './locate.js';
+import { insertText, mouseMove, mousePress, pressChord, typeText } from './input.js';
+import { locate, type Located } from './locate.js';
 import { recoverElement } from './recovery.js';
 import { StabilityOptions, trackNetwork, waitForDomStability, type StabilityOptionsInput } from './stability.js';
 import { capturePreActionState, verifyOutcome } from './verify.js';
@@ -133,10 +133,10 @@ async function execute(core: LensCore, action: Action, el: Resolved | undefined,
   switch (action.type) {
     case 'click': case 'dblclick': case 'hover': {
       const e = need(el);
-      const at = await locate(core, e, gid, { group: GROUP });
+      const at = action.type === 'hover' ? await locate(core, e, gid, { group: GROUP }) : await reach(core, e, gid);
       if (at.ok) {
         if (action.type === 'hover') await mouseMove(cdp, at.x, at.y);
-        else await mouseClick(cdp, at.x, at.y, action.type === 'dblclick' ? 2 : 1);
+        else await mousePress(cdp, at.x, at.y, action.type === 'dblclick' ? 2 : 1);
         return { method: 'mouse', detail: `${action.type === 'hover' ? 'moved the mouse to' : action.type === 'dblclick' ? 'double-clicked' : 'clicked'} ${gid} at (${Math.round(at.x)}, ${Math.round(at.y)})` };
       }
       if (at.code !== 'UNREACHABLE' || action.type === 'hover') throw refuse(at.code === 'UNREACHABLE' ? 'NOT_ACTIONABLE' : at.code, at.reason);
@@ -181,9 +181,9 @@ async function execute(core: LensCore, action: Action, el: Resolved | undefined,
       if (!want && state.tag === 'input' && state.type === 'radio') {
         throw refuse('NOT_ACTIONABLE', `${gid} is a radio button: choose another option in its group instead of unchecking it`);
       }
-      const at = await locate(core, e, gid, { group: GROUP });
+      const at = await reach(core, e, gid);
       let method: ActionMethod = 'mouse';
-      if (at.ok) await mouseClick(cdp, at.x, at.y);
+      if (at.ok) await mousePress(cdp, at.x, at.y);
       else if (at.code === 'UNREACHABLE') { await elementCall(e, 'clickJs', [], GROUP); method = 'js'; } else throw refuse(at.code, at.reason);
       const after = await elementCall(e, 'checkedOf', [], GROUP);
       if (after !== want) throw refuse('NOT_ACTIONABLE', `clicked ${gid}, but it is still ${after === true ? 'checked' : after === 'mixed' ? 'mixed' : 'unchecked'}`);
@@ -258,9 +258,9 @@ async function typeInto(core: LensCore, el: Resolved, gid: string, value: string
   const focus = await elementCall(el, 'focusForTyping', [], GROUP);
   if (!focus.ok && focus.reason) throw refuse('NOT_ACTIONABLE', `${gid}: ${focus.reason}`);
   if (!focus.ok) {
-    const at = await locate(core, el, gid, { group: GROUP });
+    const at = await reach(core, el, gid);
     if (!at.ok) throw refuse(at.code === 'UNREACHABLE' ? 'NOT_ACTIONABLE' : at.code, at.reason);
-    await mouseClick(cdp, at.x, at.y);
+    await mousePress(cdp, at.x, at.y);
     const again = await elementCall(el, 'focusForTyping', [], GROUP);
     if (!again.ok) throw refuse('NOT_ACTIONABLE', `${gid} did not take focus${again.reason ? `: ${again.reason}` : ''}, so the keys would go elsewhere`);
   }
@@ -328,9 +328,28 @@ async function selectOptions(core: LensCore, el: Resolved, gid: string, wanted: 
 }
 
 async function clickElement(core: LensCore, el: Resolved, gid: string): Promise<void> {
-  const at = await locate(core, el, gid, { group: GROUP });
+  const at = await reach(core, el, gid);
   if (!at.ok) throw refuse(at.code === 'UNREACHABLE' ? 'NOT_ACTIONABLE' : at.code, at.reason);
-  await mouseClick(core.input, at.x, at.y);
+  await mousePress(core.input, at.x, at.y);
+}
+
+/**
+ * Where a press on the element lands, checked twice: before the pointer moves there, and once it
+ * is there. A page can answer the pointer's arrival (pointermove, mouseover) by putting something
+ * else under it — a cross-origin frame's "Authorize payment" over "Cancel" — and the press would
+ * land on that. Returns the point with the pointer on it; press there at once.
+ */
+async function reach(core: LensCore, el: Resolved, gid: string): Promise<Located> {
+  const at = await locate(core, el, gid, { group: GROUP });
+  if (!at.ok) return at;
+  await mouseMove(core.input, at.x, at.y);
+  const now = await locate(core, el, gid, { group: GROUP });
+  // Reachable before the pointer came and not after: no script click stands in for the press.
+  if (!now.ok) return { ok: false, code: now.code === 'UNREACHABLE' ? 'NOT_ACTIONABLE' : now.code, reason: `${now.reason} once the pointer reached it, so it was not pressed` };
+  if (Math.hypot(now.x - at.x, now.y - at.y) > 2) {
+    return { ok: false, code: 'NOT_ACTIONABLE', reason: `${gid} moved when the pointer reached it (from (${Math.round(at.x)}, ${Math.round(at.y)}) to (${Math.round(now.x)}, ${Math.round(now.y)})), so it was not pressed` };
+  }
+  return at;
 }
 
 async function waitForOptions(el: Resolved, ready: (l: OptionList) => boolean): Promise<OptionList> {
