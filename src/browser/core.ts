@@ -14,6 +14,8 @@ import { SnapshotCache } from './snapshots.js';
 import { Target } from './target.js';
 
 const AX_ID = /^\d+-\d+$/;
+/** What DOM.resolveNode says when the backend node no longer exists. */
+const NODE_GONE = /No node with given id|Could not find node|Node with given id does not belong to the document|No node found/i;
 
 /** A live element behind an ID: a remote object in its frame's isolated world. */
 export interface Resolved extends ElementRef {
@@ -129,7 +131,9 @@ export class LensCore {
     try {
       return { frame, localId: axId, objectId: await frame.target.resolveBackendNode(backend, frame.frameId, group), doc: issuedBy };
     } catch (e) {
-      if (!isPagelensError(e, 'CDP_ERROR')) throw e;
+      // Only Chrome's own "no such node" means the element is gone; any other failure (a timeout,
+      // a closed session, an internal error) says nothing about it and stays an error.
+      if (!isPagelensError(e, 'CDP_ERROR') || !NODE_GONE.test(e.message)) throw e;
       throw new PagelensError('UNKNOWN_ID', `Element ${axId} no longer resolves${path ? ` (path ${path} matches nothing)` : ''}. Take a new axtree snapshot.`);
     }
   }

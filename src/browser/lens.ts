@@ -26,7 +26,7 @@ import { actOn, extract, observe, type ActOnOptions, type ActOnResult, type Extr
 import { snapshotPayload, type SnapshotPayload } from './snapshot.js';
 import { readPageModel } from './read.js';
 import { waitForDomStability, type StabilityOptionsInput, type StabilityResult } from './stability.js';
-import { capturePreActionState, defaultOutcome, verifyOutcome, type PreActionState } from './verify.js';
+import { capturePreActionState, defaultOutcome, findOnFrames, verifyOutcome, type PreActionState, type Presence } from './verify.js';
 
 export class Lens {
   private lastPreAction?: { state: PreActionState; id?: string };
@@ -87,6 +87,16 @@ export class Lens {
    */
   locator(id: string): Promise<Locator> {
     return locatorFor(this.core, id);
+  }
+
+  /**
+   * Whether the text shows in any frame, as the engine reads it in its isolated world (the page
+   * cannot fake it); `unread` names the frames that could not be searched, so "not found" is only
+   * certain when it is empty.
+   */
+  findText(text: string): Promise<Presence> {
+    if (typeof text !== 'string' || !text.trim()) throw new PagelensError('BAD_INPUT', 'findText(text): expected a non-empty string.');
+    return findOnFrames(this.core, { text }, 'Cannot search for the text');
   }
 
   /** Resolves once the DOM of every frame has been quiet and the network idle, or at the timeout. */
