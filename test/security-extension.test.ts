@@ -50,3 +50,32 @@ test('extension: a password value is masked when the action is refused (unknown 
     assert.ok(!JSON.stringify(r).includes(SECRET), `the value is not echoed: ${JSON.stringify(r)}`);
   }
 });
+
+test('extension: a new document continues the numbering, and the sign-in page\'s IDs are refused on the next page', async () => {
+  const { page, tabId } = await openTab(ext, harness.originA + 'sec-login.html?numbering');
+  const a = await snapshot(tabId);
+  const pw = idOf(a, 'Password');
+  const go = await act(tabId, `click(${idOf(a, 'Continue')})`);
+  assert.equal(go.ok, true, JSON.stringify(go));
+  await page.waitForURL(/sec-comment\.html$/, { timeout: 5000 }).catch((e) => { throw new Error(`${e}: ${JSON.stringify(go)} ${page.url()}`); });
+  await page.waitForSelector('textarea');
+  const b = await snapshot(tabId);
+  idOf(b, 'Public comment');
+  for (const n of b.interactive_tree) assert.ok(!a.interactive_tree.some((o) => o.i === n.i), `${n.i} (${n.n}) was issued by the sign-in page`);
+  for (let attempt = 1; attempt <= 3; attempt++) {
+    const r = await act(tabId, { type: 'setValue', id: pw, value: SECRET });
+    assert.equal(r.error?.code, 'NAVIGATED', `attempt ${attempt}: ${JSON.stringify(r)}`);
+    assert.ok(!JSON.stringify(r).includes(SECRET), JSON.stringify(r));
+  }
+  assert.equal(await page.textContent('#posted'), 'nothing posted');
+});
+
+test('extension: element_disappears on an ID that never existed is BAD_INPUT, and the action is not done', async () => {
+  const { page, tabId } = await openTab(ext, harness.originA + 'verify-defects.html');
+  const snap = await snapshot(tabId);
+  const r = await ext.worker.evaluate(([id, a, o]) => (self as any).pagelens.act(id, a, o),
+    [tabId, `click(${idOf(snap, 'Does nothing visible')})`, { expect: { type: 'element_disappears', id: '9999' } }] as const) as ActionResult;
+  assert.equal(r.ok, false, JSON.stringify(r));
+  assert.equal(r.error?.code, 'BAD_INPUT', JSON.stringify(r));
+  assert.equal(await page.evaluate(() => (window as any).pressed ?? 0), 0, 'refused before acting');
+});

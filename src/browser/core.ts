@@ -8,7 +8,7 @@ import { parseGlobalId } from '../model/page.js';
 import type { Cdp } from './cdp.js';
 import { engineCall, engineHandle, type ElementRef } from './engine.js';
 import { FrameMap, type LaidOutFrame } from './frames.js';
-import { IdLedger, IdNumbering } from './ids.js';
+import { IdLedger, IdNumbering, LensNumbering } from './ids.js';
 import { NetworkWatch } from './network.js';
 import { SnapshotCache } from './snapshots.js';
 import { Target } from './target.js';
@@ -43,16 +43,17 @@ export class LensCore {
   /** Snapshots of the exploration toolkit (issue 12): kept 30 s for answers, a while longer for diffs. */
   readonly snapshots = new SnapshotCache();
 
-  private constructor(readonly page: Page, readonly pageTarget: Target, numbering: IdNumbering) {
+  private constructor(readonly page: Page, readonly pageTarget: Target, numbering: LensNumbering) {
     this.ids = new IdLedger(numbering);
     this.frames = new FrameMap(page, pageTarget, numbering);
     page.on('framenavigated', (f) => { if (f === page.mainFrame()) this.navigations++; });
   }
 
   /** `numbering`: shared by the lenses of one session (its tabs), so no two hand out the same ID. */
-  static async attach(page: Page, numbering = new IdNumbering()): Promise<LensCore> {
-    const session = await page.context().newCDPSession(page);
-    return new LensCore(page, await Target.open(session, numbering), numbering);
+  static async attach(page: Page, session = new IdNumbering()): Promise<LensCore> {
+    const numbering = new LensNumbering(session);
+    const cdp = await page.context().newCDPSession(page);
+    return new LensCore(page, await Target.open(cdp, numbering), numbering);
   }
 
   /** Real input goes to the page's own target, in top-level viewport coordinates. */

@@ -26,8 +26,8 @@ export type CallArgument = { value: unknown } | { objectId: string };
 
 /** Tells each new document where its ID numbering starts, and hears how far it got. */
 export interface DocumentNumbering {
-  start(): number;
-  claimed(answer: unknown): void;
+  claimExpression(frameId: string): string;
+  claimed(frameId: string, answer: unknown): void;
 }
 
 export interface TargetFrame {
@@ -129,7 +129,7 @@ export class Target {
       // The document may predate our init script (attached to a loaded page, an OOPIF found late).
       await this.evaluate(id, `if (!globalThis.__pagelens) {\n${ENGINE_SOURCE}\n}\n0`);
       // Before anything reads an ID of this document: its numbering continues the session's.
-      if (this.numbering) this.numbering.claimed(await this.evaluate(id, `globalThis.__pagelens.numberFrom(${this.numbering.start()})`));
+      if (this.numbering) this.numbering.claimed(frameId, await this.evaluate(id, this.numbering.claimExpression(frameId)));
       this.verified.add(id);
     }
     if (this.shadowDirty.has(frameId)) await this.adoptClosedShadowRoots(frameId, id);
