@@ -129,3 +129,34 @@ test('the click lands where it was checked: a frame slid under the pointer on po
   const frame = page.frames().find((f) => f.url().includes('sec-authorize.html'))!;
   assert.equal(await frame.textContent('button'), 'Authorize payment');
 });
+
+test('the CLI never prints a password it was told to type, whether the action works or is refused', async () => {
+  const { runCli } = await import('./cli-helpers.js');
+  const { FIXTURES } = await import('./harness.js');
+  const page = `${FIXTURES}/sec-login.html`;
+  // 1: the password field (typed); 2: the read-only one (refused); 9999: no such element (refused).
+  const r = await runCli(['run', page, '--keep-going', '--do', `setValue(1, "${SECRET}")`, '--do', `setValue(2, "${SECRET}")`, '--do', `type(9999, "${SECRET}")`]);
+  assert.match(r.stderr, /step 1 .*ok/, r.stderr);
+  assert.match(r.stderr, /step 2 .*FAILED/, r.stderr);
+  assert.match(r.stderr, /step 3 .*FAILED/, r.stderr);
+  assert.ok(!r.stdout.includes(SECRET) && !r.stderr.includes(SECRET), `printed the password:\n${r.stderr}\n${r.stdout.slice(0, 2000)}`);
+});
+
+test('the agent transcript never repeats a password whose action was refused', async () => {
+  const { runAgent } = await import('../src/agent/loop.js');
+  const { stepLine } = await import('../src/cli/agent.js');
+  const { lens } = await h.open('sec-login.html');
+  const a = await lens.snapshot();
+  const readOnly = idOf(a, 'Read-only secret');
+  // A backend that types the password into a read-only field, then into an element that does not exist, then ends.
+  const plan = [`setValue(${readOnly}, "${SECRET}")`, `type(9999, "${SECRET}")`, 'done("gave up")'];
+  let turn = 0;
+  const backend = { interact: async () => ({ thought: `I type ${SECRET} as the password`, action: plan[Math.min(turn++, plan.length - 1)] }) };
+  const lines: string[] = [];
+  const run = await runAgent(lens, { task: 'Sign in', backend, maxSteps: 3, onStep: (s) => lines.push(stepLine(s)) });
+  const refused = run.steps.filter((s) => s.result);
+  assert.equal(refused.length, 2, JSON.stringify(run));
+  assert.ok(refused.every((s) => s.result?.ok === false), JSON.stringify(run));
+  assert.ok(!JSON.stringify(refused).includes(SECRET), `the transcript repeats the password: ${JSON.stringify(refused)}`);
+  assert.ok(lines.every((l) => !l.includes(SECRET)), lines.join('\n'));
+});
