@@ -118,7 +118,8 @@ async function refuseIfStale(core: LensCore, el: Resolved, gid: string): Promise
 /** A field that takes text and is not secret: what is typed there may be echoed. */
 async function isPlainField(el: Resolved): Promise<boolean> {
   const entry = await elementCall(el, 'textEntry', [], GROUP);
-  return entry.kind !== 'refuse' && !entry.secret;
+  // A refused field may still be secret: only one known not to be keeps the value in view.
+  return entry.secret === false;
 }
 
 function need(el: Resolved | undefined): Resolved {
@@ -153,7 +154,8 @@ async function execute(core: LensCore, action: Action, el: Resolved | undefined,
     case 'setValue': case 'clear': case 'type': {
       const e = need(el);
       const value = action.type === 'clear' ? '' : action.value;
-      const entry = await elementCall(e, 'textEntry', [], GROUP);
+      // Asked right before typing: a field read-only until focused is focused, then typed into.
+      const entry = await elementCall(e, 'textEntry', [true], GROUP);
       if (entry.kind === 'refuse') throw refuse('NOT_ACTIONABLE', `${gid}: ${entry.reason}`);
       if (entry.kind === 'set') {
         const r = await elementCall(e, 'setValue', [value], GROUP);
