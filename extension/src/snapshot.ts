@@ -38,14 +38,18 @@ export async function readModel(tabId: number, opts: SnapshotOptions & { structu
   const viewportOnly = !opts.fullPage;
   const engine = { viewportOnly, ...(opts.structure && { structure: true, attributes: true }) };
   const state = await restoreTab(tabId);
-  const mainRead = await ask(tabId, 0, { kind: 'snapshot', options: engine });
+  // A frame's first document is numbered from 1 (as the CDP host numbers it); a later one continues
+  // above every ID the tab handed out, so an ID is never reused.
+  const idBase = (ordinal: number) => (state.docs.has(ordinal) ? state.idHighWater : 0);
+  const mainRead = await ask(tabId, 0, { kind: 'snapshot', options: engine, idBase: idBase(0) });
   const { frames, warnings } = await layoutFrames(tabId, state, mainRead.snapshot.viewport);
   const reads = await Promise.all(frames.map(async (f): Promise<FrameSnapshot | null> => {
     if (f.ordinal === 0) { f.origin = mainRead.origin; return mainRead.snapshot; }
     if (f.error) return null;
     try {
-      const r = await ask(tabId, f.frameId, { kind: 'snapshot', options: engine });
+      const r = await ask(tabId, f.frameId, { kind: 'snapshot', options: engine, idBase: idBase(f.ordinal) });
       f.origin = r.origin;
+      if (r.lastId) state.idHighWater = Math.max(state.idHighWater, r.lastId);
       return r.snapshot;
     } catch (e) {
       f.error = describe(e);
@@ -57,7 +61,9 @@ export async function readModel(tabId: number, opts: SnapshotOptions & { structu
   warnings.push(...await markOccludedByParents(tabId, frames, placed));
   const model = composePage(mainRead.snapshot, placed, frames.map(frameInfo), viewportOnly, 0, warnings);
   model.timeMs = Math.round((performance.now() - t0) * 10) / 10;
-  state.docs = new Map(Object.entries(model.docs).map(([k, v]) => [Number(k), v]));
+  if (mainRead.lastId) state.idHighWater = Math.max(state.idHighWater, mainRead.lastId);
+  // Frames read before keep their lineage even when this read missed them.
+  state.docs = new Map([...state.docs, ...Object.entries(model.docs).map(([k, v]) => [Number(k), v] as [number, string])]);
   const read = frames.filter((_, i) => reads[i]);
   state.frameOf = new Map(read.map((f) => [f.ordinal, f.frameId]));
   state.documents = new Map(read.flatMap((f) => (f.documentId ? [[f.ordinal, f.documentId] as [number, string]] : [])));

@@ -55,6 +55,8 @@ export interface TabState {
   docs: Map<number, string>;
   /** Ordinal → Chrome's documentId of that document: a reloaded or replaced frame has another one. */
   documents: Map<number, string>;
+  /** The highest ID any document of the tab issued: a new document numbers above it. */
+  idHighWater: number;
 }
 
 const tabs = new Map<number, TabState>();
@@ -69,22 +71,22 @@ export async function restoreTab(tabId: number): Promise<TabState> {
   const known = tabs.get(tabId);
   if (known) return known;
   const saved = (await chrome.storage.session.get([key(tabId)]).catch(() => ({} as Record<string, unknown>)))[key(tabId)] as
-    { ordinals: Array<[number, number]>; nextOrdinal: number; frameOf: Array<[number, number]>; docs: Array<[number, string]>; documents: Array<[number, string]> } | undefined;
+    { ordinals: Array<[number, number]>; nextOrdinal: number; frameOf: Array<[number, number]>; docs: Array<[number, string]>; documents: Array<[number, string]>; idHighWater?: number } | undefined;
   if (!saved || tabs.has(tabId)) return tabState(tabId);
-  const state: TabState = { ordinals: new Map(saved.ordinals), nextOrdinal: saved.nextOrdinal, frameOf: new Map(saved.frameOf), docs: new Map(saved.docs), documents: new Map(saved.documents) };
+  const state: TabState = { ordinals: new Map(saved.ordinals), nextOrdinal: saved.nextOrdinal, frameOf: new Map(saved.frameOf), docs: new Map(saved.docs), documents: new Map(saved.documents), idHighWater: saved.idHighWater ?? 0 };
   tabs.set(tabId, state);
   return state;
 }
 
 export async function saveTab(tabId: number): Promise<void> {
   const s = tabState(tabId);
-  await chrome.storage.session.set({ [key(tabId)]: { ordinals: [...s.ordinals], nextOrdinal: s.nextOrdinal, frameOf: [...s.frameOf], docs: [...s.docs], documents: [...s.documents] } }).catch(() => {});
+  await chrome.storage.session.set({ [key(tabId)]: { ordinals: [...s.ordinals], nextOrdinal: s.nextOrdinal, frameOf: [...s.frameOf], docs: [...s.docs], documents: [...s.documents], idHighWater: s.idHighWater } }).catch(() => {});
 }
 
 export function tabState(tabId: number): TabState {
   let s = tabs.get(tabId);
   if (!s) {
-    s = { ordinals: new Map([[0, 0]]), nextOrdinal: 1, frameOf: new Map([[0, 0]]), docs: new Map(), documents: new Map() };
+    s = { ordinals: new Map([[0, 0]]), nextOrdinal: 1, frameOf: new Map([[0, 0]]), docs: new Map(), documents: new Map(), idHighWater: 0 };
     tabs.set(tabId, s);
   }
   return s;

@@ -16,6 +16,7 @@ import { parseInput } from '../model/validate.js';
 import { performAction, type ActOptions } from './actions.js';
 import { readAxTree } from './axtree.js';
 import { LensCore } from './core.js';
+import type { IdNumbering } from './ids.js';
 import { recentEvents } from './events.js';
 import { domDiff, domOverview, domSearch, elementContext, expandRegion, pageOverview, regions } from './explore.js';
 import type { DomDiff, DomOverviewParamsInput, DomOverviewResponse, ElementContext, ExpandedRegion, ExpandRegionOptionsInput, ExploreOptionsInput, PageOverview, RefreshOptionsInput, RegionsResult, SearchOptionsInput, SearchResult } from '../model/explore.js';
@@ -26,15 +27,16 @@ import { actOn, extract, observe, type ActOnOptions, type ActOnResult, type Extr
 import { snapshotPayload, type SnapshotPayload } from './snapshot.js';
 import { readPageModel } from './read.js';
 import { waitForDomStability, type StabilityOptionsInput, type StabilityResult } from './stability.js';
-import { capturePreActionState, defaultOutcome, verifyOutcome, type PreActionState } from './verify.js';
+import { capturePreActionState, defaultOutcome, findOnFrames, verifyOutcome, type PreActionState, type Presence } from './verify.js';
 
 export class Lens {
   private lastPreAction?: { state: PreActionState; id?: string };
 
   private constructor(readonly page: Page, private readonly core: LensCore) {}
 
-  static async attach(page: Page): Promise<Lens> {
-    return new Lens(page, await LensCore.attach(page));
+  /** `opts.numbering`: one per session of several tabs, so that no two tabs hand out the same ID. */
+  static async attach(page: Page, opts: { numbering?: IdNumbering } = {}): Promise<Lens> {
+    return new Lens(page, await LensCore.attach(page, opts.numbering));
   }
 
   /**
@@ -87,6 +89,16 @@ export class Lens {
    */
   locator(id: string): Promise<Locator> {
     return locatorFor(this.core, id);
+  }
+
+  /**
+   * Whether the text shows in any frame, as the engine reads it in its isolated world (the page
+   * cannot fake it); `unread` names the frames that could not be searched, so "not found" is only
+   * certain when it is empty.
+   */
+  findText(text: string): Promise<Presence> {
+    if (typeof text !== 'string' || !text.trim()) throw new PagelensError('BAD_INPUT', 'findText(text): expected a non-empty string.');
+    return findOnFrames(this.core, { text }, 'Cannot search for the text');
   }
 
   /** Resolves once the DOM of every frame has been quiet and the network idle, or at the timeout. */

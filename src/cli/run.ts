@@ -58,7 +58,8 @@ async function runCommand(target: string, steps: Step[], flags: RunFlags): Promi
       print({ step: i + 1, result });
       print({ step: i + 1, snapshot: await open.lens.snapshot({ fullPage: flags.fullPage }) });
       const note = result.error?.message ?? result.verification?.feedback ?? result.detail ?? '';
-      process.stderr.write(`pagelens: step ${i + 1} ${step.text}: ${ok ? 'ok' : 'FAILED'} (${result.method}) ${note}\n`);
+      // The action as the lens reports it: a value meant for a password field is masked there.
+      process.stderr.write(`pagelens: step ${i + 1} ${result.action}: ${ok ? 'ok' : 'FAILED'} (${result.method}) ${note}\n`);
       if (!ok) {
         failed++;
         if (!flags.keepGoing) break;

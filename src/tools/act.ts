@@ -62,15 +62,22 @@ async function fillForm(ctx: ToolContext, fields: Array<{ id: string; value: str
 
 const TEXT_WAIT_MS = 10_000;
 
-/** Polls every frame's text until `text` shows (or, with gone, no longer shows), or the time is up. */
-async function waitText(lens: Lens, text: string, gone: boolean): Promise<boolean> {
+/**
+ * Polls every frame's text, read by the engine in its isolated world (the page cannot fake it),
+ * until `text` shows (or, with gone, shows nowhere), or the time is up: null when it happened,
+ * else why not. Text not found while a frame could not be searched is not gone.
+ */
+async function waitText(lens: Lens, text: string, gone: boolean): Promise<string | null> {
   const deadline = Date.now() + TEXT_WAIT_MS;
+  let last = { found: false, unread: [] as string[] };
   while (Date.now() < deadline) {
-    const texts = await Promise.all(lens.page.frames().map((f) => f.evaluate(() => document.body?.innerText ?? '').catch(() => '')));
-    if (texts.some((t) => t.includes(text)) !== gone) return true;
-    await new Promise((r) => setTimeout(r, 200));
+    last = await lens.findText(text);
+    if (gone ? !last.found && !last.unread.length : last.found) return null;
+    await new Promise((res) => setTimeout(res, 200));
   }
-  return false;
+  const unread = last.unread.join('; ');
+  if (gone && !last.found) return `"${text}" is not shown where the page could be searched, but it is not known to be gone: ${unread}`;
+  return `"${text}" ${gone ? 'still shows' : 'did not appear'} after ${TEXT_WAIT_MS / 1000} s${unread ? ` (${unread})` : ''}`;
 }
 
 export const ACT_TOOLS: ToolDef[] = [
@@ -231,9 +238,8 @@ export const ACT_TOOLS: ToolDef[] = [
         if (a.time !== undefined) await new Promise((r) => setTimeout(r, a.time! * 1000));
         for (const [text, gone] of [[a.text, false], [a.textGone, true]] as const) {
           if (text === undefined) continue;
-          if (!await waitText(ctx.lens, text, gone)) {
-            return { action: what, ok: false, method: 'none', error: { code: 'NOT_ACTIONABLE', message: `"${text}" ${gone ? 'still shows' : 'did not appear'} after ${TEXT_WAIT_MS / 1000} s` } };
-          }
+          const failed = await waitText(ctx.lens, text, gone);
+          if (failed) return { action: what, ok: false, method: 'none', error: { code: 'NOT_ACTIONABLE', message: failed } };
         }
         return { action: what, ok: true, method: 'none', detail: 'waited' };
       });

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { PagelensError } from '../model/errors.js';
 import { DomOverviewParams } from '../model/explore.js';
 import { FORMATS, givenOptions, MODE_HELP, OPTIONS, SnapshotFormat, SnapshotMode, snapshotRequestConflict } from '../model/snapshotRequest.js';
+import { markPage } from './state.js';
 import { defineTool, jsonResult, type ToolContext, type ToolDef, type ToolResult } from './types.js';
 
 const modes = (m: readonly string[]) => m.join(', ');
@@ -29,9 +30,10 @@ async function snapshot(ctx: ToolContext, args: z.infer<typeof SnapshotArgs>): P
     return args.format === 'text' ? { text: ax.outline, data: ax } : jsonResult(ax);
   }
   if (mode === 'semantic_v3') {
+    const mark = markPage(lens, state);
     const snap = await lens.snapshot({ fullPage });
     // The tree the client now knows: the base of the next action's delta.
-    state.baseline = { tree: snap.interactive_tree, fullPage };
+    state.baseline = { tree: snap.interactive_tree, fullPage, mark };
     if (args.format === 'text') return { text: await lens.text({ fullPage }), data: snap };
     return jsonResult(snap);
   }
