@@ -1,12 +1,12 @@
 // `pagelens serve` (the negotiation backend) and `pagelens agent "<task>" --url …` (the client loop
 // against it, or against the same backend in-process when no --backend is given).
 import { Command, Option } from 'commander';
-import { appBackend, httpBackend, runAgent, type AgentRun, type AgentStep } from '../agent/loop.js';
+import type { AgentRun, AgentStep } from '../agent/loop.js';
 import { createPlanner, PLANNER_NAMES, type PlannerName } from '../agent/planners.js';
 import { PagelensError } from '../model/errors.js';
-import { createApp, DEFAULT_MAX_BODY } from '../server/app.js';
-import { startServer } from '../server/serve.js';
-import { openPage, parseViewport } from '../session/open.js';
+import { DEFAULT_MAX_BODY } from '../server/limits.js';
+import { openPage } from './lazy.js';
+import { parseViewport } from '../model/viewport.js';
 
 interface ServeFlags { host: string; port: string; planner: PlannerName; token?: string; corsOrigin?: string; maxBody: string; compat?: boolean; quiet?: boolean }
 export interface AgentFlags { url: string; backend?: string; token?: string; planner: PlannerName; maxSteps: string; json?: boolean; viewport: string; offline?: boolean; cdp?: string }
@@ -45,6 +45,7 @@ function positiveInt(flag: string, v: string, min = 1): number {
 
 async function serveCommand(flags: ServeFlags): Promise<void> {
   const port = positiveInt('--port', flags.port, 0);
+  const { startServer } = await import('../server/serve.js');
   const server = await startServer({
     host: flags.host, port, planner: await createPlanner(flags.planner), token: flags.token, corsOrigin: flags.corsOrigin,
     maxBodyBytes: positiveInt('--max-body', flags.maxBody), compat: flags.compat,
@@ -61,6 +62,8 @@ async function serveCommand(flags: ServeFlags): Promise<void> {
 export async function agentCommand(task: string, flags: AgentFlags): Promise<void> {
   const maxSteps = positiveInt('--max-steps', flags.maxSteps);
   if (flags.token && !flags.backend) throw new PagelensError('BAD_INPUT', '--token goes with --backend');
+  const { appBackend, httpBackend, runAgent } = await import('../agent/loop.js');
+  const { createApp } = await import('../server/app.js');
   const backend = flags.backend ? httpBackend(flags.backend, flags.token) : appBackend(createApp({ planner: await createPlanner(flags.planner) }));
   const open = await openPage(flags.url, { viewport: parseViewport(flags.viewport), cdpEndpoint: flags.cdp, ...(flags.offline && { blockExternal: true }) });
   let run: AgentRun;

@@ -1,10 +1,8 @@
 // `pagelens mcp` (the MCP server, stdio or --port for Streamable HTTP) and `pagelens tools`
 // (the same tools as JSON definitions, for stacks that call functions themselves).
 import { Command, Option } from 'commander';
-import { runMcpServer } from '../mcp/server.js';
 import { PagelensError } from '../model/errors.js';
-import { parseViewport } from '../session/open.js';
-import { toolDefinitions } from '../tools/registry.js';
+import { parseViewport } from '../model/viewport.js';
 
 interface McpFlags {
   port?: number;
@@ -40,6 +38,7 @@ export function addMcpCommand(program: Command): void {
     .option('--allowed-origins <list>', 'comma-separated origins the page may load from; all others are blocked')
     .option('--blocked-origins <list>', 'comma-separated origins to block')
     .action(async (flags: McpFlags) => {
+      const { runMcpServer } = await import('../mcp/server.js');
       await runMcpServer({
         ...(flags.port !== undefined && { port: flags.port }),
         ...(flags.cdp && { cdp: flags.cdp }),
@@ -55,7 +54,8 @@ export function addMcpCommand(program: Command): void {
     });
   program.command('tools').description('print the tool definitions as JSON (OpenAI functions with strict: true, or MCP tools)')
     .addOption(new Option('--format <format>', 'definition format').choices(['openai', 'mcp']).default('openai'))
-    .action((flags: { format: 'openai' | 'mcp' }) => {
+    .action(async (flags: { format: 'openai' | 'mcp' }) => {
+      const { toolDefinitions } = await import('../tools/registry.js');
       process.stdout.write(JSON.stringify(toolDefinitions(flags.format), null, 2) + '\n');
     });
 }

@@ -11,6 +11,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { Planner } from '../agent/planner.js';
 import { InteractRequest, InteractResponse, type ErrorBody } from '../model/interact.js';
 import { describeIssues } from '../model/validate.js';
+import { DEFAULT_MAX_BODY } from './limits.js';
 import { SessionStore } from './sessions.js';
 
 export interface AppOptions {
@@ -28,7 +29,7 @@ export interface AppOptions {
   log?: (line: string) => void;
 }
 
-export const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
+export { DEFAULT_MAX_BODY };
 
 export function createApp(opts: AppOptions): Hono {
   const app = new Hono();
