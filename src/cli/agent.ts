@@ -4,6 +4,7 @@ import { Command, Option } from 'commander';
 import type { AgentRun, AgentStep } from '../agent/loop.js';
 import { createPlanner, PLANNER_NAMES, type PlannerName } from '../agent/planners.js';
 import { PagelensError } from '../model/errors.js';
+import { errorReport, type ErrorReport } from './errors.js';
 import { DEFAULT_MAX_BODY } from '../server/limits.js';
 import { openPage } from './lazy.js';
 import { parseViewport } from '../model/viewport.js';
@@ -59,16 +60,37 @@ async function serveCommand(flags: ServeFlags): Promise<void> {
   });
 }
 
+/** What `--json` prints when the run ended in an error: the error, and the steps carried out before it. */
+type AgentRunError = Omit<AgentRun, 'status'> & { status: 'error'; error: ErrorReport };
+
 export async function agentCommand(task: string, flags: AgentFlags): Promise<void> {
+  const steps: AgentStep[] = [];
+  try {
+    await agentRun(task, flags, steps);
+  } catch (e) {
+    // A caller of --json reads stdout: it gets a result whatever happened, never nothing.
+    if (flags.json) {
+      const error = errorReport(e);
+      const failed: AgentRunError = { task, status: 'error', message: `${error.code}: ${error.message}`, success: false, error, steps };
+      process.stdout.write(JSON.stringify(failed, null, 2) + '\n');
+    }
+    throw e;
+  }
+}
+
+/** The agent command proper; `steps` receives each step as it is carried out. */
+async function agentRun(task: string, flags: AgentFlags, steps: AgentStep[]): Promise<void> {
   const maxSteps = positiveInt('--max-steps', flags.maxSteps);
   if (flags.token && !flags.backend) throw new PagelensError('BAD_INPUT', '--token goes with --backend');
   const { appBackend, httpBackend, runAgent } = await import('../agent/loop.js');
   const { createApp } = await import('../server/app.js');
   const backend = flags.backend ? httpBackend(flags.backend, flags.token) : appBackend(createApp({ planner: await createPlanner(flags.planner) }));
+  // A backend that is down or refuses the token is found out before a browser starts.
+  await backend.check?.();
   const open = await openPage(flags.url, { viewport: parseViewport(flags.viewport), cdpEndpoint: flags.cdp, ...(flags.offline && { blockExternal: true }) });
   let run: AgentRun;
   try {
-    run = await runAgent(open.lens, { task, backend, maxSteps, onStep: (s) => process.stderr.write(stepLine(s) + '\n') });
+    run = await runAgent(open.lens, { task, backend, maxSteps, onStep: (s) => { steps.push(s); process.stderr.write(stepLine(s) + '\n'); } });
   } finally {
     await open.close();
   }

@@ -3,7 +3,6 @@ import { Command, CommanderError, Option } from 'commander';
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { ZodError } from 'zod';
 import type { Lens } from '../browser/lens.js';
 import { openPage } from './lazy.js';
 import { parseViewport } from '../model/viewport.js';
@@ -18,6 +17,7 @@ import { addAgentCommands, agentCommand } from './agent.js';
 import { addObserveCommands, parseMaxTokens, printFilteredSnapshot } from './observe.js';
 import { addExploreCommands } from './explore.js';
 import { addMcpCommand } from './mcp.js';
+import { describeError } from './errors.js';
 
 const DEMO_PAGE = fileURLToPath(new URL('../../../assets/demo.html', import.meta.url));
 /** The package's own manifest, next to dist/ in the repository and in an installed package alike. */
@@ -180,15 +180,6 @@ export function buildCli(): Command {
   addMcpCommand(program);
   program.command('legend').description('print the semantic_v3 legend for system prompts').action(() => { process.stdout.write(V3_LEGEND + '\n'); });
   return program;
-}
-
-/** One line for stderr: the code a script can switch on and a message a person or an LLM can act on. */
-function describeError(e: unknown): string {
-  if (e instanceof PagelensError) return `${e.code}: ${e.message}`;
-  // Input that failed a schema (an --expect, an action) is the caller's mistake, not ours.
-  if (e instanceof ZodError) return `BAD_INPUT: ${e.issues.map((i) => `${i.path.map(String).join('.') || 'input'}: ${i.message}`).join('; ')}`;
-  const first = (e instanceof Error ? e.message || e.name : String(e)).split('\n')[0];
-  return `INTERNAL: ${first} (a bug in pagelens; set PAGELENS_DEBUG=1 for the stack)`;
 }
 
 /**
