@@ -51,7 +51,12 @@ before(async () => {
   packed = info.files.map((f) => f.path);
   writeFileSync(join(scratch, 'package.json'), JSON.stringify({ name: 'scratch', private: true, type: 'module', dependencies: { [manifest.name]: `file:${info.filename}` } }, null, 2));
   writeFileSync(join(scratch, 'package-lock.json'), JSON.stringify(scratchLock(info.filename), null, 2));
-  await exec(NPM, ['ci', '--offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: scratch, maxBuffer: 16 << 20 });
+  try {
+    await exec(NPM, ['ci', '--offline', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: scratch, maxBuffer: 16 << 20 });
+  } catch (e) {
+    const said = (e as { stderr?: string }).stderr ?? String(e);
+    throw new Error(`installing the tarball offline failed; the npm cache must hold the dependencies (run npm ci in the repository first):\n${said.slice(-1500)}`);
+  }
   installed = join(scratch, 'node_modules', manifest.name);
   binDir = join(scratch, 'node_modules', '.bin');
 });
