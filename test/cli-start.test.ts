@@ -1,13 +1,12 @@
 // The command line starts like a real tool: `--version`, `--help` that loads no face (no browser
 // driver, no server, no MCP SDK), and usage errors in one line that says where to look.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { test } from 'node:test';
-import { runCli } from './cli-helpers.js';
+import { runCli, runProcess } from './cli-helpers.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
 const ROOT = join(HERE, '../..');
@@ -22,10 +21,7 @@ async function traced(args: string[]): Promise<{ code: number; stdout: string; l
   const hooks = pathToFileURL(join(HERE, 'load-trace-hooks.js')).href;
   const register = `data:text/javascript,import{register}from'node:module';register(${JSON.stringify(hooks)})`;
   try {
-    const child = spawn(process.execPath, ['--import', register, BIN, ...args], { env: { ...process.env, PAGELENS_LOAD_TRACE: trace }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    const code = await new Promise<number>((resolve) => child.on('close', (c) => resolve(c ?? -1)));
+    const { code, stdout } = await runProcess(process.execPath, ['--import', register, BIN, ...args], { env: { ...process.env, PAGELENS_LOAD_TRACE: trace } });
     return { code, stdout, loaded: readFileSync(trace, 'utf8').split('\n').filter(Boolean) };
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -6,7 +6,7 @@
 // repository's own lockfile resolved, so `npm ci --offline` takes them from the npm cache that the
 // repository's install filled (no registry is asked).
 import assert from 'node:assert/strict';
-import { execFile, spawn } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
@@ -14,6 +14,7 @@ import { after, before, test } from 'node:test';
 import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { runProcess } from './cli-helpers.js';
 import { mcpServers, PACKAGE_PLACEHOLDER, readmeBlocks, ROOT, scriptOf } from './readme-blocks.js';
 
 const exec = promisify(execFile);
@@ -62,19 +63,6 @@ before(async () => {
 });
 after(() => { if (scratch) rmSync(scratch, { recursive: true, force: true }); });
 
-interface Ran { code: number | null; stdout: string; stderr: string }
-
-function run(command: string, args: string[], cwd: string, env: NodeJS.ProcessEnv = process.env, timeoutMs = 120_000): Promise<Ran> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd, env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    const timer = setTimeout(() => { stderr += `\n(killed after ${timeoutMs} ms)`; child.kill('SIGKILL'); }, timeoutMs);
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
-  });
-}
 
 test('the tarball holds what users run (bin, compiled sources, the demo page, LICENSE, README) and nothing else', () => {
   for (const needed of ['package.json', 'README.md', 'LICENSE', 'bin/pagelens.js', 'assets/demo.html', 'dist/src/index.js', 'dist/src/index.d.ts', 'dist/src/cli/main.js', 'dist/src/browser/engineSource.generated.js']) {
@@ -86,14 +74,14 @@ test('the tarball holds what users run (bin, compiled sources, the demo page, LI
 });
 
 test('pagelens demo runs from the installed package, agent included', { timeout: 180_000 }, async () => {
-  const r = await run(join(binDir, 'pagelens'), ['demo'], scratch);
+  const r = await runProcess(join(binDir, 'pagelens'), ['demo'], { cwd: scratch, timeoutMs: 120_000 });
   assert.equal(r.code, 0, r.stderr);
   const payload = JSON.parse(r.stdout) as { mode: string; title: string; interactive_tree: unknown[] };
   assert.equal(payload.mode, 'semantic_v3');
   assert.equal(payload.title, 'Acme Outfitters — Checkout');
   assert.ok(payload.interactive_tree.length > 10);
   assert.match(r.stderr, /^pagelens agent: done — .*; verified$/m);
-  const version = await run(join(binDir, 'pagelens'), ['--version'], scratch);
+  const version = await runProcess(join(binDir, 'pagelens'), ['--version'], { cwd: scratch });
   assert.equal(version.stdout, `${manifest.version}\n`);
 });
 
@@ -127,7 +115,7 @@ test('the README\'s scripts run from the scratch project against the installed p
   for (const b of scripts) {
     const file = join(scratch, `readme-${b.line}.mjs`);
     writeFileSync(file, await scriptOf(b));
-    const r = await run(process.execPath, [file], scratch);
+    const r = await runProcess(process.execPath, [file], { cwd: scratch, timeoutMs: 120_000 });
     assert.equal(r.code, 0, `the ${b.lang} block at README line ${b.line}:\n${r.stderr.slice(-2000)}`);
   }
 });

@@ -3,11 +3,11 @@
 // commands of ```sh blocks and the `$ pagelens …` lines of transcripts run with the built CLI, JSON
 // parses. MCP client configs are started from outside the repository by test/package.test.ts.
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
+import { runProcess } from './cli-helpers.js';
 import { mcpServers, readmeBlocks, ROOT, scriptOf, shellCommands, transcriptCommands } from './readme-blocks.js';
 
 const blocks = readmeBlocks();
@@ -18,19 +18,6 @@ const RUN_ELSEWHERE: Record<string, string> = {
   'npm test': 'it is this suite',
 };
 
-interface Ran { code: number | null; stdout: string; stderr: string }
-
-function run(command: string, args: string[], opts: { cwd: string; env?: NodeJS.ProcessEnv; timeoutMs: number }): Promise<Ran> {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: opts.cwd, env: opts.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => { stdout += d; });
-    child.stderr.on('data', (d) => { stderr += d; });
-    const timer = setTimeout(() => { stderr += `\n(killed after ${opts.timeoutMs} ms)`; child.kill('SIGKILL'); }, opts.timeoutMs);
-    child.on('close', (code) => { clearTimeout(timer); resolve({ code, stdout, stderr }); });
-  });
-}
 
 /**
  * A scratch copy of the clone's top level (symlinks), so commands run as in the clone and whatever
@@ -68,7 +55,7 @@ test('every README script runs as written and exits', { timeout: 300_000 }, asyn
     const file = join(dir, `block-${b.line}-${process.pid}.mjs`);
     writeFileSync(file, await scriptOf(b));
     try {
-      const r = await run(process.execPath, [file], { cwd: tmpdir(), timeoutMs: 120_000 });
+      const r = await runProcess(process.execPath, [file], { cwd: tmpdir(), timeoutMs: 120_000 });
       assert.equal(r.code, 0, `the ${b.lang} block at README line ${b.line} failed:\n${r.stderr.slice(-2000)}`);
     } finally {
       rmSync(file, { force: true });
@@ -83,7 +70,7 @@ test('every command the README shows runs and succeeds (or is run by CI itself)'
   for (const { c, line } of commands) {
     if (RUN_ELSEWHERE[c]) continue;
     assert.match(c, /^(npx )?pagelens /, `README line ${line}: "${c}" is neither a pagelens command nor one CI runs itself`);
-    const r = await run('sh', ['-c', c], { cwd, env, timeoutMs: 120_000 });
+    const r = await runProcess('sh', ['-c', c], { cwd, env, timeoutMs: 120_000 });
     assert.equal(r.code, 0, `README line ${line}: ${c}\n${r.stderr.slice(-2000)}`);
   }
 });
