@@ -59,9 +59,10 @@ export async function act(tabId: number, input: string | Action, opts: ActOption
     const trusted = opts.trusted === false ? { ok: false as const, reason: 'trusted input was turned off' }
       : INPUT_ACTIONS.has(action.type) ? await trustedInput(tabId) : { ok: false as const, reason: 'not needed' };
     if (r && (action.type === 'setValue' || action.type === 'type')) {
-      const entry = await elementOp<TextEntry>(tabId, r, { op: 'textEntry' });
+      // Right before typing: a field read-only until focused is focused first (and only then tells whether it is secret).
+      const entry = await elementOp<TextEntry>(tabId, r, { op: 'textEntry', focusIfReadOnly: true });
       // A password's value never leaves the action, not even in its own result.
-      if (entry.kind !== 'refuse' && entry.secret) shown = formatAction({ ...action, value: '***' });
+      if (entry.secret) shown = formatAction({ ...action, value: '***' });
     }
     const done = await perform(tabId, action, r, trusted);
     if (!trusted.ok && INPUT_ACTIONS.has(action.type) && done.method === 'js') done.warnings = [...done.warnings ?? [], `no trusted input (${trusted.reason}): DOM events were used, which the page can tell apart from a person's`];

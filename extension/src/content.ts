@@ -99,7 +99,7 @@ function onElement(api: EngineApi, el: Element, a: ElementOp): unknown {
     case 'clickJs': return api.act.clickJs(el);
     case 'focus': return api.act.focus(el);
     case 'focusForTyping': return api.act.focusForTyping(el);
-    case 'textEntry': return api.act.textEntry(el);
+    case 'textEntry': return api.act.textEntry(el, a.focusIfReadOnly);
     case 'setValue': return api.act.setValue(el, a.value);
     case 'typeJs': return typeJs(el, a.value);
     case 'selectOptions': return api.act.selectOptions(el, a.options);

@@ -21,7 +21,8 @@ export type ElementOp =
   | { op: 'clickJs' }
   | { op: 'focus' }
   | { op: 'focusForTyping' }
-  | { op: 'textEntry' }
+  /** `focusIfReadOnly`: right before typing, a field read-only until focused is focused first. */
+  | { op: 'textEntry'; focusIfReadOnly?: boolean }
   | { op: 'setValue'; value: string }
   /** Without trusted input: the value through the native setter, then the input event typing fires. */
   | { op: 'typeJs'; value: string }

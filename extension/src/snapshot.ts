@@ -8,7 +8,7 @@ import { markOccludedByAncestors } from '../../src/model/occlusion.js';
 import { composePage, type PageModel, type PlacedFrame } from '../../src/model/page.js';
 import { renderV3 } from '../../src/model/render.js';
 import type { FrameSnapshot, SemanticV3Result } from '../../src/model/schema.js';
-import { countTokens } from '../../src/model/tokens.js';
+import { tokenCounts } from '../../src/model/tokens.js';
 import { joinFrameDocuments, type FullResult, type HybridResult, type SerializedDocument, type SkeletonResult } from '../../src/model/artifacts.js';
 import { elapsedMs, fullResult, hybridResult, skeletonResult, type SerializedPage } from '../../src/model/artifactResults.js';
 import type { SelectOptions } from '../../src/model/skeleton.js';
@@ -225,6 +225,6 @@ async function semantic(tabId: number, opts: SnapshotOptions): Promise<SemanticV
   const { events, unread } = await recentEvents(tabId);
   if (events.length) result.recent_events = renderEvents(events);
   if (unread.length) result.warnings = [...result.warnings ?? [], ...unread];
-  result.meta.estimatedTokens = await countTokens(JSON.stringify(result));
+  Object.assign(result.meta, await tokenCounts({ estimatedTokens: JSON.stringify(result) }));
   return result;
 }

@@ -2,12 +2,12 @@
 // artifacts it asks for when it asks, perform the action with verification, report how it went
 // in the next request, until the backend says done or the step limit is reached.
 import type { Lens } from '../browser/lens.js';
-import { ActionResponse, actionReport, doneMessage, InteractResponse, requestedArtifacts, type InteractRequestInput, type NeedsContext, type NeedsFullDom } from '../model/interact.js';
-import { parseAction } from '../model/actions.js';
+import { actionReport, doneMessage, InteractResponse, requestedArtifacts, type InteractRequestInput, type NeedsContext, type NeedsFullDom } from '../model/interact.js';
 import { PagelensError } from '../model/errors.js';
 import type { ActionResult } from '../model/outcome.js';
 import type { SemanticV3Result } from '../model/schema.js';
 import { countTokens } from '../model/tokens.js';
+import { transcriptRedactor } from '../model/transcript.js';
 import { describeIssues } from '../model/validate.js';
 
 /** Where requests go: a backend over HTTP, or the backend's app in-process. */
@@ -144,6 +144,7 @@ export async function runAgent(lens: Lens, opts: AgentOptions): Promise<AgentRun
   const steps: AgentStep[] = [];
   let report: Partial<InteractRequestInput> = {};
   let lastVerified = true;
+  const redactor = transcriptRedactor();
   for (let n = 1; n <= maxSteps; n++) {
     const snap = await lens.snapshot() as SemanticV3Result;
     const base: InteractRequestInput = {
@@ -172,15 +173,16 @@ export async function runAgent(lens: Lens, opts: AgentOptions): Promise<AgentRun
     steps.push(step);
     const done = doneMessage(response.action);
     if (done !== null) {
+      step.response = redactor.keep(response);
       opts.onStep?.(step);
       const achieved = response.success !== false;
-      return { task: opts.task, status: achieved ? 'done' : 'failed', message: done, success: achieved && lastVerified, steps };
+      return { task: opts.task, status: achieved ? 'done' : 'failed', message: redactor.text(done), success: achieved && lastVerified, steps };
     }
     const result = await lens.act(response.action, response.expected_outcome ? { expect: response.expected_outcome } : {});
     step.result = result;
-    // The transcript keeps the action as the lens reports it: a value typed into a password field
-    // is "***" there, so a printed or saved transcript never repeats it.
-    step.response = redactTyped(response, result.action);
+    // The transcript keeps the action as the lens reports it: a value typed into a secret field
+    // is "***" there, so a printed or saved transcript never repeats it (src/model/transcript.ts).
+    step.response = redactor.keep(response, result.action);
     opts.onStep?.(step);
     const verified = result.ok && (result.verification?.success ?? true);
     lastVerified = verified;
@@ -206,21 +208,3 @@ async function artifactsFor(lens: Lens, ask: NeedsContext | NeedsFullDom): Promi
   return out;
 }
 
-
-/**
- * The answer as a transcript may keep it: when the lens hid the value it typed (a password field),
- * that value leaves the action and the thought too.
- */
-function redactTyped(response: ActionResponse, done: string): ActionResponse {
-  if (done === response.action) return response;
-  let value: string | undefined;
-  try {
-    const a = parseAction(response.action);
-    if ('value' in a && typeof a.value === 'string') value = a.value;
-  } catch {
-    // What was typed cannot be told apart from the rest of the thought: it is left out whole.
-    return { ...response, action: done, thought: '(the thought is not kept: it may hold the hidden value)' };
-  }
-  const hide = (t: string) => (value && value !== '***' ? t.split(value).join('***') : t);
-  return { ...response, action: done, thought: hide(response.thought) };
-}

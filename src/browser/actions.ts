@@ -114,7 +114,7 @@ async function refuseIfStale(core: LensCore, el: Resolved, gid: string): Promise
 
 async function isSecret(el: Resolved): Promise<boolean> {
   const entry = await elementCall(el, 'textEntry', [], GROUP);
-  return entry.kind !== 'refuse' && entry.secret;
+  return entry.secret === true;
 }
 
 function need(el: Resolved | undefined): Resolved {
@@ -149,7 +149,8 @@ async function execute(core: LensCore, action: Action, el: Resolved | undefined,
     case 'setValue': case 'clear': case 'type': {
       const e = need(el);
       const value = action.type === 'clear' ? '' : action.value;
-      const entry = await elementCall(e, 'textEntry', [], GROUP);
+      // Asked right before typing: a field read-only until focused is focused, then typed into.
+      const entry = await elementCall(e, 'textEntry', [true], GROUP);
       if (entry.kind === 'refuse') throw refuse('NOT_ACTIONABLE', `${gid}: ${entry.reason}`);
       if (entry.kind === 'set') {
         const r = await elementCall(e, 'setValue', [value], GROUP);

@@ -5,7 +5,7 @@ import type { FullResult, HybridResult, SkeletonResult } from '../model/artifact
 import type { FilteredResult } from '../model/rag.js';
 import { renderSemantic, renderV3 } from '../model/render.js';
 import type { SemanticResult, SemanticV3Result, SnapshotOptions } from '../model/schema.js';
-import { countTokens } from '../model/tokens.js';
+import { tokenCounts } from '../model/tokens.js';
 import { artifactSnapshot } from './artifacts.js';
 import type { LensCore } from './core.js';
 import { recentEvents, renderEvents } from './events.js';
@@ -30,6 +30,6 @@ export async function semanticSnapshot(core: LensCore, opts: SnapshotOptions): P
   const { events, unread } = await recentEvents(core);
   if (events.length) result.recent_events = renderEvents(events);
   if (unread.length) result.warnings = [...result.warnings ?? [], ...unread];
-  result.meta.estimatedTokens = await countTokens(JSON.stringify(result));
+  Object.assign(result.meta, await tokenCounts({ estimatedTokens: JSON.stringify(result) }));
   return result;
 }

@@ -4,7 +4,7 @@
 // The in-page answers these are built from are here too (the engine contract imports them).
 import { z } from 'zod';
 import { DomModeContext } from './modes.js';
-import { SemanticResult, SemanticV3Result, SemanticNodeV3, SnapshotMode, Viewport } from './schema.js';
+import { APPROXIMATE_TOKENS, SemanticResult, SemanticV3Result, SemanticNodeV3, SnapshotMode, Viewport } from './schema.js';
 
 // ---- in-page answers ----
 
@@ -102,6 +102,7 @@ export const SkeletonMeta = z.object({
   totalElements: z.number(),
   extractionTimeMs: z.number(),
   estimatedTokens: z.number(),
+  ...APPROXIMATE_TOKENS,
 });
 
 export const SkeletonResult = z.object({
@@ -121,6 +122,7 @@ export const FullMeta = z.object({
   /** The same after templatizing (what `dom` is). */
   templatizedChars: z.number(),
   estimatedTokens: z.number(),
+  ...APPROXIMATE_TOKENS,
   templates: z.number(),
   /** Elements written as template instances. */
   instances: z.number(),
@@ -149,6 +151,7 @@ export const HybridMeta = z.object({
   extractionTimeMs: z.number(),
   /** o200k tokens of the payload without the screenshot. */
   estimatedTokens: z.number(),
+  ...APPROXIMATE_TOKENS,
 });
 
 export const HybridResult = z.object({

@@ -93,7 +93,8 @@ export const TextEntry = z.discriminatedUnion('kind', [
   /** `secret`: a password or card field, whose value is never echoed back. */
   z.object({ kind: z.literal('type'), secret: z.boolean() }),
   z.object({ kind: z.literal('set'), secret: z.boolean() }),
-  z.object({ kind: z.literal('refuse'), reason: z.string() }),
+  /** `secret`: a refused field may still be a secret one, whose value is never echoed either. */
+  z.object({ kind: z.literal('refuse'), reason: z.string(), secret: z.boolean().optional() }),
 ]);
 export type TextEntry = z.infer<typeof TextEntry>;
 

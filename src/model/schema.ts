@@ -164,6 +164,12 @@ export type SemanticNode = z.infer<typeof SemanticNode>;
 
 export const Viewport = z.object({ width: z.number(), height: z.number() });
 
+/**
+ * In a result's meta: a token count there is an estimate (a run of over 1,000 characters without
+ * a break was counted in chunks, to bound the work: src/model/tokens.ts). Absent: exact o200k counts.
+ */
+export const APPROXIMATE_TOKENS = { approximateTokens: z.literal(true).optional() };
+
 export const SnapshotMeta = z.object({
   totalElements: z.number(),
   viewportElements: z.number(),
@@ -171,6 +177,7 @@ export const SnapshotMeta = z.object({
   occludedElements: z.number(),
   extractionTimeMs: z.number(),
   estimatedTokens: z.number(),
+  ...APPROXIMATE_TOKENS,
 });
 export type SnapshotMeta = z.infer<typeof SnapshotMeta>;
 

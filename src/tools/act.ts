@@ -6,6 +6,7 @@ import type { Lens } from '../browser/lens.js';
 import { ElementId, type Action } from '../model/actions.js';
 import { PagelensError, asPagelensError } from '../model/errors.js';
 import type { ActionResult } from '../model/outcome.js';
+import { unsafeSchemaReason } from '../model/schemaSafety.js';
 import { finishPending, refuseWhileDialog, runAction } from './acting.js';
 import { defineTool, type ToolContext, type ToolDef } from './types.js';
 
@@ -77,7 +78,10 @@ export const ACT_TOOLS: ToolDef[] = [
     name: 'browser_navigate',
     description: 'Open a URL in the page. Answers with the new page\'s snapshot.',
     input: z.strictObject({ url: z.string().min(1).describe('The URL to open') }),
-    run: (ctx, a) => runAction(ctx, () => act(ctx, { type: 'navigate', url: a.url }), { snapshot: true }),
+    run: (ctx, a) => {
+      ctx.host?.checkNavigation?.(a.url);
+      return runAction(ctx, () => act(ctx, { type: 'navigate', url: a.url }), { snapshot: true });
+    },
   }),
   defineTool({
     name: 'browser_navigate_back',
@@ -177,23 +181,26 @@ export const ACT_TOOLS: ToolDef[] = [
       paths: z.array(z.string().min(1)).optional().describe('Absolute paths of the files'),
       id: id.optional().describe('A file input, when no chooser is open'),
     }),
-    run: (ctx, a) => runAction(ctx, () => {
-      const chooser = ctx.state.modal.chooser;
-      const paths = a.paths ?? [];
-      if (chooser) {
-        ctx.state.modal.chooser = undefined;
-        return viaPlaywright(`file_upload(${paths.length} files)`, 'none', async () => {
-          await chooser.setFiles(paths, { timeout: LOCATOR_TIMEOUT_MS });
-          return paths.length ? `set ${paths.length} file(s) on the open chooser` : 'cancelled the file chooser';
+    run: async (ctx, a) => {
+      // Refused before the chooser is touched: a refusal leaves it open for a path that may be read.
+      const paths = ctx.host?.checkUploads ? await ctx.host.checkUploads(a.paths ?? []) : a.paths ?? [];
+      return runAction(ctx, () => {
+        const chooser = ctx.state.modal.chooser;
+        if (chooser) {
+          ctx.state.modal.chooser = undefined;
+          return viaPlaywright(`file_upload(${paths.length} files)`, 'none', async () => {
+            await chooser.setFiles(paths, { timeout: LOCATOR_TIMEOUT_MS });
+            return paths.length ? `set ${paths.length} file(s) on the open chooser` : 'cancelled the file chooser';
+          });
+        }
+        const target = a.id;
+        if (!target) throw new PagelensError('NOT_ACTIONABLE', 'No file chooser is open: click the file input first, or give its id.');
+        return viaPlaywright(`file_upload(${target}, ${paths.length} files)`, 'none', async () => {
+          await (await locate(ctx.lens, target)).setInputFiles(paths, { timeout: LOCATOR_TIMEOUT_MS });
+          return `set ${paths.length} file(s) on ${target}`;
         });
-      }
-      const target = a.id;
-      if (!target) throw new PagelensError('NOT_ACTIONABLE', 'No file chooser is open: click the file input first, or give its id.');
-      return viaPlaywright(`file_upload(${target}, ${paths.length} files)`, 'none', async () => {
-        await (await locate(ctx.lens, target)).setInputFiles(paths, { timeout: LOCATOR_TIMEOUT_MS });
-        return `set ${paths.length} file(s) on ${target}`;
       });
-    }),
+    },
   }),
   defineTool({
     name: 'browser_handle_dialog',
@@ -268,8 +275,17 @@ export const ACT_TOOLS: ToolDef[] = [
 ];
 
 function schemaFrom(text: string): z.ZodType {
+  let json: unknown;
   try {
-    return z.fromJSONSchema(JSON.parse(text) as Parameters<typeof z.fromJSONSchema>[0]);
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new PagelensError('BAD_INPUT', `schema is not a JSON Schema in a JSON string: ${(e as Error).message.split('\n')[0]}`);
+  }
+  // Checked before it is built: validation runs on the event loop (src/model/schemaSafety.ts).
+  const unsafe = unsafeSchemaReason(json);
+  if (unsafe) throw new PagelensError('BAD_INPUT', `schema refused: ${unsafe}`);
+  try {
+    return z.fromJSONSchema(json as Parameters<typeof z.fromJSONSchema>[0]);
   } catch (e) {
     throw new PagelensError('BAD_INPUT', `schema is not a JSON Schema in a JSON string: ${(e as Error).message.split('\n')[0]}`);
   }
