@@ -1,10 +1,11 @@
 // The pagelens command line.
-import { Command, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { ZodError } from 'zod';
 import type { Lens } from '../browser/lens.js';
-import { openPage, parseViewport } from '../session/open.js';
+import { openPage } from './lazy.js';
+import { parseViewport } from '../model/viewport.js';
 import { PagelensError } from '../model/errors.js';
 import { formatPayload } from '../model/format.js';
 import { V3_LEGEND } from '../model/roles.js';
@@ -17,8 +18,11 @@ import { addAgentCommands, agentCommand } from './agent.js';
 import { addObserveCommands, parseMaxTokens, printFilteredSnapshot } from './observe.js';
 import { addExploreCommands } from './explore.js';
 import { addMcpCommand } from './mcp.js';
+import { describeError } from './errors.js';
 
 const DEMO_PAGE = fileURLToPath(new URL('../../../assets/demo.html', import.meta.url));
+/** The package's own manifest, next to dist/ in the repository and in an installed package alike. */
+const PACKAGE_JSON = new URL('../../../package.json', import.meta.url);
 
 interface SnapshotFlags {
   mode: SnapshotMode;
@@ -133,7 +137,13 @@ function addSnapshotOptions(cmd: Command): Command {
 }
 
 export function buildCli(): Command {
-  const program = new Command('pagelens').description('Compact, stable page state for LLM agents').showHelpAfterError();
+  const { version } = JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')) as { version: string };
+  // Usage errors are one line with where to look (see main), not the whole help: commander's own
+  // output of them is silenced here and its exit turned into an exception main can word.
+  const program = new Command('pagelens').description('Compact, stable page state for LLM agents')
+    .version(version, '-V, --version', 'print the version')
+    .configureOutput({ outputError: () => {} })
+    .exitOverride();
   addSnapshotOptions(program.command('snapshot <url-or-file>').description('print what an agent can see and do on a page'))
     .action((target: string, flags: SnapshotFlags) => snapshotCommand(target, flags));
   addSnapshotOptions(program.command('demo').description('snapshot the built-in demo page, then let the offline agent place an order on it (no API key)'))
@@ -156,21 +166,34 @@ export function buildCli(): Command {
   return program;
 }
 
-/** One line for stderr: the code a script can switch on and a message a person or an LLM can act on. */
-function describeError(e: unknown): string {
-  if (e instanceof PagelensError) return `${e.code}: ${e.message}`;
-  // Input that failed a schema (an --expect, an action) is the caller's mistake, not ours.
-  if (e instanceof ZodError) return `BAD_INPUT: ${e.issues.map((i) => `${i.path.map(String).join('.') || 'input'}: ${i.message}`).join('; ')}`;
-  const first = (e instanceof Error ? e.message || e.name : String(e)).split('\n')[0];
-  return `INTERNAL: ${first} (a bug in pagelens; set PAGELENS_DEBUG=1 for the stack)`;
+/**
+ * A usage error (unknown option, bad choice, missing argument) as one line that says where the
+ * usage is: `pagelens: BAD_INPUT: unknown option '--bogus'; see pagelens snapshot --help`.
+ */
+function usageError(program: Command, e: CommanderError, argv: string[]): string {
+  const words = argv.slice(2).filter((a) => !a.startsWith('-'));
+  const command = program.commands.find((c) => c.name() === words[0]);
+  const message = e.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ').trim();
+  return `pagelens: BAD_INPUT: ${message}; see pagelens${command ? ` ${command.name()}` : ''} --help`;
 }
 
 export async function main(argv: string[]): Promise<void> {
-  // Commander prints its own usage errors (unknown option, bad choice) and exits; errors thrown by
-  // option parsers and actions reach us unwrapped (commander only rewraps its invalidArgument).
+  // Errors thrown by option parsers and actions reach us unwrapped (commander only rewraps its
+  // invalidArgument); commander's own usage errors and exits arrive as a CommanderError.
+  const program = buildCli();
   try {
-    await buildCli().parseAsync(argv);
+    await program.parseAsync(argv);
   } catch (e) {
+    if (e instanceof CommanderError) {
+      // --help and --version have printed what was asked (exit 0); a bare `pagelens` printed the help.
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') {
+        process.exitCode = e.exitCode;
+        return;
+      }
+      process.stderr.write(usageError(program, e, argv) + '\n');
+      process.exitCode = e.exitCode || 1;
+      return;
+    }
     process.stderr.write(`pagelens: ${describeError(e)}\n`);
     const debug = process.env.PAGELENS_DEBUG;
     if (debug && debug !== '0' && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);

@@ -62,12 +62,14 @@ export const InteractRequest = z.object({
   domChanges: DomChanges.optional(),
   clientObservations: ClientObservations.optional(),
 }).superRefine((r, ctx) => {
-  if (!r.interactiveTree && !r.semanticNodes && !r.skeletonDom && !r.dom) {
+  // An artifact that is there counts even when empty: a page with no controls has an empty tree
+  // and an empty skeleton, and it is a state like any other (a form's "thank you" page).
+  if (r.interactiveTree === undefined && r.semanticNodes === undefined && r.skeletonDom === undefined && r.dom === undefined) {
     ctx.addIssue({ code: 'custom', path: ['interactiveTree'], message: 'a page state is required: interactiveTree (semantic_v3), semanticNodes, skeletonDom or dom' });
   }
   if (r.domMode === 'hybrid' && !r.screenshot) ctx.addIssue({ code: 'custom', path: ['screenshot'], message: 'domMode "hybrid" carries a screenshot' });
-  if ((r.domMode === 'skeleton' || r.domMode === 'hybrid') && !r.skeletonDom) ctx.addIssue({ code: 'custom', path: ['skeletonDom'], message: `domMode "${r.domMode}" carries skeletonDom` });
-  if (r.domMode === 'full' && !r.dom) ctx.addIssue({ code: 'custom', path: ['dom'], message: 'domMode "full" carries dom' });
+  if ((r.domMode === 'skeleton' || r.domMode === 'hybrid') && r.skeletonDom === undefined) ctx.addIssue({ code: 'custom', path: ['skeletonDom'], message: `domMode "${r.domMode}" carries skeletonDom` });
+  if (r.domMode === 'full' && r.dom === undefined) ctx.addIssue({ code: 'custom', path: ['dom'], message: 'domMode "full" carries dom' });
 });
 export type InteractRequest = z.infer<typeof InteractRequest>;
 export type InteractRequestInput = z.input<typeof InteractRequest>;
