@@ -11,6 +11,7 @@ import type { LensCore } from './core.js';
 import { engineCall } from './engine.js';
 import { describeFailure } from './frames.js';
 import type { RegionNode, RegionTree } from '../model/regions.js';
+import { currentSnapshot } from './snapshots.js';
 
 /** Content items per frame at most: enough for a long article, bounded for a page built to be endless. */
 const CONTENT_MAX = 8000;
@@ -32,7 +33,7 @@ export interface TaskNodes {
 export async function readTaskNodes(core: LensCore, opts: { content: boolean }): Promise<TaskNodes> {
   // The exploration snapshot's read (reused while the page has not changed): its regions number
   // the chunks, so that observe's "R2" is the R2 of lens.regions().
-  const { snap } = await core.snapshots.current(core);
+  const { snap } = await currentSnapshot(core);
   const model = snap.model;
   const warnings = [...model.warnings];
   const placed: PlacedContent[] = [];
@@ -128,9 +129,6 @@ export function handOut(core: LensCore, model: PageModel, shown: RagNode[]): voi
 /** The `filtered` snapshot (lens.snapshot with a query). */
 export async function filteredSnapshot(core: LensCore, opts: SnapshotOptions, extra: { reranker?: Reranker } = {}): Promise<FilteredResult> {
   if (opts.query === undefined) throw new PagelensError('BAD_INPUT', 'A filtered snapshot needs a query.');
-  if (opts.mode !== 'semantic_v3') throw new PagelensError('BAD_INPUT', `query filters the semantic tree; mode "${opts.mode}" does not apply to it (leave mode out).`);
-  if (opts.boxes) throw new PagelensError('BAD_INPUT', 'boxes does not apply to a query snapshot: the filtered tree has no coordinates.');
-  if (opts.screenshot) throw new PagelensError('BAD_INPUT', 'screenshot does not apply to a query snapshot.');
   const filtered = await filterPage(core, { query: opts.query, ...(opts.maxTokens !== undefined && { maxTokens: opts.maxTokens }), content: true, ...(extra.reranker && { reranker: extra.reranker }) });
   return filtered.payload;
 }

@@ -3,7 +3,7 @@
 // other, parsed defensively: a script that is not JSON, or a shape that is not schema.org's, adds
 // nothing. extract() weighs these against what the page shows (src/model/extract.ts).
 import { z } from 'zod';
-import { parseNumber } from './extract.js';
+import { parseNumber } from './numbers.js';
 
 export const StructuredRead = z.object({
   doc: z.string(),
