@@ -249,9 +249,11 @@ function fieldValue(key: string, s: JsonSchema, nodes: RagNode[], anchor: number
   // The page declares the price it sells at: an old, list or saved amount is another field.
   if (isPrice && !OTHER_PRICE_KEY.test(splitIdentifier(key))) return declaredPrice(best, all, s, ctx);
   if (isBrand && ctx.facts.brand) {
-    // The brand the page declares; the visible text that says it, when there is one, is its source.
-    const shown = all.find((f) => typeof f.value === 'string' && f.value.trim().toLowerCase() === ctx.facts.brand!.toLowerCase());
-    return shown ?? { value: convert(s, ctx.facts.brand, EMPTY_NODE), score: 1 };
+    // The brand the page declares ("Marca: Roborock" where the markup wraps the words around it too);
+    // the visible text that says it, when there is one, is its source.
+    const declared = brandPhrase(ctx.facts.brand) ?? ctx.facts.brand;
+    const shown = all.find((f) => typeof f.value === 'string' && f.value.trim().toLowerCase() === declared.toLowerCase());
+    return shown ?? { value: convert(s, declared, EMPTY_NODE), score: 1 };
   }
   if (CURRENCY_KEY.test(key) && !best && ctx.facts.currency) return { value: convert(s, ctx.facts.currency, EMPTY_NODE), score: 1 };
   return best;
