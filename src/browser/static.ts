@@ -66,13 +66,13 @@ export async function serveFolder(folder: string, opts: ServeOptions = {}): Prom
     let path: string;
     try { path = decodeURIComponent(raw); } catch { return reply(req, res, 400, 'malformed percent-escape'); }
     if (path.includes('\0')) return reply(req, res, 400, 'bad request');
+    const file = join(root, path.endsWith('/') ? path + 'index.html' : path);
+    if (!isInside(root, file)) return reply(req, res, 403, 'forbidden');
     if (referenced) {
       // Dotfiles and dot-folders (.ssh, .env, .git) are never a page's resources.
       if (path.split(/[\\/]/).some((seg) => seg.startsWith('.'))) return reply(req, res, 404, 'not found');
       if (!referenced.has(path) || !WEB_FILE.test(path)) return reply(req, res, 404, 'not found (only the page and what it references are served)');
     }
-    const file = join(root, path.endsWith('/') ? path + 'index.html' : path);
-    if (!isInside(root, file)) return reply(req, res, 403, 'forbidden');
     let real: string;
     try { real = realpathSync(file); } catch { return reply(req, res, 404, 'not found'); }
     // A symlink inside the folder must not lead out of it.
