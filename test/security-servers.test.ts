@@ -231,6 +231,7 @@ describe('pagelens serve', () => {
       await new Promise<void>((resolve, reject) => {
         child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); if (/protection: .*\n/.test(stderr) && (!/generated/.test(stderr) || /token: /.test(stderr))) resolve(); });
         child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+        setTimeout(() => reject(new Error(`serve did not say what protects it within 20 s: ${stderr}`)), 20_000).unref();
       });
       const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(stderr)![1]);
       return { child, port, stderr };

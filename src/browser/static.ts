@@ -39,7 +39,7 @@ export interface ServeOptions {
 }
 
 /** True when `p` is `base` or below it. A prefix test would let /site-secret pass for /site. */
-function isInside(base: string, p: string): boolean {
+export function isInside(base: string, p: string): boolean {
   const rel = relative(base, p);
   return rel === '' || (!isAbsolute(rel) && rel !== '..' && !rel.startsWith('..' + sep));
 }

@@ -6,6 +6,7 @@
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { isInside } from '../browser/static.js';
 import { PagelensError } from '../model/errors.js';
 
 export interface FilePolicyOptions {
@@ -19,11 +20,6 @@ export interface FilePolicyOptions {
 
 /** Schemes an agent may navigate to; file: only as the options allow. */
 const NAVIGABLE = /^(https?|data|about|blob):/i;
-
-function isInside(base: string, p: string): boolean {
-  const rel = relative(base, p);
-  return rel === '' || (!isAbsolute(rel) && rel !== '..' && !rel.startsWith('..' + sep));
-}
 
 /** The real path of an existing folder, or BAD_INPUT naming the flag. */
 function realFolder(dir: string, flag: string): string {
