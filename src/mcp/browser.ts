@@ -4,6 +4,7 @@
 // the tabs — every page of the context, popups included — one lens per page, and the current tab.
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, connectChromium, findChromium, launchChromium, parseOriginRules, routeOriginRules } from '../browser/chromium.js';
+import { IdNumbering } from '../browser/ids.js';
 import { startOriginProxy } from '../browser/originProxy.js';
 import { hasOriginRules, type OriginRules } from '../model/origins.js';
 import { FilePolicy } from './filePolicy.js';
@@ -67,6 +68,8 @@ export class BrowserSession implements TabHost {
   private current?: Page;
   /** Pages this session opened or saw open, as opposed to an attached user's tabs. */
   private readonly ownPages = new WeakSet<Page>();
+  /** One numbering for every tab: an ID from one tab never names an element of another. */
+  private readonly numbering = new IdNumbering();
 
   /** `source`: the browser several sessions share, each in a context of its own (MCP over HTTP). */
   /** The origin rules, when any are set: on every request of the context (see open()). */
@@ -258,7 +261,7 @@ export class BrowserSession implements TabHost {
   }
 
   private lensOf(tab: Tab): Promise<Lens> {
-    tab.lens ??= Lens.attach(tab.page).catch((e) => { tab.lens = undefined; throw e; });
+    tab.lens ??= Lens.attach(tab.page, { numbering: this.numbering }).catch((e) => { tab.lens = undefined; throw e; });
     return tab.lens;
   }
 
