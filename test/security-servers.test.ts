@@ -416,6 +416,15 @@ describe('pagelens mcp: file:// and uploads are opt-in', () => {
       const outside = await rooted.callTool({ name: 'browser_navigate', arguments: { url: 'file:///etc/passwd' } });
       assert.equal(outside.isError, true);
       assert.match(text(outside), /outside the --file-root folders/);
+      // A page under the root that frames and links files outside it: the browser refuses those loads too.
+      await writeFile(join(root, 'framer.html'), '<iframe src="file:///etc/passwd"></iframe><a href="file:///etc/passwd">passwd</a>');
+      await rooted.callTool({ name: 'browser_navigate', arguments: { url: `file://${root}/framer.html` } });
+      const full = text(await rooted.callTool({ name: 'page_snapshot', arguments: { mode: 'full' } }));
+      assert.doesNotMatch(full, /root:x:0:0/, 'the framed file was not loaded');
+      const link = JSON.parse(text(await rooted.callTool({ name: 'page_snapshot', arguments: {} }))) as { interactive_tree: Array<{ i: string; n: string }> };
+      await rooted.callTool({ name: 'browser_click', arguments: { id: link.interactive_tree.find((n) => n.n === 'passwd')!.i } });
+      const after = text(await rooted.callTool({ name: 'page_snapshot', arguments: { mode: 'full' } }));
+      assert.doesNotMatch(after, /root:x:0:0/, 'the linked file was not opened');
     } finally {
       await rm(root, { recursive: true, force: true });
     }
