@@ -1,6 +1,7 @@
 // Talking to the content scripts of one tab, and what the service worker remembers about it:
 // each frame's stable ordinal (the "1" of "f1_5"), and which document issued the IDs of the last
 // snapshot, so that an ID is refused in any other document, as the CDP host refuses it.
+import { answerSchema } from './answers.js';
 import { CHANNEL, type Answers, type Reply, type RequestBody } from './messages.js';
 
 /** A failure with the code the CDP host would give for it (NAVIGATED, UNKNOWN_ID, FRAME_DETACHED, …). */
@@ -35,7 +36,13 @@ export async function ask<K extends RequestBody['kind']>(tabId: number, frameId:
   }
   if (!reply) throw new ExtensionError('ENGINE_ERROR', `frame ${frameId} answered nothing`);
   if (!reply.ok) throw new ExtensionError(reply.code ?? 'ENGINE_ERROR', reply.error);
-  return reply.value;
+  // Believed only once it fits the engine contract (the CDP host checks the same schemas).
+  const checked = answerSchema(body).safeParse(reply.value);
+  if (!checked.success) {
+    const what = 'action' in body ? `element ${body.action.op}` : body.kind;
+    throw new ExtensionError('ENGINE_ERROR', `frame ${frameId} answered ${what} with something the engine contract does not allow (${checked.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || 'answer'}: ${i.message}`).join('; ')}); the page may have tampered with it.`);
+  }
+  return checked.data as Answers[K];
 }
 
 export interface TabState {

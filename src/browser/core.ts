@@ -10,7 +10,7 @@ import { engineCall, engineHandle, type ElementRef } from './engine.js';
 import { FrameMap, type LaidOutFrame } from './frames.js';
 import { IdLedger, IdNumbering, LensNumbering } from './ids.js';
 import { NetworkWatch } from './network.js';
-import { SnapshotCache } from './snapshots.js';
+import { SnapshotCache } from './snapshotCache.js';
 import { Target } from './target.js';
 
 const AX_ID = /^\d+-\d+$/;

@@ -10,6 +10,7 @@ import type { PageModel } from '../model/page.js';
 import type { CaptureOptionsInput, CaptureResult, FullResult, HybridResult, SkeletonResult } from '../model/artifacts.js';
 import type { FilteredResult } from '../model/rag.js';
 import { renderText } from '../model/render.js';
+import { givenOptions } from '../model/snapshotRequest.js';
 import { ModelOptions, SnapshotOptions, TextOptions, type ModelOptionsInput, type SemanticResult, type SemanticV3Result, type SnapshotOptionsInput, type TextOptionsInput } from '../model/schema.js';
 import { parseInput } from '../model/validate.js';
 import { performAction, type ActOptions } from './actions.js';
@@ -44,6 +45,7 @@ export class Lens {
    */
   async snapshot(options: SnapshotOptionsInput & { query: string }): Promise<FilteredResult>;
   async snapshot(options: SnapshotOptionsInput & { mode: 'semantic' }): Promise<SemanticResult>;
+  async snapshot(options: SnapshotOptionsInput & { mode: 'axtree' }): Promise<AxTreeResult>;
   async snapshot(options: SnapshotOptionsInput & { mode: 'skeleton' }): Promise<SkeletonResult>;
   async snapshot(options: SnapshotOptionsInput & { mode: 'full' }): Promise<FullResult>;
   async snapshot(options: SnapshotOptionsInput & { mode: 'hybrid' }): Promise<HybridResult>;
@@ -51,7 +53,7 @@ export class Lens {
   async snapshot(options: SnapshotOptionsInput & { mode: 'semantic_v3' | 'semantic' }): Promise<SemanticV3Result | SemanticResult>;
   async snapshot(options?: SnapshotOptionsInput): Promise<SnapshotPayload>;
   async snapshot(options: SnapshotOptionsInput = {}): Promise<SnapshotPayload> {
-    return snapshotPayload(this.core, parseInput(SnapshotOptions, options, 'snapshot options'));
+    return snapshotPayload(this.core, parseInput(SnapshotOptions, options, 'snapshot options'), givenOptions(options));
   }
 
   /**

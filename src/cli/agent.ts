@@ -1,12 +1,13 @@
 // `pagelens serve` (the negotiation backend) and `pagelens agent "<task>" --url …` (the client loop
 // against it, or against the same backend in-process when no --backend is given).
 import { Command, Option } from 'commander';
-import { appBackend, httpBackend, runAgent, type AgentRun, type AgentStep } from '../agent/loop.js';
+import type { AgentRun, AgentStep } from '../agent/loop.js';
 import { createPlanner, PLANNER_NAMES, type PlannerName } from '../agent/planners.js';
 import { PagelensError } from '../model/errors.js';
-import { createApp, DEFAULT_MAX_BODY, DEFAULT_REQUEST_TIMEOUT_MS } from '../server/app.js';
-import { startServer } from '../server/serve.js';
-import { openPage, parseViewport } from '../session/open.js';
+import { errorReport, type ErrorReport } from './errors.js';
+import { DEFAULT_MAX_BODY, DEFAULT_REQUEST_TIMEOUT_MS } from '../server/limits.js';
+import { openPage } from './lazy.js';
+import { parseViewport } from '../model/viewport.js';
 
 interface ServeFlags { host: string; port: string; planner: PlannerName; token?: string; auth: boolean; corsOrigin?: string; maxBody: string; requestTimeout: string; compat?: boolean; quiet?: boolean }
 export interface AgentFlags { url: string; backend?: string; token?: string; planner: PlannerName; maxSteps: string; json?: boolean; viewport: string; offline?: boolean; cdp?: string }
@@ -50,6 +51,7 @@ async function serveCommand(flags: ServeFlags): Promise<void> {
   if (flags.token !== undefined && !flags.auth) throw new PagelensError('BAD_INPUT', '--token and --no-auth contradict each other: choose one.');
   if (flags.token !== undefined) process.stderr.write('pagelens serve: --token is visible in the process list; prefer PAGELENS_TOKEN in the environment\n');
   const token = flags.auth ? flags.token ?? (process.env.PAGELENS_TOKEN?.trim() || undefined) : undefined;
+  const { startServer } = await import('../server/serve.js');
   const server = await startServer({
     host: flags.host, port, planner: await createPlanner(flags.planner), ...(token !== undefined && { token }), noAuth: !flags.auth, corsOrigin: flags.corsOrigin,
     maxBodyBytes: positiveInt('--max-body', flags.maxBody), requestTimeoutMs: positiveInt('--request-timeout', flags.requestTimeout) * 1000, compat: flags.compat,
@@ -65,15 +67,38 @@ async function serveCommand(flags: ServeFlags): Promise<void> {
   });
 }
 
+/** What `--json` prints when the run ended in an error: the error, and the steps carried out before it. */
+type AgentRunError = Omit<AgentRun, 'status'> & { status: 'error'; error: ErrorReport };
+
 export async function agentCommand(task: string, flags: AgentFlags): Promise<void> {
+  const steps: AgentStep[] = [];
+  try {
+    await agentRun(task, flags, steps);
+  } catch (e) {
+    // A caller of --json reads stdout: it gets a result whatever happened, never nothing.
+    if (flags.json) {
+      const error = errorReport(e);
+      const failed: AgentRunError = { task, status: 'error', message: `${error.code}: ${error.message}`, success: false, error, steps };
+      process.stdout.write(JSON.stringify(failed, null, 2) + '\n');
+    }
+    throw e;
+  }
+}
+
+/** The agent command proper; `steps` receives each step as it is carried out. */
+async function agentRun(task: string, flags: AgentFlags, steps: AgentStep[]): Promise<void> {
   const maxSteps = positiveInt('--max-steps', flags.maxSteps);
   if (flags.token && !flags.backend) throw new PagelensError('BAD_INPUT', '--token goes with --backend');
+  const { appBackend, httpBackend, runAgent } = await import('../agent/loop.js');
+  const { createApp } = await import('../server/app.js');
   const token = flags.token ?? (process.env.PAGELENS_TOKEN?.trim() || undefined);
   const backend = flags.backend ? httpBackend(flags.backend, token) : appBackend(createApp({ planner: await createPlanner(flags.planner) }));
+  // A backend that is down or refuses the token is found out before a browser starts.
+  await backend.check?.();
   const open = await openPage(flags.url, { viewport: parseViewport(flags.viewport), cdpEndpoint: flags.cdp, ...(flags.offline && { blockExternal: true }) });
   let run: AgentRun;
   try {
-    run = await runAgent(open.lens, { task, backend, maxSteps, onStep: (s) => process.stderr.write(stepLine(s) + '\n') });
+    run = await runAgent(open.lens, { task, backend, maxSteps, onStep: (s) => { steps.push(s); process.stderr.write(stepLine(s) + '\n'); } });
   } finally {
     await open.close();
   }

@@ -1,10 +1,8 @@
 // `pagelens mcp` (the MCP server, stdio or --port for Streamable HTTP) and `pagelens tools`
 // (the same tools as JSON definitions, for stacks that call functions themselves).
 import { Command, Option } from 'commander';
-import { runMcpServer } from '../mcp/server.js';
 import { PagelensError } from '../model/errors.js';
-import { parseViewport } from '../session/open.js';
-import { toolDefinitions } from '../tools/registry.js';
+import { parseViewport } from '../model/viewport.js';
 
 interface McpFlags {
   port?: number;
@@ -75,6 +73,7 @@ export function addMcpCommand(program: Command): void {
       const httpOnly = [flags.token !== undefined && '--token', flags.sharedContext && '--shared-context', flags.maxSessions !== undefined && '--max-sessions', flags.sessionIdle !== undefined && '--session-idle'].filter(Boolean);
       if (flags.port === undefined && httpOnly.length) throw new PagelensError('BAD_INPUT', `${httpOnly.join(', ')} only mean something with --port (stdio has one client, its parent process).`);
       const token = httpToken(flags);
+      const { runMcpServer } = await import('../mcp/server.js');
       await runMcpServer({
         ...(flags.port !== undefined && { port: flags.port }),
         ...(flags.cdp && { cdp: flags.cdp }),
@@ -99,7 +98,8 @@ export function addMcpCommand(program: Command): void {
     });
   program.command('tools').description('print the tool definitions as JSON (OpenAI functions with strict: true, or MCP tools)')
     .addOption(new Option('--format <format>', 'definition format').choices(['openai', 'mcp']).default('openai'))
-    .action((flags: { format: 'openai' | 'mcp' }) => {
+    .action(async (flags: { format: 'openai' | 'mcp' }) => {
+      const { toolDefinitions } = await import('../tools/registry.js');
       process.stdout.write(JSON.stringify(toolDefinitions(flags.format), null, 2) + '\n');
     });
 }

@@ -3,7 +3,8 @@
 // and the snapshot after it. An --expect applies to the --do just before it. Stops at the first
 // action that fails (or whose verification fails) and exits non-zero.
 import { Command, Option } from 'commander';
-import { openPage, parseViewport } from '../session/open.js';
+import { openPage } from './lazy.js';
+import { parseViewport } from '../model/viewport.js';
 import { parseAction, type Action } from '../model/actions.js';
 import { PagelensError } from '../model/errors.js';
 import { formatPayload } from '../model/format.js';

@@ -12,6 +12,7 @@ import type { Planner } from '../agent/planner.js';
 import { InteractRequest, InteractResponse, type ErrorBody } from '../model/interact.js';
 import { redactCredentials } from '../model/redact.js';
 import { describeIssues } from '../model/validate.js';
+import { DEFAULT_MAX_BODY, DEFAULT_REQUEST_TIMEOUT_MS } from './limits.js';
 import { SessionStore } from './sessions.js';
 
 export interface AppOptions {
@@ -31,8 +32,7 @@ export interface AppOptions {
   requestTimeoutMs?: number;
 }
 
-export const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
-export const DEFAULT_REQUEST_TIMEOUT_MS = 120_000;
+export { DEFAULT_MAX_BODY, DEFAULT_REQUEST_TIMEOUT_MS };
 /**
  * The task is a sentence or a paragraph. The body limit is sized for DOMs and screenshots, so a
  * query as large as the body (megabytes) would pass it and cost the planner seconds of CPU,

@@ -87,8 +87,4 @@ export async function openPage(target: string, opts: OpenOptions = {}): Promise<
 
 export { gotoSettled };
 
-export function parseViewport(spec: string): { width: number; height: number } {
-  const m = /^(\d{2,5})x(\d{2,5})$/.exec(spec.trim());
-  if (!m) throw new PagelensError('BAD_INPUT', `--viewport must look like 1280x800, got "${spec}"`);
-  return { width: Number(m[1]), height: Number(m[2]) };
-}
+export { parseViewport } from '../model/viewport.js';
