@@ -5,8 +5,6 @@
 
 // ---- Opening a page and attaching a lens ----
 export { attach, Lens } from './browser/lens.js';
-/** One per session of several pages (tabs): `Lens.attach(page, { numbering })`, so that no two pages hand out the same ID. */
-export { IdNumbering } from './browser/ids.js';
 export { openPage, type OpenOptions, type OpenPage } from './session/open.js';
 export { launchChromium, connectChromium, findChromium, blockExternalRequests, type LaunchChromiumOptions } from './browser/chromium.js';
 export { gotoSettled } from './browser/goto.js';
@@ -33,6 +31,7 @@ export { Action, parseAction, formatAction, type ActionType } from './model/acti
 export type { ActOptions } from './browser/actions.js';
 export { ExpectedOutcome, VerificationResult, ActionResult, ActionMethod, OutcomeType, parseExpectSpec } from './model/outcome.js';
 export type { PreActionState, Presence } from './browser/verify.js';
+export { IdNumbering } from './browser/ids.js';
 export { StabilityOptions, type StabilityOptionsInput, type StabilityResult } from './browser/stability.js';
 export type { MutationEvent, MutationSummary, MutationCategory } from './model/mutations.js';
 export type { Marks, FrameMark } from './browser/events.js';
