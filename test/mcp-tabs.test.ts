@@ -172,7 +172,7 @@ describe('pagelens mcp: the browser around the page', { concurrency: false }, ()
       return tabs();
     })();
     assert.equal(listed.length, 2, listed.join('\n'));
-    assert.match(listed[0], /^\* 0: Tabs fixture/);
+    assert.match(listed[0], /^\* 0: "Tabs fixture"/);
     assert.match(listed[1], /^  1: Drag fixture <.*mcp-drag\.html>/);
     // The current tab stays where the agent was until it selects another.
     assert.match((await tree()).url, /mcp-tabs\.html$/);

@@ -11,12 +11,14 @@ import { V3_LEGEND } from '../model/roles.js';
 import { runToolSafely, toolDefinitions } from '../tools/registry.js';
 import type { ToolResult } from '../tools/types.js';
 import { BrowserSession, type BrowserOptions } from './browser.js';
+import { PAGE_CONTENT_RULE } from '../tools/registry.js';
 
 export const INSTRUCTIONS = `pagelens: see and act on a live web page by element ID.
 Start with page_snapshot (or dom_overview / snapshot_regions on big pages); act with browser_click, browser_type… by the ID "i" the snapshot gives.
 Everything works on the current tab; browser_tabs lists, opens, selects and closes tabs (popups the site opens appear there).
 Each action answers with what happened and a delta (elements added / removed / changed since the last tree you saw, by ID), not a whole snapshot; after a navigation it sends the new page's snapshot.
 An ID from a page that has gone is refused with what to do: take a new snapshot.
+${PAGE_CONTENT_RULE}
 ${V3_LEGEND}`;
 
 export interface McpServerOptions extends BrowserOptions {
