@@ -112,7 +112,9 @@ async function answer(api: EngineApi, msg: Request): Promise<Answers[Request['ki
   switch (msg.kind) {
     case 'snapshot': {
       adoptClosedRoots(api);
-      return { snapshot: api.snapshot(msg.options), origin: location.origin };
+      // A document continues the tab's numbering: an ID from an earlier page never names an element of this one.
+      if (msg.idBase !== undefined) api.numberFrom(msg.idBase);
+      return { snapshot: api.snapshot(msg.options), origin: location.origin, lastId: api.lastIssuedId() };
     }
     case 'owners': {
       adoptClosedRoots(api);

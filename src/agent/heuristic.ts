@@ -27,7 +27,7 @@ export class HeuristicPlanner implements Planner {
   async plan(request: InteractRequest, session: SessionView): Promise<InteractResponse> {
     const steps = splitTask(request.query);
     const done = doneSteps(session, steps.length);
-    const nodes = request.skeletonDom
+    const nodes = request.skeletonDom !== undefined
       ? nodesFromTree(request.interactiveTree ?? [], skeletonContext(request.skeletonDom), skeletonAttributes(request.skeletonDom))
       : nodesFromTree(request.interactiveTree ?? []);
     // A step whose effect is already on the page is done too (a value typed, a box checked).
@@ -69,7 +69,7 @@ export class HeuristicPlanner implements Planner {
       }
       // semantic_v3 carries names only; the skeleton adds each field's type, name and placeholder
       // (a password field named by its title). Asked for once before giving up.
-      if (!request.skeletonDom && session.lastRequested !== 'skeleton' && !askedBefore(session, 'skeleton')) {
+      if (request.skeletonDom === undefined && session.lastRequested !== 'skeleton' && !askedBefore(session, 'skeleton')) {
         return { status: 'needs_context', requestedDomMode: 'skeleton', needsSkeletonDom: true, reason: `nothing in the semantic tree fits "${stepText}"; the skeleton shows each element's type, name and placeholder` };
       }
       // No field took the value, so nothing says it is not a password: the message leaves it out.

@@ -13,22 +13,71 @@ import { describeIssues } from '../model/validate.js';
 /** Where requests go: a backend over HTTP, or the backend's app in-process. */
 export interface Backend {
   interact(request: InteractRequestInput): Promise<unknown>;
+  /**
+   * Finds out, before any browser starts, whether the backend is there and takes the token:
+   * resolves, or throws BACKEND_ERROR saying which of the two is wrong.
+   */
+  check?(): Promise<void>;
 }
+
+/** How long the probe waits for each answer before the backend counts as down. */
+const PROBE_TIMEOUT_MS = 5_000;
 
 /** A backend over HTTP (`--backend http://…`). */
 export function httpBackend(baseUrl: string, token?: string): Backend {
+  if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
+    throw new PagelensError('BAD_INPUT', `the backend must be an http(s) URL such as http://127.0.0.1:8787, got ${JSON.stringify(baseUrl)}.`);
+  }
   const url = new URL('/api/agent/interact', baseUrl).href;
+  const auth = token ? { authorization: `Bearer ${token}` } : undefined;
   return {
+    async check() {
+      await probeBackend(baseUrl, url, auth);
+    },
     async interact(request) {
       let res: Response;
       try {
-        res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) }, body: JSON.stringify(request) });
+        res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify(request) });
       } catch (e) {
         throw new PagelensError('BACKEND_ERROR', `the backend at ${url} could not be reached: ${(e as Error).message}`);
       }
       return answerOf(res);
     },
   };
+}
+
+/**
+ * Two requests a backend answers without a browser: `GET /healthz` (is a pagelens backend there?),
+ * then a POST to the interact route carrying no page state. The server authenticates before it
+ * validates, so that POST is refused with 401 when the token is missing or wrong, and with 400
+ * (no session opened, no planner asked) when the token is accepted.
+ */
+async function probeBackend(baseUrl: string, interactUrl: string, auth: Record<string, string> | undefined): Promise<void> {
+  const ask = async (target: string, init: RequestInit): Promise<Response> => {
+    try {
+      return await fetch(target, { ...init, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    } catch (e) {
+      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+      const why = (e as Error).name === 'TimeoutError' ? `no answer within ${PROBE_TIMEOUT_MS / 1000} s` : cause?.code ?? cause?.message ?? (e as Error).message;
+      throw new PagelensError('BACKEND_ERROR', `the backend at ${baseUrl} could not be reached (${why}): is \`pagelens serve\` running there?`);
+    }
+  };
+  const healthUrl = new URL('/healthz', baseUrl).href;
+  const health = await ask(healthUrl, { method: 'GET' });
+  const body = await health.json().catch(() => undefined) as { ok?: unknown } | undefined;
+  if (!health.ok || body?.ok !== true) {
+    throw new PagelensError('BACKEND_ERROR', `${baseUrl} does not answer as a pagelens backend: GET ${healthUrl} answered ${health.status}${body === undefined ? ' with something that is not JSON' : ''}.`);
+  }
+  const res = await ask(interactUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: '{}' });
+  if (res.status === 401) {
+    const said = (await res.json().catch(() => undefined) as { message?: string } | undefined)?.message;
+    throw new PagelensError('BACKEND_ERROR', auth
+      ? `the backend at ${baseUrl} refused the token${said ? ` (${said})` : ''}: check --token.`
+      : `the backend at ${baseUrl} requires a token${said ? ` (${said})` : ''}: give it with --token.`);
+  }
+  if (res.status !== 400) {
+    throw new PagelensError('BACKEND_ERROR', `the backend at ${baseUrl} answered a request without page state with ${res.status}, where a pagelens backend refuses it with 400: is it a pagelens backend of this version?`);
+  }
 }
 
 /** The backend's app called in-process (no network), as `pagelens agent` does without --backend. */

@@ -139,6 +139,8 @@ export const ENGINE_CALLS = {
   mutationsSince: MutationsSince,
   recentMutationEvents: z.array(MutationEventSchema),
   tagAll: z.number(),
+  /** Where this document's ID numbering starts (set by the host's first call) and the last ID issued. */
+  numberFrom: z.object({ base: z.number().int().nonnegative(), last: z.number().int().nonnegative() }),
   /** Writes the document's token on <html> for selector engines outside pagelens; returns it. */
   markDocument: z.string(),
   frameOwners: z.array(OwnerInfo),

@@ -17,7 +17,7 @@ import { nativeOptions } from './options.js';
 import { serializeDocument } from './serialize.js';
 import { markNameSources } from './names.js';
 import { namePaths } from './nameCheck.js';
-import { lastIssuedId, lookup, lookupIn, startAutoTagger, tagSubtree } from './tagger.js';
+import { lastIssuedId, lookup, lookupIn, numberFrom, startAutoTagger, tagSubtree } from './tagger.js';
 
 const ENGINE_KEY = '__pagelens';
 
@@ -29,6 +29,7 @@ const api = {
   lookup,
   lookupIn,
   lastIssuedId,
+  numberFrom,
   markDocument,
   tagAll: () => tagSubtree(document),
   frameOwners,
