@@ -171,6 +171,15 @@ async function differential(page: Page, lens: Lens, seed: number, steps: number)
     for (let attempt = 1; ; attempt++) {
       const key = (m: PageModel) => JSON.stringify({ nodes: m.nodes, total: m.total });
       const m0 = await moves();
+      // Every other step the viewport is read first, straight after the change: a read that
+      // reused the last walk then would miss it. Otherwise it is read after the full reads, once
+      // the page has rendered a frame, when it may visit only the targets near the viewport.
+      const viewportFirst = step % 2 === 1;
+      const readViewport = async () => {
+        if (!viewportFirst) await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        return { seenWarm: await lens.model({ fullPage: false }), seenCold: await lens.model({ fullPage: false, fresh: true }) };
+      };
+      const early = viewportFirst ? await readViewport() : null;
       const before = await lens.model({ fullPage: true, fresh: true });
       const warm = await lens.model({ fullPage: true });
       const cold = await lens.model({ fullPage: true, fresh: true });
@@ -179,11 +188,7 @@ async function differential(page: Page, lens: Lens, seed: number, steps: number)
           const diff = warm.nodes.map((n, i) => [n, cold.nodes[i]] as const).find(([x, y]) => JSON.stringify(x) !== JSON.stringify(y));
           assert.fail(`step ${step} (${change}): the incremental read differs from a cold one\n  incremental: ${JSON.stringify(diff?.[0])}\n  cold:        ${JSON.stringify(diff?.[1])}\n  nodes ${warm.nodes.length} vs ${cold.nodes.length}`);
         }
-        // The viewport read: after the full read it may visit only the targets near the viewport
-        // (once the page has rendered a frame, the observer that keeps them is current).
-        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
-        const seenWarm = await lens.model({ fullPage: false });
-        const seenCold = await lens.model({ fullPage: false, fresh: true });
+        const { seenWarm, seenCold } = early ?? await readViewport();
         if (await moves() === m0) {
           if (key(seenWarm) !== key(seenCold)) {
             const diff = seenWarm.nodes.map((n, i) => [n, seenCold.nodes[i]] as const).find(([x, y]) => JSON.stringify(x) !== JSON.stringify(y));
@@ -200,7 +205,7 @@ async function differential(page: Page, lens: Lens, seed: number, steps: number)
   }
   assert.ok(moving <= steps / 10, `the page kept moving during ${moving} of ${steps} steps: too few comparisons`);
   // The short viewport read is what was compared, not a walk every time.
-  assert.ok(viewportReused >= steps / 2, `the viewport read visited only the targets near the viewport in ${viewportReused} of ${steps} steps`);
+  assert.ok(viewportReused >= steps / 4, `the viewport read visited only the targets near the viewport in ${viewportReused} of ${steps} steps`);
   return { reused, compared: steps };
 }
 

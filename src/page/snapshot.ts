@@ -3,7 +3,7 @@ import { DOC } from './document.js';
 import { isInteractiveByMarkup } from './interactive.js';
 import { RowFinder, type Row } from './rows.js';
 import { headingLevel, structName, structureOf, tableRows } from './structure.js';
-import { describeNameSince } from './names.js';
+import { describeNameSince, forgetName } from './names.js';
 import { beginRead, type Freshness } from './changes.js';
 import { roleOf } from './roles.js';
 import { composedParent, deepActiveElement, shadowRootOf } from './shadow.js';
@@ -42,6 +42,7 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
     visited++;
     // Whether what earlier reads derived for this element still holds: asked once, used for its style facts and its name.
     const clean = fresh.clean(el, ctx.dirty);
+    if (!clean && fresh.store) forgetName(el);
     const seen = inspect(el, ctx, { reuse: clean, store: fresh.store }, fresh.subtreeDirty(el, ctx.dirty));
     let children = seen.children;
     if (children.clipper?.el === el) clipped.opened(el, nodes.length);
