@@ -251,6 +251,8 @@ export const EngineSnapshotOptions = z.object({
   attributes: z.boolean().optional(),
   /** Derive everything again, reusing nothing from earlier reads (a cold read; it refills what later reads reuse). */
   fresh: z.boolean().optional(),
+  /** Walk the whole frame even for a viewport read: the host saw a change the engine cannot (a shadow root attached). */
+  walk: z.boolean().optional(),
 });
 
 /** Options of lens.text(). */

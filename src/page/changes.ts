@@ -82,7 +82,8 @@ export function startChangeTracking(doc: Document): void {
   if (observer) return;
   observer = new MutationObserver(onRecords);
   watchForChanges(doc);
-  onShadowRootAdopted(watchForChanges);
+  // An adopted closed root brings content no read has seen: its host changed.
+  onShadowRootAdopted((root) => { watchForChanges(root); note(root.host); });
   for (const type of ['input', 'change', 'focusin', 'focusout', 'pointerover', 'pointerout', 'toggle', 'transitionend', 'animationend']) {
     doc.defaultView?.addEventListener(type, onEvent, { capture: true, passive: true });
   }

@@ -32,7 +32,7 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
   const reuse = { fresh, names: 0 };
   let total = 0;
   // A viewport read visits only the targets near the viewport when the last walk still holds.
-  const members = opts.viewportOnly && !opts.structure && !opts.attributes && !fresh.changed ? membersOverLastWalk() : null;
+  const members = opts.viewportOnly && !opts.structure && !opts.attributes && !opts.walk && !fresh.changed ? membersOverLastWalk() : null;
   const clipped = new ClipAccount(members ? lastWalk!.counts : undefined);
   const walkedAt = performance.now();
   const containers: Element[] = [];
