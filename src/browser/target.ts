@@ -39,6 +39,12 @@ export const LONG_CALL_TIMEOUT_MS = 180_000;
 
 export type CallArgument = { value: unknown } | { objectId: string };
 
+/** Tells each new document where its ID numbering starts, and hears how far it got. */
+export interface DocumentNumbering {
+  claimExpression(frameId: string): string;
+  claimed(frameId: string, answer: unknown): void;
+}
+
 export interface TargetFrame {
   frameId: string;
   parentId: string | null;
@@ -76,12 +82,12 @@ export class Target {
   private readonly shadowSlow = new Map<string, string>();
   closed = false;
 
-  private constructor(session: CDPSession) {
+  private constructor(session: CDPSession, private readonly numbering?: DocumentNumbering) {
     this.cdp = new Cdp(session);
   }
 
-  static async open(session: CDPSession): Promise<Target> {
-    const t = new Target(session);
+  static async open(session: CDPSession, numbering?: DocumentNumbering): Promise<Target> {
+    const t = new Target(session, numbering);
     t.cdp.on('Runtime.executionContextCreated', ({ context }) => {
       const frameId = context.auxData?.frameId as string | undefined;
       if (!frameId) return;
@@ -152,6 +158,8 @@ export class Target {
     if (!this.verified.has(id)) {
       // The document may predate our init script (attached to a loaded page, an OOPIF found late).
       await this.evaluate(id, `if (!globalThis.__pagelens) {\n${ENGINE_SOURCE}\n}\n0`);
+      // Before anything reads an ID of this document: its numbering continues the session's.
+      if (this.numbering) this.numbering.claimed(frameId, await this.evaluate(id, this.numbering.claimExpression(frameId)));
       this.verified.add(id);
     }
     if (this.needsShadowSearch(frameId)) await this.searchClosedShadowRoots(frameId, id);

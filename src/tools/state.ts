@@ -16,8 +16,11 @@ export interface PendingAction {
 
 export interface ToolState {
   modal: ModalTracker;
-  /** The semantic_v3 tree the client last saw, and whether it was the full page. */
-  baseline?: { tree: SemanticNodeV3[]; fullPage: boolean };
+  /**
+   * The semantic_v3 tree the client last saw, whether it was the full page, and where the page was
+   * then: a delta is only ever sent against a tree of the same document.
+   */
+  baseline?: { tree: SemanticNodeV3[]; fullPage: boolean; mark: PageMark };
   /** An action still running because a dialog opened under it; answered by browser_handle_dialog. */
   pending?: PendingAction;
   /**
