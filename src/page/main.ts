@@ -10,6 +10,7 @@ import * as actions from './actions.js';
 import { domActivity, getMutationSummary, getRecentMutations, mutationsSince, recentMutationEvents, startMutationLog } from './mutationLog.js';
 import { adoptShadowRoot } from './shadow.js';
 import { startChangeTracking } from './changes.js';
+import { startViewportMembers } from './viewportMembers.js';
 import { snapshot } from './snapshot.js';
 import { describeElements, elementContext, findSelector, hiddenControls, pageLayout, textBlocks, xpathOf } from './context.js';
 import { readContent } from './content.js';
@@ -53,4 +54,5 @@ if (!(ENGINE_KEY in globalThis)) {
   startAutoTagger(document);
   startMutationLog(document);
   startChangeTracking(document);
+  startViewportMembers(document);
 }
