@@ -4,10 +4,7 @@
 // uncertain, and the result) is the shared one in src/model/verdict.ts, as on the CDP host.
 import type { MutationEvent } from '../../src/model/mutations.js';
 import type { ExpectedOutcome, VerificationResult } from '../../src/model/outcome.js';
-import {
-  composeVerification, flattenOutcome, judgeOutcome, outcomeNeeds, pollChecks, presenceKey, refuseAbsentTarget,
-  type ElementRead, type Presence,
-} from '../../src/model/verdict.js';
+import { checkOutcome, composeVerification, flattenOutcome, pollChecks, readBefore, type ElementRead, type OutcomeReader, type Presence } from '../../src/model/verdict.js';
 import { describe } from './layout.js';
 import { ask, ExtensionError, ordinalOf, tabState } from './tab.js';
 import { readElement } from './target.js';
@@ -60,6 +57,12 @@ async function onPage(tabId: number, query: { text?: string; selector?: string }
   return { found: found.some(Boolean), unread };
 }
 
+/** The extension's reads for the shared verdict. */
+const reader = (tabId: number): OutcomeReader => ({
+  element: (id) => readState(tabId, id),
+  find: (query, refusal) => onPage(tabId, query, refusal),
+});
+
 export async function capturePre(tabId: number, expected: ExpectedOutcome | undefined, target: string | undefined): Promise<PreState> {
   const state = tabState(tabId);
   const pre: PreState = { url: await tabUrl(tabId), marks: new Map(), elements: new Map(), present: new Map(), unread: [] };
@@ -72,15 +75,9 @@ export async function capturePre(tabId: number, expected: ExpectedOutcome | unde
       pre.unread.push(`${where(ordinal)} could not be read before the action (${describe(e)})`);
     }
   }));
-  for (const o of expected ? flattenOutcome(expected) : []) {
-    const need = outcomeNeeds(o, target);
-    if (need.element) {
-      const before = await readState(tabId, need.element);
-      refuseAbsentTarget(o, need.element, before);
-      pre.elements.set(need.element, before);
-    }
-    if (need.query) pre.present.set(presenceKey(o), await onPage(tabId, need.query, `Cannot verify ${o.type}`));
-  }
+  const before = await readBefore(expected ? flattenOutcome(expected) : [], reader(tabId), target);
+  pre.elements = before.elements;
+  pre.present = before.present;
   return pre;
 }
 
@@ -134,12 +131,7 @@ export async function verify(tabId: number, pre: PreState, expected: ExpectedOut
     look: async () => { const seen = await eventsSince(tabId, pre); doc = seen.doc ?? doc; return seen; },
     check: async (o, events, domChanged) => {
       const url = await tabUrl(tabId);
-      const need = outcomeNeeds(o, target);
-      return judgeOutcome(o, {
-        url, moved: url !== pre.url || doc !== pre.doc, domChanged, events,
-        ...(need.element && { before: pre.elements.get(need.element), after: await readState(tabId, need.element) }),
-        ...(need.query && { presentBefore: pre.present.get(presenceKey(o)), presentNow: await onPage(tabId, need.query, `Cannot verify ${o.type}`) }),
-      }, target);
+      return checkOutcome(o, reader(tabId), pre, { url, moved: url !== pre.url || doc !== pre.doc, domChanged, events }, target);
     },
   });
   // Errors often arrive just after the change that satisfied us (a spinner, then "Invalid email").

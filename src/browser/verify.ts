@@ -3,9 +3,9 @@
 // come from the mutation log and fail the verification whatever else happened. A check that
 // could not be made makes the verdict uncertain (with the reason), never quietly positive.
 import { PagelensError, isPagelensError } from '../model/errors.js';
-import { ExpectedOutcome, type MutationEvent, type VerificationResult } from '../model/outcome.js';
+import { ExpectedOutcome, type VerificationResult } from '../model/outcome.js';
 import { parseInput } from '../model/validate.js';
-import { composeVerification, flattenOutcome, judgeOutcome, outcomeNeeds, pollChecks, presenceKey, refuseAbsentTarget, type Check, type ElementRead, type Presence } from '../model/verdict.js';
+import { checkOutcome, composeVerification, flattenOutcome, pollChecks, readBefore, type ElementRead, type OutcomeReader, type Presence } from '../model/verdict.js';
 import type { LensCore } from './core.js';
 import { elementCall, engineCall } from './engine.js';
 import { eventsSince, markFrames, type Marks } from './events.js';
@@ -33,19 +33,18 @@ export interface PreActionState {
 export async function capturePreActionState(core: LensCore, expectedInput?: ExpectedOutcome, defaultId?: string): Promise<PreActionState> {
   const expected = expectedInput === undefined ? undefined : parseInput(ExpectedOutcome, expectedInput, 'expected outcome');
   const { marks, unread } = await markFrames(core);
-  const state: PreActionState = { at: Date.now(), url: core.page.url(), navigations: core.navigations, marks, unmarked: unread, elements: new Map(), present: new Map() };
-  for (const o of expected ? flattenOutcome(expected) : []) {
-    const need = outcomeNeeds(o, defaultId);
-    if (need.element) {
-      const before = await readElement(core, need.element);
-      refuseAbsentTarget(o, need.element, before);
-      state.elements.set(need.element, before);
-    }
-    // Also where an invalid selector is refused: before the action, not after it.
-    if (need.query) state.present.set(presenceKey(o), await findOnFrames(core, need.query, `Cannot verify ${o.type}`));
-  }
-  return state;
+  const at = Date.now();
+  const url = core.page.url();
+  const { navigations } = core;
+  const before = await readBefore(expected ? flattenOutcome(expected) : [], reader(core), defaultId);
+  return { at, url, navigations, marks, unmarked: unread, elements: before.elements, present: before.present };
 }
+
+/** The CDP host's reads for the shared verdict. */
+const reader = (core: LensCore): OutcomeReader => ({
+  element: (id) => readElement(core, id),
+  find: (query, refusal) => findOnFrames(core, query, refusal),
+});
 
 async function readElement(core: LensCore, id: string): Promise<ElementRead> {
   let r;
@@ -85,17 +84,6 @@ export async function findOnFrames(core: LensCore, query: { text?: string; selec
   return { found: found.some(Boolean), unread };
 }
 
-/** Reads what one outcome needs now, and judges it with the shared verdict (model/verdict.ts). */
-async function check(core: LensCore, o: ExpectedOutcome, pre: PreActionState, events: MutationEvent[], domChanged: boolean, defaultId?: string): Promise<Check> {
-  const url = core.page.url();
-  const need = outcomeNeeds(o, defaultId);
-  return judgeOutcome(o, {
-    url, moved: url !== pre.url || core.navigations > pre.navigations, domChanged, events,
-    ...(need.element && { before: pre.elements.get(need.element), after: await readElement(core, need.element) }),
-    ...(need.query && { presentBefore: pre.present.get(presenceKey(o)), presentNow: await findOnFrames(core, need.query, `Cannot verify ${o.type}`) }),
-  }, defaultId);
-}
-
 /** Polls until one of the alternatives holds or the timeout passes; then lets the page settle and reads its errors. */
 export async function verifyOutcome(core: LensCore, pre: PreActionState, expectedInput: ExpectedOutcome, defaultId?: string): Promise<VerificationResult> {
   const expected = parseInput(ExpectedOutcome, expectedInput, 'expected outcome');
@@ -106,7 +94,10 @@ export async function verifyOutcome(core: LensCore, pre: PreActionState, expecte
     alternatives, timeout, describe: describeFailure,
     quiet: async (ms) => { await waitForDomStability(core, { timeout: ms, stabilityThreshold: 300 }); },
     look: () => eventsSince(core, pre.marks),
-    check: (o, events, domChanged) => check(core, o, pre, events, domChanged, defaultId),
+    check: (o, events, domChanged) => {
+      const url = core.page.url();
+      return checkOutcome(o, reader(core), pre, { url, moved: url !== pre.url || core.navigations > pre.navigations, domChanged, events }, defaultId);
+    },
   });
   // Errors often arrive just after the change that satisfied us (a spinner, then "Invalid email").
   const left = Math.max(300, timeout - (performance.now() - t0));

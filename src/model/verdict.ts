@@ -27,10 +27,10 @@ export function flattenOutcome(o: ExpectedOutcome): ExpectedOutcome[] {
 }
 
 /** The key a text/selector outcome's presence is remembered under. */
-export const presenceKey = (o: ExpectedOutcome) => (o.selector ? `css:${o.selector}` : `text:${o.text}`);
+const presenceKey = (o: ExpectedOutcome) => (o.selector ? `css:${o.selector}` : `text:${o.text}`);
 
 /** What a host must read for an outcome: the element `id` (before and after) and/or a presence query. */
-export function outcomeNeeds(o: ExpectedOutcome, defaultId?: string): { element?: string; query?: { text?: string; selector?: string } } {
+function outcomeNeeds(o: ExpectedOutcome, defaultId?: string): { element?: string; query?: { text?: string; selector?: string } } {
   const id = o.id ?? defaultId;
   const byQuery = (o.type === 'element_appears' || o.type === 'element_disappears') && !!(o.text || o.selector);
   const byElement = o.type === 'value_changes' || o.type === 'state_changes' || (o.type === 'element_disappears' && !byQuery);
@@ -41,10 +41,45 @@ export function outcomeNeeds(o: ExpectedOutcome, defaultId?: string): { element?
 }
 
 /** Before the action: an element that is not there cannot disappear because of it (BAD_INPUT, not "gone"). */
-export function refuseAbsentTarget(o: ExpectedOutcome, id: string, before: ElementRead): void {
+function refuseAbsentTarget(o: ExpectedOutcome, id: string, before: ElementRead): void {
   if (before.kind === 'gone' && o.type === 'element_disappears') {
     throw new PagelensError('BAD_INPUT', `Cannot verify element_disappears: element ${id} is not on the page before the action (${before.reason}); expected the ID of an element the page shows now.`);
   }
+}
+
+/** How a host reads what outcomes need: one element's state, and whether a query shows in any frame. */
+export interface OutcomeReader {
+  element(id: string): Promise<ElementRead>;
+  /** Throws BAD_INPUT (with `refusal`) for a query the engine cannot run (an invalid selector). */
+  find(query: { text?: string; selector?: string }, refusal: string): Promise<Presence>;
+}
+
+/** What the outcomes need read before the action (an absent element_disappears target is BAD_INPUT here, before acting). */
+export interface Before { elements: Map<string, ElementRead>; present: Map<string, Presence> }
+
+export async function readBefore(alternatives: ExpectedOutcome[], read: OutcomeReader, defaultId?: string): Promise<Before> {
+  const before: Before = { elements: new Map(), present: new Map() };
+  for (const o of alternatives) {
+    const need = outcomeNeeds(o, defaultId);
+    if (need.element) {
+      const el = await read.element(need.element);
+      refuseAbsentTarget(o, need.element, el);
+      before.elements.set(need.element, el);
+    }
+    // Also where an invalid selector is refused: before the action, not after it.
+    if (need.query) before.present.set(presenceKey(o), await read.find(need.query, `Cannot verify ${o.type}`));
+  }
+  return before;
+}
+
+/** Reads what `o` needs now and judges it against what was read before. */
+export async function checkOutcome(o: ExpectedOutcome, read: OutcomeReader, before: Before, page: Pick<Observed, 'url' | 'moved' | 'domChanged' | 'events'>, defaultId?: string): Promise<Check> {
+  const need = outcomeNeeds(o, defaultId);
+  return judgeOutcome(o, {
+    ...page,
+    ...(need.element && { before: before.elements.get(need.element), after: await read.element(need.element) }),
+    ...(need.query && { presentBefore: before.present.get(presenceKey(o)), presentNow: await read.find(need.query, `Cannot verify ${o.type}`) }),
+  }, defaultId);
 }
 
 /** What a host gives the shared polling loop: how to wait for quiet, look at the log, and check one outcome. */
@@ -175,7 +210,7 @@ export function judgeOutcome(o: ExpectedOutcome, seen: Observed, defaultId?: str
 }
 
 /** A check that threw (other than BAD_INPUT): not met, and why it is not known. */
-export function failedCheck(o: ExpectedOutcome, reason: string): Check {
+function failedCheck(o: ExpectedOutcome, reason: string): Check {
   return { met: false, confidence: 0.5, actual: `could not check ${o.type}`, uncertain: [reason] };
 }
 
