@@ -4,6 +4,7 @@
 // is behind it, so both hosts must give the same observable answer.
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
+import { httpBackend, runAgent } from '../src/agent/loop.js';
 import { coreOf } from '../src/browser/lens.js';
 import type { Action } from '../src/model/actions.js';
 import type { ActionResult, ExpectedOutcome } from '../src/model/outcome.js';
@@ -22,6 +23,8 @@ export interface MatrixPage {
    * first whose URL contains `frameUrl`), to force the failure path a real page can cause.
    */
   sabotage(frameUrl: string | null, call: string, message: string): Promise<void>;
+  /** The host's agent loop against a `pagelens serve` backend, to the end; the whole run (its transcript) as returned. */
+  runTask(task: string, backend: { url: string; token: string }): Promise<{ status: string; steps: unknown[] }>;
 }
 
 export interface MatrixHost {
@@ -46,6 +49,7 @@ export function cdpHost(h: Harness): MatrixHost {
       return {
         page,
         snapshot: () => lens.snapshot(),
+        runTask: (task, backend) => runAgent(lens, { task, backend: httpBackend(backend.url, backend.token), maxSteps: 5 }),
         act: (action, opts = {}) => lens.act(action, opts.expect ? { expect: opts.expect } : {}),
         async sabotage(frameUrl, call, message) {
           const frames = await coreOf(lens).frames.known();
@@ -68,6 +72,7 @@ export async function extensionHost(h: Harness): Promise<MatrixHost> {
       return {
         page,
         snapshot: () => ext.worker.evaluate((id) => (self as any).pagelens.snapshot(id), tabId) as Promise<SemanticV3Result>,
+        runTask: (task, backend) => ext.worker.evaluate(([id, t, b]) => (self as any).pagelens.runTask(id, t, { backend: b.url, token: b.token, maxSteps: 5 }), [tabId, task, backend] as const),
         act: (action, opts = {}) => ext.worker.evaluate(([id, a, o]) => (self as any).pagelens.act(id, a, o), [tabId, action, opts] as const) as Promise<ActionResult>,
         async sabotage(frameUrl, call, message) {
           // The content scripts' isolated world is the extension's: executeScript reaches the engine there.

@@ -6,6 +6,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { ActionResult } from '../src/model/outcome.js';
 import type { SemanticV3Result } from '../src/model/schema.js';
+import type { Planner } from '../src/agent/planner.js';
+import { startServer } from '../src/server/serve.js';
 import { idOf } from './action-helpers.js';
 import { cdpHost, extensionHost, type HostName, type MatrixHost, type MatrixPage } from './host-adapters.js';
 import { startHarness, type Harness } from './harness.js';
@@ -101,6 +103,28 @@ matrix('a password is typed and never echoed: result, verification, refusal', as
   const refused = await p.act({ type: 'setValue', id: '9999', value: SECRET });
   assert.equal(refused.ok, false, show(refused));
   for (const r of [done, refused]) assert.ok(!show(r).includes(SECRET), `not echoed: ${show(r)}`);
+});
+
+matrix('the agent transcript never repeats a typed password: not in results, errors or the planner\'s thought', async (p) => {
+  // A planner that types the password (with the password in its thought), then types it into an ID that does not exist, then ends.
+  let turn = 0;
+  const planner: Planner = {
+    name: 'scripted',
+    async plan(request) {
+      const pw = request.interactiveTree?.find((n) => n.n === 'Password')?.i ?? 'missing';
+      const plan = [`setValue(${pw}, "${SECRET}")`, `type(9999, "${SECRET}")`, 'done("signed in")'];
+      return { thought: `I type ${SECRET} as the password`, action: plan[Math.min(turn++, plan.length - 1)] };
+    },
+  };
+  const backend = await startServer({ port: 0, planner, token: 'matrix-token' });
+  try {
+    const run = await p.runTask('Sign in', { url: backend.url, token: 'matrix-token' });
+    assert.equal(turn, 3, `the planner was asked three times: ${show(run)}`);
+    assert.equal(await p.page.inputValue('#pw'), SECRET, 'the password was typed');
+    assert.ok(!show(run).includes(SECRET), `the transcript repeats the password: ${show(run)}`);
+  } finally {
+    await backend.close();
+  }
 });
 
 matrix('value_changes: a typed name', async (p, snap) => {
