@@ -21,7 +21,8 @@ export const ANSWER_SCHEMAS: { [K in Exclude<RequestBody['kind'], 'element'>]: z
   serialize: ENGINE_CALLS.serializeDocument,
   mutationsSince: ENGINE_CALLS.mutationsSince,
   recentEvents: ENGINE_CALLS.recentMutationEvents,
-  findText: z.boolean(),
+  findOnPage: ENGINE_CALLS.findOnPage,
+  coverAt: ELEMENT_CALLS.coverAt,
   scrollPage: ENGINE_CALLS.scrollPage,
 };
 
