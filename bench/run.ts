@@ -7,6 +7,7 @@ import { defaultSets, resolveInputs } from './inputs.js';
 import { BASELINE, DEFAULT_ACCNAME, DEFAULT_OUT, readBaseline, runBench, saveBaseline, writeOutputs } from './runner.js';
 import { DEFAULT_SIZES, VARIANTS, type Variant } from './scale.js';
 import { compare } from './summary.js';
+import { renderExtractReport, runExtractBench } from './extract.js';
 
 interface Flags {
   sets?: string;
@@ -22,6 +23,7 @@ interface Flags {
   saveBaseline?: boolean;
   compare?: boolean | string;
   quiet?: boolean;
+  extract?: boolean;
 }
 
 /**
@@ -68,6 +70,8 @@ async function main(argv: string[]): Promise<number> {
     .option('--save-baseline', `write the summary to ${BASELINE}`)
     .addOption(new Option('--compare [file]', 'flag regressions against the baseline; exit 1 when there are any'))
     .option('--quiet', 'no progress bar')
+    .option('--extract', 'measure extract() price and brand F1 on the shop corpus against its ground truth (default: on without inputs)')
+    .option('--no-extract', 'skip the extraction benchmark')
     .showHelpAfterError();
   program.parse(argv, { from: 'user' });
   const inputs = program.args;
@@ -113,6 +117,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const text = writeOutputs(results, resolve(flags.out), compared);
   process.stdout.write(text + '\n');
+  if (flags.extract ?? defaultOn) {
+    const run = await runExtractBench({ ...(flags.quiet && { quiet: true }) });
+    process.stdout.write(('skipped' in run ? `EXTRACTION skipped: ${run.skipped}` : renderExtractReport(run.results)) + '\n');
+  }
   process.stderr.write(`pagelens bench: wrote ${resolve(flags.out, 'results.json')} and ${resolve(flags.out, 'report.html')}\n`);
   if (flags.saveBaseline) {
     // A run whose browser died (or whose pages failed wholesale) would become the yardstick of every later one.

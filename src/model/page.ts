@@ -58,6 +58,12 @@ export function globalId(frame: number, localId: string): string {
   return frame === 0 ? localId : `f${frame}_${localId}`;
 }
 
+/** Advice for a target whose every clickable point lies on a control inside it that does something else: that control's ID, in the caller's frame. */
+export function innerControlAdvice(inner: { id: string; role: string; name: string }, frame: number): string {
+  const id = globalId(frame, inner.id);
+  return ` (${id}: ${inner.role} "${inner.name}"): act on ${id} instead`;
+}
+
 export function parseGlobalId(gid: string): { frame: number; local: string } | null {
   const m = /^(?:f(\d+)_)?(\d+)$/.exec(gid.trim());
   return m ? { frame: m[1] ? Number(m[1]) : 0, local: m[2] } : null;

@@ -14,6 +14,7 @@ import { startViewportMembers } from './viewportMembers.js';
 import { snapshot } from './snapshot.js';
 import { describeElements, elementContext, findSelector, hiddenControls, pageLayout, textBlocks, xpathOf } from './context.js';
 import { readContent } from './content.js';
+import { readStructured } from './structured.js';
 import { nativeOptions } from './options.js';
 import { serializeDocument } from './serialize.js';
 import { markNameSources } from './names.js';
@@ -39,6 +40,7 @@ const api = {
   findOnPage: actions.findOnPage,
   scrollPage: actions.scrollPage,
   content: readContent,
+  structured: readStructured,
   nativeOptions,
   serializeDocument,
   namePaths,

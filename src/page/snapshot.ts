@@ -1,7 +1,7 @@
 import type { Box, EngineSnapshotOptions, FrameSnapshot, HeadingNode, RawNode, ScrollInfo, StructNode } from '../model/schema.js';
 import { DOC } from './document.js';
 import { isInteractiveByMarkup } from './interactive.js';
-import { RowFinder, type Row } from './rows.js';
+import { nameInRow, RowFinder, type Row } from './rows.js';
 import { headingLevel, structName, structureOf, tableRows } from './structure.js';
 import { describeNameSince, forgetName } from './names.js';
 import { beginRead, type Freshness } from './changes.js';
@@ -12,6 +12,7 @@ import { flushStamps, inspect, lookup, stamp, type Inspection } from './tagger.j
 import { intersectsViewport, isOccluded, visibleBox } from './visibility.js';
 import { ROOT_CONTEXT, SKIP, walkElements, type Clipper, type WalkContext } from './walker.js';
 import { currentMembers, geometryChangedSince, watchTarget } from './viewportMembers.js';
+import { onlyWraps } from './wrapped.js';
 import { takeWarnings } from './warnings.js';
 
 /** One pass over the frame: tags what is new and describes every visible interactive element. */
@@ -70,6 +71,7 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
   });
   if (!members && fresh.store) lastWalk = { at: walkedAt, total, counts: clipped.counts, controls, containers: containers.map((el) => [el, el.scrollLeft, el.scrollTop]) };
   clipped.report(nodes, elements, opts.viewportOnly ? [width, height] : null, focused);
+  dropWrapped(nodes, elements);
   const out = addRows(nodes, elements, members ? lastWalk!.controls : controls, opts, structure, structEls, width, height);
   total += out.length - nodes.length;
   if (opts.attributes) {
@@ -247,6 +249,20 @@ class ClipAccount {
   }
 }
 
+// A wrapper and its control sit this close: a tab's li and its link, an option and its anchor.
+const WRAP_DEPTH = 3;
+
+/** Removes, in place, each listed control that only repeats the listed control wrapped around it (see wrapped.ts). */
+function dropWrapped(nodes: RawNode[], elements: Element[]): void {
+  const listed = new Set(elements);
+  for (let i = elements.length - 1; i >= 0; i--) {
+    let outer: Element | null = null;
+    let p = composedParent(elements[i]);
+    for (let d = 0; d < WRAP_DEPTH && p instanceof Element; d++, p = composedParent(p)) if (listed.has(p)) { outer = p; break; }
+    if (outer && onlyWraps(outer, elements[i])) { nodes.splice(i, 1); elements.splice(i, 1); }
+  }
+}
+
 /** Notes a structure element or a heading; returns the context the element's children get. */
 function readStructure(el: Element, ctx: WalkContext, children: WalkContext, structure: StructNode[], structEls: Map<Element, number>, headings: HeadingNode[]): WalkContext {
   const hit = structureOf(el);
@@ -304,6 +320,7 @@ function addRows(
         out.push(item);
       }
     }
+    if (row?.name && !node.name && node.role !== 'region') node.name = nameInRow(node.role, row.name);
     if (rowEl && rowIndex.has(rowEl)) {
       const r = rowIndex.get(rowEl)!;
       if (node.ctx === structure[r].parent) node.ctx = r;
