@@ -17,6 +17,7 @@ interface McpFlags {
   headed?: boolean;
   allowedOrigins?: string;
   blockedOrigins?: string;
+  downloadsDir?: string;
 }
 
 function parsePort(text: string): number {
@@ -39,6 +40,7 @@ export function addMcpCommand(program: Command): void {
     .option('--headed', 'show the browser window (needs a display)')
     .option('--allowed-origins <list>', 'comma-separated origins the page may load from; all others are blocked')
     .option('--blocked-origins <list>', 'comma-separated origins to block')
+    .option('--downloads-dir <dir>', 'save files the page downloads in this folder (absolute path); without it downloads are reported, not saved')
     .action(async (flags: McpFlags) => {
       await runMcpServer({
         ...(flags.port !== undefined && { port: flags.port }),
@@ -51,6 +53,7 @@ export function addMcpCommand(program: Command): void {
         ...(flags.headed && { headless: false }),
         ...(flags.allowedOrigins && { allowedOrigins: list(flags.allowedOrigins) }),
         ...(flags.blockedOrigins && { blockedOrigins: list(flags.blockedOrigins) }),
+        ...(flags.downloadsDir && { downloadsDir: flags.downloadsDir }),
       });
     });
   program.command('tools').description('print the tool definitions as JSON (OpenAI functions with strict: true, or MCP tools)')

@@ -2,6 +2,8 @@
 // never needs one: launched headless Chromium in a fresh context (isolated, the default), a
 // persistent profile (--user-data-dir), or an attached browser (--cdp, --ws-endpoint). It holds
 // the tabs — every page of the context, popups included — one lens per page, and the current tab.
+import { mkdir } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, blockExternalRequests, connectChromium, findChromium, launchChromium } from '../browser/chromium.js';
 import { Lens } from '../browser/lens.js';
@@ -28,6 +30,8 @@ export interface BrowserOptions {
   /** Only these origins may load (plus data:, blob:, about:). */
   allowedOrigins?: string[];
   blockedOrigins?: string[];
+  /** Save files the page downloads here (created if missing); without it they are reported, not saved. */
+  downloadsDir?: string;
 }
 
 interface Opened {
@@ -49,6 +53,7 @@ const TITLE_WAIT_MS = 1000;
 export function checkBrowserOptions(opts: BrowserOptions): void {
   const attach = [opts.cdp && '--cdp', opts.wsEndpoint && '--ws-endpoint', opts.userDataDir && '--user-data-dir'].filter(Boolean);
   if (attach.length > 1) throw new PagelensError('BAD_INPUT', `${attach.join(' and ')} cannot be combined: each says where the browser comes from.`);
+  if (opts.downloadsDir !== undefined && !isAbsolute(opts.downloadsDir)) throw new PagelensError('BAD_INPUT', `--downloads-dir must be an absolute path, got "${opts.downloadsDir}".`);
   if (opts.userDataDir && opts.isolated) throw new PagelensError('BAD_INPUT', '--isolated keeps the profile in memory; --user-data-dir keeps it on disk: choose one.');
 }
 
@@ -61,6 +66,10 @@ export class BrowserSession implements TabHost {
 
   constructor(private readonly opts: BrowserOptions) {
     checkBrowserOptions(opts);
+  }
+
+  get downloadsDir(): string | undefined {
+    return this.opts.downloadsDir;
   }
 
   /** The lens of the current tab (a new tab when none is open). */
@@ -137,6 +146,7 @@ export class BrowserSession implements TabHost {
   }
 
   private async open(): Promise<Opened> {
+    if (this.opts.downloadsDir) await mkdir(this.opts.downloadsDir, { recursive: true });
     const opened = await this.openContext();
     try {
       const { context } = opened;

@@ -21,6 +21,8 @@ export interface TabHost {
   closeTab(index?: number): Promise<void>;
   /** Closes the browser (or detaches from an attached one); the next call opens it again. */
   closeBrowser(): Promise<void>;
+  /** The folder the user chose for downloads; without one, downloads are reported, not saved. */
+  readonly downloadsDir?: string;
 }
 
 export function requireHost(host: TabHost | undefined, tool: string): TabHost {

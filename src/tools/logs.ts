@@ -24,13 +24,14 @@ export const LOG_TOOLS: ToolDef[] = [
   }),
   defineTool({
     name: 'browser_console_messages',
-    description: 'Console messages and uncaught errors of the current tab since it opened, oldest first.',
+    description: 'Console messages and uncaught errors of the current page (all: since the tab opened), oldest first.',
     input: z.strictObject({
       level: z.enum(CONSOLE_LEVELS as [ConsoleLevel, ...ConsoleLevel[]]).optional().describe('Least severe level to return: error, warning, info (default) or debug'),
+      all: z.boolean().optional().describe('Include the messages of earlier pages of this tab (default: the current page only)'),
     }),
     run: async ({ lens }, a) => {
       const log = watchConsole(lens.page);
-      const entries = log.select(a.level ?? 'info');
+      const entries = log.select(a.level ?? 'info', a.all ?? false);
       const head = log.dropped ? `(${log.dropped} older messages dropped)\n` : '';
       return { text: head + (entries.length ? renderConsole(entries) : 'no console messages'), data: { messages: entries, dropped: log.dropped } };
     },

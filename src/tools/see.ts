@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { PagelensError } from '../model/errors.js';
 import { DomOverviewParams } from '../model/explore.js';
+import { SCREENSHOT_TOOL } from './screenshot.js';
 import { defineTool, jsonResult, type ToolContext, type ToolDef, type ToolResult } from './types.js';
 
 const SnapshotArgs = z.strictObject({
@@ -107,17 +108,5 @@ export const SEE_TOOLS: ToolDef[] = [
     input: z.strictObject({ snapshotA: z.string().min(1), snapshotB: z.string().min(1) }),
     run: async ({ lens }, args) => textOf(await lens.diff(args.snapshotA, args.snapshotB)),
   }),
-  defineTool({
-    name: 'browser_take_screenshot',
-    description: 'A JPEG of the viewport; with marks (default), each element\'s ID drawn at its box (set-of-mark), matching page_snapshot IDs.',
-    input: z.strictObject({
-      marks: z.boolean().optional().describe('Draw element IDs on the screenshot (default true)'),
-      quality: z.number().int().min(1).max(100).optional().describe('JPEG quality (default 60)'),
-    }),
-    run: async ({ lens }, args) => {
-      const r = await lens.snapshot({ mode: 'hybrid', screenshot: { setOfMark: args.marks ?? true, ...(args.quality && { quality: args.quality }) } });
-      const data = { url: r.url, title: r.title, marks: r.meta.marks, bytes: r.meta.screenshotBytes, screenshotHash: r.screenshotHash };
-      return { ...jsonResult(data), images: [{ data: r.screenshot, mimeType: 'image/jpeg' }] };
-    },
-  }),
+  SCREENSHOT_TOOL,
 ];

@@ -5,6 +5,7 @@ import type { ActionResult } from '../model/outcome.js';
 import type { SemanticNodeV3 } from '../model/schema.js';
 import { watchConsole } from './console.js';
 import { ModalTracker } from './modal.js';
+import type { ActionWatch } from './watch.js';
 
 /** Where the page was before an action: its URL and how many documents it had loaded. */
 export interface PageMark { url: string; loads: number }
@@ -12,6 +13,8 @@ export interface PageMark { url: string; loads: number }
 export interface PendingAction {
   promise: Promise<ActionResult>;
   before: PageMark;
+  /** What the action caused, still being collected while the dialog waits. */
+  watch?: ActionWatch;
 }
 
 export interface ToolState {

@@ -1,0 +1,105 @@
+// What an action caused beyond the tree: the HTTP status of a document it loaded, console messages
+// and page errors, requests that failed, popups it opened and files it downloaded. Listening starts
+// before the action and stops when its answer is built, so each answer carries only its own effects.
+import { stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import type { Download, Page, Request, Response } from 'playwright-core';
+import { renderConsole, watchConsole } from './console.js';
+
+/** Console lines an answer carries at most (the rest: browser_console_messages). */
+const CONSOLE_LINES = 8;
+/** Failed requests an answer names at most (the rest: browser_network_requests). */
+const FAILED_REQUESTS = 5;
+/** A popup's first URL is often about:blank: wait this long for its document. */
+const POPUP_WAIT_MS = 3000;
+
+export interface DownloadReport {
+  file: string;
+  /** Where it was saved and its size, or why it was not. */
+  savedTo?: string;
+  bytes?: number;
+  notSaved?: string;
+}
+
+export interface Happened {
+  /** The main frame's document answered with this status (only when the action loaded one). */
+  http?: { status: number; statusText?: string };
+  console?: string[];
+  failedRequests?: string[];
+  popup?: { url: string; note: string };
+  downloads?: DownloadReport[];
+}
+
+export class ActionWatch {
+  private document?: Response;
+  private readonly failed: string[] = [];
+  private readonly popups: Page[] = [];
+  private readonly downloads: Array<Promise<DownloadReport>> = [];
+  private readonly consoleStart: number;
+  private readonly off: Array<() => void> = [];
+
+  constructor(private readonly page: Page, private readonly downloadsDir?: string) {
+    const log = watchConsole(page);
+    this.consoleStart = log.dropped + log.entries.length;
+    this.on('response', (r: Response) => {
+      if (r.request().isNavigationRequest() && r.frame() === page.mainFrame()) this.document = r;
+      else if (r.status() >= 400) this.failed.push(`${r.request().method()} ${r.url()} → ${r.status()} ${r.statusText()}`.trim());
+    });
+    this.on('requestfailed', (r: Request) => this.failed.push(`${r.method()} ${r.url()} → ${r.failure()?.errorText ?? 'failed'}`));
+    this.on('popup', (p: Page) => this.popups.push(p));
+    this.on('download', (d: Download) => this.downloads.push(this.save(d)));
+  }
+
+  /** Stops listening and says what happened; waits for downloads to be saved. */
+  async finish(opts: { tabIndexOf?: (url: string) => Promise<number | undefined> } = {}): Promise<Happened> {
+    for (const off of this.off) off();
+    const out: Happened = {};
+    if (this.document) out.http = { status: this.document.status(), ...(this.document.statusText() && { statusText: this.document.statusText() }) };
+    const lines = this.newConsole();
+    if (lines.length) out.console = lines;
+    if (this.failed.length) {
+      out.failedRequests = this.failed.slice(0, FAILED_REQUESTS);
+      if (this.failed.length > FAILED_REQUESTS) out.failedRequests.push(`${this.failed.length - FAILED_REQUESTS} more: browser_network_requests`);
+    }
+    const popup = this.popups[this.popups.length - 1];
+    if (popup) {
+      await popup.waitForLoadState('domcontentloaded', { timeout: POPUP_WAIT_MS }).catch(() => {});
+      const index = await opts.tabIndexOf?.(popup.url());
+      out.popup = { url: popup.url(), note: index === undefined ? 'opened in a new tab: see browser_tabs' : `opened in tab ${index}; this tab stays current: browser_tabs select ${index} to work there` };
+    }
+    if (this.downloads.length) out.downloads = await Promise.all(this.downloads);
+    return out;
+  }
+
+  private newConsole(): string[] {
+    const log = watchConsole(this.page);
+    const fresh = log.dropped + log.entries.length - this.consoleStart;
+    if (fresh <= 0) return [];
+    const entries = log.entries.slice(Math.max(0, log.entries.length - fresh));
+    const shown = entries.slice(-CONSOLE_LINES).map((e) => renderConsole([e]));
+    if (fresh > shown.length) shown.unshift(`${fresh - shown.length} earlier: browser_console_messages`);
+    return shown;
+  }
+
+  private async save(d: Download): Promise<DownloadReport> {
+    // The page names the file: only its last path part is used, inside the chosen folder.
+    const file = basename(d.suggestedFilename()) || 'download';
+    if (!this.downloadsDir) {
+      await d.cancel().catch(() => {});
+      return { file, notSaved: 'no download folder was chosen (start pagelens mcp with --downloads-dir DIR)' };
+    }
+    const path = join(this.downloadsDir, file);
+    try {
+      await d.saveAs(path);
+      return { file, savedTo: path, bytes: (await stat(path)).size };
+    } catch (e) {
+      return { file, notSaved: (await d.failure().catch(() => null)) ?? (e as Error).message.split('\n')[0] };
+    }
+  }
+
+  private on(event: string, fn: (x: never) => void): void {
+    const page = this.page as unknown as { on(e: string, f: unknown): void; off(e: string, f: unknown): void };
+    page.on(event, fn);
+    this.off.push(() => page.off(event, fn));
+  }
+}
