@@ -103,6 +103,7 @@ describe('pagelens mcp: input parity', { concurrency: false }, () => {
     const second = await mcp.answer('browser_handle_dialog', { accept: true });
     // Not a timing assertion on the page: the answer must come from the second dialog, not the 15 s fallback.
     assert.equal(second.modal?.[0]?.message, 'second alert', `${Date.now() - t0} ms: ${JSON.stringify(second)}`);
+    assert.doesNotMatch(JSON.stringify(second), /had not finished/, `answered by the second dialog, not by giving up on the first after ${Date.now() - t0} ms`);
     const done = await mcp.answer('browser_handle_dialog', { accept: true });
     assert.equal(done.action?.ok, true, JSON.stringify(done));
     assert.equal(changedName(done, btn), 'Both alerts shown', JSON.stringify(done));
