@@ -14,7 +14,8 @@ export interface Answer {
   action?: { ok: boolean; action: string; detail?: string; warnings?: string[]; error?: { code: string; message: string } };
   modal?: Array<{ kind: string; type?: string; message?: string }>;
   delta?: { added: V3Node[]; removed: string[]; changed: Array<{ i: string; n?: string; v?: string }> } | 'no changes';
-  snapshot?: { url: string; interactive_tree: V3Node[]; text?: string };
+  snapshot?: { url: string; interactive_tree: V3Node[] };
+  text?: string[];
   navigated?: { url: string; status?: number };
   console?: string[];
   failedRequests?: string[];

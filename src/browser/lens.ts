@@ -25,6 +25,7 @@ import { actOn, extract, observe, type ActOnOptions, type ActOnResult, type Extr
 import { snapshotPayload, type SnapshotPayload } from './snapshot.js';
 import { readPageModel } from './read.js';
 import { waitForDomStability, type StabilityOptionsInput, type StabilityResult } from './stability.js';
+import { readPageText, type PageText } from './pagetext.js';
 import { capturePreActionState, defaultOutcome, verifyOutcome, type PreActionState } from './verify.js';
 
 export class Lens {
@@ -58,6 +59,11 @@ export class Lens {
    */
   axtree(): Promise<AxTreeResult> {
     return readAxTree(this.core);
+  }
+
+  /** The page's headings and text blocks, every frame's, in document order (see pagetext.ts). */
+  pageText(): Promise<PageText> {
+    return readPageText(this.core);
   }
 
   /** The compact text form of the same model. */

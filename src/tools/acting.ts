@@ -6,6 +6,7 @@ import type { ActionResult } from '../model/outcome.js';
 import type { SemanticV3Result } from '../model/schema.js';
 import { isEmptyDelta, treeDelta, type TreeDelta } from './delta.js';
 import type { ModalState } from './modal.js';
+import { textSection } from './pagetext.js';
 import { markPage, type PageMark } from './state.js';
 import type { ToolContext, ToolResult } from './types.js';
 import { jsonResult } from './types.js';
@@ -21,6 +22,8 @@ export interface ActionAnswer extends Happened {
   /** Changes since the last tree the client saw (absent when a snapshot is sent instead). */
   delta?: TreeDelta | 'no changes';
   snapshot?: SemanticV3Result;
+  /** With a snapshot: the first of the page's headings and text blocks (see pagetext.ts). */
+  text?: string[];
   note?: string;
 }
 
@@ -109,6 +112,7 @@ export async function answer(ctx: ToolContext, action: ActionResult, before: Pag
     const snap = await lens.snapshot({ fullPage });
     if (navigated || !state.baseline || opts.snapshot) {
       out.snapshot = snap;
+      out.text = await textSection(lens).catch((e: Error) => [`warning: the page's text could not be read (${e.message.split('\n')[0]})`]);
     } else {
       const d = treeDelta(state.baseline.tree, snap.interactive_tree);
       out.delta = isEmptyDelta(d) ? 'no changes' : d;

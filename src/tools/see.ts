@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { PagelensError } from '../model/errors.js';
 import { DomOverviewParams } from '../model/explore.js';
+import { PAGE_TEXT_TOOL } from './pagetext.js';
 import { SCREENSHOT_TOOL } from './screenshot.js';
 import { defineTool, jsonResult, type ToolContext, type ToolDef, type ToolResult } from './types.js';
 
@@ -109,4 +110,5 @@ export const SEE_TOOLS: ToolDef[] = [
     run: async ({ lens }, args) => textOf(await lens.diff(args.snapshotA, args.snapshotB)),
   }),
   SCREENSHOT_TOOL,
+  PAGE_TEXT_TOOL,
 ];
