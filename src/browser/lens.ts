@@ -25,6 +25,7 @@ import { actOn, extract, observe, type ActOnOptions, type ActOnResult, type Extr
 import { snapshotPayload, type SnapshotPayload } from './snapshot.js';
 import { readPageModel } from './read.js';
 import { waitForDomStability, type StabilityOptionsInput, type StabilityResult } from './stability.js';
+import { markGestureTargets } from './gestures.js';
 import { readPageText, type PageText } from './pagetext.js';
 import { capturePreActionState, defaultOutcome, verifyOutcome, type PreActionState } from './verify.js';
 
@@ -59,6 +60,14 @@ export class Lens {
    */
   axtree(): Promise<AxTreeResult> {
     return readAxTree(this.core);
+  }
+
+  /**
+   * Finds the elements that listen for double clicks, hover or drag and drop (not only by an
+   * attribute), so that the next snapshot lists them; see gestures.ts for what it costs.
+   */
+  markGestureTargets(): Promise<{ marked: number; warnings: string[] }> {
+    return markGestureTargets(this.core);
   }
 
   /** The page's headings and text blocks, every frame's, in document order (see pagetext.ts). */

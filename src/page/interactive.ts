@@ -1,5 +1,6 @@
 import { INTERACTIVE_ROLES } from '../model/roles.js';
 import { roleFor } from './accname.js';
+import { hasGestureListener } from './gestures.js';
 
 const NATIVE_CONTROLS = new Set(['BUTTON', 'SELECT', 'TEXTAREA', 'SUMMARY']);
 const REAL_CONTROLS = 'a[href],button,input:not([type=hidden]),select,textarea,[role=button],[role=link],[onclick]';
@@ -31,7 +32,7 @@ export function isInteractiveByMarkup(el: Element): boolean {
 const GESTURE_HANDLERS = ['ondblclick', 'oncontextmenu', 'onmouseover', 'onmouseenter', 'ondragover', 'ondrop'];
 
 function reactsByAttribute(el: Element): boolean {
-  if (el.getAttribute('draggable') === 'true') return true;
+  if (el.getAttribute('draggable') === 'true' || hasGestureListener(el)) return true;
   for (const a of GESTURE_HANDLERS) if (el.hasAttribute(a)) return true;
   return false;
 }

@@ -109,12 +109,19 @@ export async function answer(ctx: ToolContext, action: ActionResult, before: Pag
   // Reading the page while a dialog is open would hang on it.
   if (!state.modal.dialog) {
     const fullPage = state.baseline?.fullPage ?? false;
+    const baseline = state.baseline;
+    const whole = navigated || !baseline || opts.snapshot;
+    // A page read anew: find what listens for hover, double click or drag first, so it is listed.
+    if (whole) {
+      const g = await lens.markGestureTargets().catch((e: Error) => ({ warnings: [`hover and drag targets could not be found (${e.message.split('\n')[0]})`] }));
+      if (g.warnings.length) out.action = { ...out.action, warnings: [...out.action.warnings ?? [], ...g.warnings] };
+    }
     const snap = await lens.snapshot({ fullPage });
-    if (navigated || !state.baseline || opts.snapshot) {
+    if (whole || !baseline) {
       out.snapshot = snap;
       out.text = await textSection(lens).catch((e: Error) => [`warning: the page's text could not be read (${e.message.split('\n')[0]})`]);
     } else {
-      const d = treeDelta(state.baseline.tree, snap.interactive_tree);
+      const d = treeDelta(baseline.tree, snap.interactive_tree);
       out.delta = isEmptyDelta(d) ? 'no changes' : d;
     }
     state.baseline = { tree: snap.interactive_tree, fullPage };

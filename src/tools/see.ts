@@ -31,6 +31,8 @@ async function snapshot(ctx: ToolContext, args: z.infer<typeof SnapshotArgs>): P
   const { lens, state } = ctx;
   const mode = args.mode ?? 'semantic_v3';
   const fullPage = args.fullPage ?? false;
+  // Elements that listen for hover, double click or drag are listed once found (see gestures.ts).
+  if (mode === 'semantic_v3') await lens.markGestureTargets();
   if (args.query !== undefined) return jsonResult(await lens.snapshot({ query: args.query, ...(args.maxTokens && { maxTokens: args.maxTokens }) }));
   if (mode === 'axtree') {
     const ax = await lens.axtree();
