@@ -16,6 +16,8 @@ export interface ConsoleEntry {
   timestamp: number;
   /** Which document of the tab logged it (0 = the first one watched); see ConsoleLog.document. */
   document?: number;
+  /** 1 for the tab's first message, then one more per message: what `since` counts. */
+  seq?: number;
 }
 
 /** Messages kept per page; older ones are dropped first. */
@@ -59,6 +61,7 @@ export class ConsoleLog {
 
   private push(e: ConsoleEntry): void {
     e.document = this.document;
+    e.seq = this.dropped + this.entries.length + 1;
     if (e.text.length > TEXT_LIMIT) e.text = `${e.text.slice(0, TEXT_LIMIT)}… (${e.text.length} chars)`;
     this.entries.push(e);
     if (this.entries.length > CONSOLE_LIMIT) {

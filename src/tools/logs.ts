@@ -3,8 +3,13 @@
 import { z } from 'zod';
 import { renderEvents } from '../browser/events.js';
 import { summarize } from '../model/outcome.js';
+import { fitLines } from './budget.js';
+import { ceilingOf } from './ceiling.js';
 import { CONSOLE_LEVELS, renderConsole, watchConsole, type ConsoleLevel } from './console.js';
 import { defineTool, type ToolDef } from './types.js';
+
+/** Tokens kept for the lines around the messages (dropped count, "N more"). */
+const CONSOLE_ENVELOPE = 40;
 
 export const LOG_TOOLS: ToolDef[] = [
   defineTool({
@@ -28,12 +33,18 @@ export const LOG_TOOLS: ToolDef[] = [
     input: z.strictObject({
       level: z.enum(CONSOLE_LEVELS as [ConsoleLevel, ...ConsoleLevel[]]).optional().describe('Least severe level to return: error, warning, info (default) or debug'),
       all: z.boolean().optional().describe('Include the messages of earlier pages of this tab (default: the current page only)'),
+      since: z.number().int().min(0).optional().describe('Only messages after this one (the number an earlier answer gave in "since=")'),
     }),
-    run: async ({ lens }, a) => {
+    run: async ({ lens, ceiling }, a) => {
       const log = watchConsole(lens.page);
-      const entries = log.select(a.level ?? 'info', a.all ?? false);
+      const entries = log.select(a.level ?? 'info', a.all ?? false).filter((e) => a.since === undefined || (e.seq ?? 0) > a.since);
       const head = log.dropped ? `(${log.dropped} older messages dropped)\n` : '';
-      return { text: head + (entries.length ? renderConsole(entries) : 'no console messages'), data: { messages: entries, dropped: log.dropped } };
+      // Oldest first, as many as the ceiling holds (less room for the lines around them); the rest by since=.
+      const { kept } = await fitLines(entries, (e) => renderConsole([e]), (ceiling ?? ceilingOf('browser_console_messages')) - CONSOLE_ENVELOPE);
+      const shown = kept.length || !entries.length ? kept : entries.slice(0, 1);
+      const rest = entries.length - shown.length;
+      const tail = rest ? `\n${rest} more messages: browser_console_messages since=${shown[shown.length - 1].seq}` : '';
+      return { text: head + (shown.length ? renderConsole(shown) : 'no console messages') + tail, data: { messages: shown, more: rest, dropped: log.dropped } };
     },
   }),
 ];

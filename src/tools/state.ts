@@ -4,6 +4,7 @@ import type { Lens } from '../browser/lens.js';
 import type { ActionResult } from '../model/outcome.js';
 import type { SemanticNodeV3 } from '../model/schema.js';
 import { watchConsole } from './console.js';
+import type { CutAnswer } from './ceiling.js';
 import { ModalTracker } from './modal.js';
 import type { ActionWatch } from './watch.js';
 
@@ -28,6 +29,8 @@ export interface ToolState {
    * the same URL is a new document (old IDs refused) though the URL did not change.
    */
   loads: number;
+  /** The last answer cut at its ceiling, for browser_more. */
+  cut?: CutAnswer;
 }
 
 // Keyed by lens so that runTool(lens, …) keeps the same signature for every face.
