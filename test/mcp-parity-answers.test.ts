@@ -41,6 +41,20 @@ describe('pagelens mcp: answers carry what happened', { concurrency: false }, ()
     }
   });
 
+  test('a request that failed is in the action\'s answer; browser_network_requests lists failed first, static on request', async () => {
+    const nav = await mcp.answer('browser_navigate', { url: `${status.url}app` });
+    const save = idOf(nav.snapshot!.interactive_tree, 'Save');
+    const a = await mcp.answer('browser_click', { id: save });
+    assert.match((a.failedRequests ?? []).join('\n'), /^POST http:\/\/127\.0\.0\.1:\d+\/status\/500\?save → 500 \(fetch\)$/, JSON.stringify(a));
+    const list = await mcp.call('browser_network_requests');
+    const lines = list.text.split('\n');
+    assert.match(lines[0], /^2 requests, 1 failed$/, list.text);
+    assert.match(lines[1], /^POST .*\/status\/500\?save → 500 \(fetch\)$/, list.text);
+    assert.match(lines[2], /^GET .*\/app → 200 \(document\)$/, list.text);
+    const withStatic = await mcp.call('browser_network_requests', { static: true });
+    assert.match(withStatic.text, /GET .*logo\.png → 200 \(image\)/, withStatic.text);
+  });
+
   test('a click that opens a popup reports the new tab and how to switch; the current tab stays', async () => {
     const nav = await mcp.answer('browser_navigate', { url: `${site.url}parity-links.html` });
     const tree = nav.snapshot!.interactive_tree;

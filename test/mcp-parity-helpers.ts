@@ -75,9 +75,15 @@ export function changedName(a: Answer, id: string): string | undefined {
   return a.delta.changed.find((c) => c.i === id)?.n?.split(' → ')[1];
 }
 
-/** http://127.0.0.1:PORT/status/N answers N with a small HTML page saying so. */
+/** http://127.0.0.1:PORT/status/N answers N with a small HTML page saying so; /app is a page whose Save answers 500. */
 export async function statusServer(): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
+    if (req.url === '/app') {
+      res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+      res.end(`<!doctype html><title>App</title><img src="/status/200?logo.png" alt="">
+        <button onclick="fetch('/status/500?save', { method: 'POST' }).then((r) => { this.textContent = 'Save answered ' + r.status; })">Save</button>`);
+      return;
+    }
     const m = /^\/status\/(\d{3})/.exec(req.url ?? '');
     const status = m ? Number(m[1]) : 404;
     res.writeHead(status, { 'content-type': 'text/html; charset=utf-8' });

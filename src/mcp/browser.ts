@@ -9,6 +9,7 @@ import { CHROMIUM_ARGS, blockExternalRequests, connectChromium, findChromium, la
 import { Lens } from '../browser/lens.js';
 import { PagelensError } from '../model/errors.js';
 import { watchConsole } from '../tools/console.js';
+import { watchNetwork } from '../tools/network.js';
 import type { TabHost, TabInfo } from '../tools/host.js';
 
 export interface BrowserOptions {
@@ -212,6 +213,7 @@ export class BrowserSession implements TabHost {
       this.lensOf(tab).catch(() => {});
     }
     watchConsole(page);
+    watchNetwork(page);
     page.on('close', () => this.forget(page));
     return tab;
   }

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { renderEvents } from '../browser/events.js';
 import { summarize } from '../model/outcome.js';
 import { fitLines } from './budget.js';
+import { NETWORK_TOOL } from './network.js';
 import { ceilingOf } from './ceiling.js';
 import { CONSOLE_LEVELS, renderConsole, watchConsole, type ConsoleLevel } from './console.js';
 import { defineTool, type ToolDef } from './types.js';
@@ -47,4 +48,5 @@ export const LOG_TOOLS: ToolDef[] = [
       return { text: head + (shown.length ? renderConsole(shown) : 'no console messages') + tail, data: { messages: shown, more: rest, dropped: log.dropped } };
     },
   }),
+  NETWORK_TOOL,
 ];

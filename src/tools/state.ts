@@ -6,6 +6,7 @@ import type { SemanticNodeV3 } from '../model/schema.js';
 import { watchConsole } from './console.js';
 import type { CutAnswer } from './ceiling.js';
 import { ModalTracker } from './modal.js';
+import { watchNetwork } from './network.js';
 import type { ActionWatch } from './watch.js';
 
 /** Where the page was before an action: its URL and how many documents it had loaded. */
@@ -46,6 +47,7 @@ export function stateOf(lens: Lens): ToolState {
     lens.page.on('domcontentloaded', () => { state.loads++; });
     // A library caller has no holder watching the console: from the first tool call, then.
     watchConsole(lens.page);
+    watchNetwork(lens.page);
   }
   return s;
 }

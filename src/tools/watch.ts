@@ -3,8 +3,9 @@
 // before the action and stops when its answer is built, so each answer carries only its own effects.
 import { stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
-import type { Download, Page, Request, Response } from 'playwright-core';
+import type { Download, Page, Response } from 'playwright-core';
 import { renderConsole, watchConsole } from './console.js';
+import { failed, renderRequest, watchNetwork } from './network.js';
 
 /** Console lines an answer carries at most (the rest: browser_console_messages). */
 const CONSOLE_LINES = 8;
@@ -32,20 +33,20 @@ export interface Happened {
 
 export class ActionWatch {
   private document?: Response;
-  private readonly failed: string[] = [];
   private readonly popups: Page[] = [];
   private readonly downloads: Array<Promise<DownloadReport>> = [];
   private readonly consoleStart: number;
+  private readonly networkStart: number;
   private readonly off: Array<() => void> = [];
 
   constructor(private readonly page: Page, private readonly downloadsDir?: string) {
     const log = watchConsole(page);
     this.consoleStart = log.dropped + log.entries.length;
+    const net = watchNetwork(page);
+    this.networkStart = net.dropped + net.entries.length;
     this.on('response', (r: Response) => {
       if (r.request().isNavigationRequest() && r.frame() === page.mainFrame()) this.document = r;
-      else if (r.status() >= 400) this.failed.push(`${r.request().method()} ${r.url()} → ${r.status()} ${r.statusText()}`.trim());
     });
-    this.on('requestfailed', (r: Request) => this.failed.push(`${r.method()} ${r.url()} → ${r.failure()?.errorText ?? 'failed'}`));
     this.on('popup', (p: Page) => this.popups.push(p));
     this.on('download', (d: Download) => this.downloads.push(this.save(d)));
   }
@@ -57,9 +58,10 @@ export class ActionWatch {
     if (this.document) out.http = { status: this.document.status(), ...(this.document.statusText() && { statusText: this.document.statusText() }) };
     const lines = this.newConsole();
     if (lines.length) out.console = lines;
-    if (this.failed.length) {
-      out.failedRequests = this.failed.slice(0, FAILED_REQUESTS);
-      if (this.failed.length > FAILED_REQUESTS) out.failedRequests.push(`${this.failed.length - FAILED_REQUESTS} more: browser_network_requests`);
+    const failures = this.failedRequests();
+    if (failures.length) {
+      out.failedRequests = failures.slice(0, FAILED_REQUESTS);
+      if (failures.length > FAILED_REQUESTS) out.failedRequests.push(`${failures.length - FAILED_REQUESTS} more: browser_network_requests failedOnly=true`);
     }
     const popup = this.popups[this.popups.length - 1];
     if (popup) {
@@ -69,6 +71,15 @@ export class ActionWatch {
     }
     if (this.downloads.length) out.downloads = await Promise.all(this.downloads);
     return out;
+  }
+
+  /** Requests made since the action started that failed, the page's own document aside (its status is `http`). */
+  private failedRequests(): string[] {
+    const net = watchNetwork(this.page);
+    const fresh = net.dropped + net.entries.length - this.networkStart;
+    return net.entries.slice(Math.max(0, net.entries.length - fresh))
+      .filter((e) => failed(e) && !(e.type === 'document' && e.url === this.document?.url()))
+      .map(renderRequest);
   }
 
   private newConsole(): string[] {
