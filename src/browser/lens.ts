@@ -27,6 +27,7 @@ import { readPageModel } from './read.js';
 import { waitForDomStability, type StabilityOptionsInput, type StabilityResult } from './stability.js';
 import { markGestureTargets } from './gestures.js';
 import { readPageText, type PageText } from './pagetext.js';
+import { callWebMcpTool, listWebMcpTools, type WebMcpResult, type WebMcpTool } from './webmcp.js';
 import { capturePreActionState, defaultOutcome, verifyOutcome, type PreActionState } from './verify.js';
 
 export class Lens {
@@ -68,6 +69,16 @@ export class Lens {
    */
   markGestureTargets(): Promise<{ marked: number; warnings: string[] }> {
     return markGestureTargets(this.core);
+  }
+
+  /** Tools the page declares through WebMCP (document.modelContext), every frame's. */
+  webMcpTools(): Promise<WebMcpTool[]> {
+    return listWebMcpTools(this.core);
+  }
+
+  /** Calls one of them, in the frame that registered it; its output is the page's, untrusted. */
+  callWebMcpTool(tool: WebMcpTool, input: object): Promise<WebMcpResult> {
+    return callWebMcpTool(this.core, tool, input);
   }
 
   /** The page's headings and text blocks, every frame's, in document order (see pagetext.ts). */

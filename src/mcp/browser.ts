@@ -7,6 +7,7 @@ import { isAbsolute } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, blockExternalRequests, connectChromium, findChromium, launchChromium } from '../browser/chromium.js';
 import { Lens } from '../browser/lens.js';
+import { WEBMCP_ARGS } from '../browser/webmcp.js';
 import { PagelensError } from '../model/errors.js';
 import { watchConsole } from '../tools/console.js';
 import { watchNetwork } from '../tools/network.js';
@@ -189,7 +190,7 @@ export class BrowserSession implements TabHost {
       const context = await browser.newContext({ viewport });
       return { context, close: async () => { await context.close(); await browser.close(); } };
     }
-    const browser = opts.wsEndpoint ? await connectServer(opts.wsEndpoint) : await launchChromium({ headless: opts.headless ?? true });
+    const browser = opts.wsEndpoint ? await connectServer(opts.wsEndpoint) : await launchChromium({ headless: opts.headless ?? true, extraArgs: WEBMCP_ARGS });
     try {
       const context = await browser.newContext({ viewport });
       return { context, close: async () => { await context.close().catch(() => {}); await browser.close(); } };
@@ -247,7 +248,7 @@ export class BrowserSession implements TabHost {
 async function launchPersistent(dir: string, viewport: { width: number; height: number }, headless: boolean): Promise<BrowserContext> {
   const executablePath = findChromium();
   try {
-    return await chromium.launchPersistentContext(dir, { executablePath, headless, args: CHROMIUM_ARGS, viewport });
+    return await chromium.launchPersistentContext(dir, { executablePath, headless, args: [...CHROMIUM_ARGS, ...WEBMCP_ARGS], viewport });
   } catch (e) {
     throw new PagelensError('NO_BROWSER', `Chromium at ${executablePath} failed to start with the profile ${dir}: ${(e as Error).message.split('\n')[0]}`);
   }

@@ -7,6 +7,7 @@ import type { SemanticV3Result } from '../model/schema.js';
 import { isEmptyDelta, treeDelta, type TreeDelta } from './delta.js';
 import type { ModalState } from './modal.js';
 import { textSection } from './pagetext.js';
+import { webMcpLine } from './webmcp.js';
 import { markPage, type PageMark } from './state.js';
 import type { ToolContext, ToolResult } from './types.js';
 import { jsonResult } from './types.js';
@@ -22,6 +23,8 @@ export interface ActionAnswer extends Happened {
   /** Changes since the last tree the client saw (absent when a snapshot is sent instead). */
   delta?: TreeDelta | 'no changes';
   snapshot?: SemanticV3Result;
+  /** With a snapshot: the tools the page declares through WebMCP, by name. */
+  webmcp?: string;
   /** With a snapshot: the first of the page's headings and text blocks (see pagetext.ts). */
   text?: string[];
   note?: string;
@@ -119,6 +122,8 @@ export async function answer(ctx: ToolContext, action: ActionResult, before: Pag
     const snap = await lens.snapshot({ fullPage });
     if (whole || !baseline) {
       out.snapshot = snap;
+      const tools = await webMcpLine(lens);
+      if (tools) out.webmcp = tools;
       out.text = await textSection(lens).catch((e: Error) => [`warning: the page's text could not be read (${e.message.split('\n')[0]})`]);
     } else {
       const d = treeDelta(baseline.tree, snap.interactive_tree);

@@ -38,7 +38,7 @@ export class ConsoleLog {
 
   constructor(page: Page) {
     page.on('console', (m) => this.push(fromMessage(m)));
-    page.on('pageerror', (e) => this.push({ level: 'error', type: 'pageerror', text: e.stack ?? e.message, timestamp: Date.now() }));
+    page.on('pageerror', (e) => this.push({ level: 'error', type: 'pageerror', text: e.stack || e.message, timestamp: Date.now() }));
     // A #hash change or history.pushState keeps the document (and its console); another URL, or
     // a document request at the same one (a reload, a form posted back to itself), does not.
     let url = stripHash(page.url());

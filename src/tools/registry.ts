@@ -16,10 +16,11 @@ import { LOG_TOOLS } from './logs.js';
 import { SEE_TOOLS } from './see.js';
 import { stateOf } from './state.js';
 import type { ToolDef, ToolResult } from './types.js';
+import { WEBMCP_TOOLS } from './webmcp.js';
 import { WINDOW_TOOLS } from './window.js';
 
 // Every tool answers under a token ceiling it can be asked to move (ceiling.ts).
-export const TOOLS: readonly ToolDef[] = [...[...SEE_TOOLS, ...LOG_TOOLS, ...ACT_TOOLS, ...DRAG_TOOLS, ...WINDOW_TOOLS].map(withCeiling), MORE_TOOL];
+export const TOOLS: readonly ToolDef[] = [...[...SEE_TOOLS, ...LOG_TOOLS, ...ACT_TOOLS, ...DRAG_TOOLS, ...WINDOW_TOOLS, ...WEBMCP_TOOLS].map(withCeiling), MORE_TOOL];
 const BY_NAME = new Map(TOOLS.map((t) => [t.name, t]));
 
 export const TOOL_NAMES = TOOLS.map((t) => t.name);
