@@ -48,7 +48,7 @@ describe('pagelens mcp: answers carry what happened', { concurrency: false }, ()
     assert.match((a.failedRequests ?? []).join('\n'), /^POST http:\/\/127\.0\.0\.1:\d+\/status\/500\?save → 500 \(fetch\)$/, JSON.stringify(a));
     const list = await mcp.call('browser_network_requests');
     const lines = list.text.split('\n');
-    assert.match(lines[0], /^2 requests, 1 failed$/, list.text);
+    assert.match(lines[0], /^2 requests, 1 failed \(1 images, fonts, stylesheets and media left out: static=true\)$/, list.text);
     assert.match(lines[1], /^POST .*\/status\/500\?save → 500 \(fetch\)$/, list.text);
     assert.match(lines[2], /^GET .*\/app → 200 \(document\)$/, list.text);
     const withStatic = await mcp.call('browser_network_requests', { static: true });

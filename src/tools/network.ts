@@ -81,8 +81,9 @@ export const NETWORK_TOOL: ToolDef = defineTool({
   }),
   run: async ({ lens, ceiling }, a) => {
     const log = watchNetwork(lens.page);
-    const picked = log.entries.filter((e) => (a.all || e.document === log.currentDocument)
-      && (a.static || !STATIC_TYPES.has(e.type) || failed(e)) && (!a.failedOnly || failed(e)));
+    const ofPage = log.entries.filter((e) => a.all || e.document === log.currentDocument);
+    const picked = ofPage.filter((e) => (a.static || !STATIC_TYPES.has(e.type)) && (!a.failedOnly || failed(e)));
+    const staticLeft = a.static ? 0 : ofPage.filter((e) => STATIC_TYPES.has(e.type) && (!a.failedOnly || failed(e))).length;
     const ordered = [...picked.filter(failed), ...picked.filter((e) => !failed(e))];
     const { kept } = await fitLines(ordered, renderRequest, (ceiling ?? ceilingOf('browser_network_requests')) - ENVELOPE);
     const lines = kept.map(renderRequest);
@@ -90,7 +91,7 @@ export const NETWORK_TOOL: ToolDef = defineTool({
     if (left) lines.push(`${left} more requests: ask with failedOnly=true, or a larger ceiling`);
     if (log.dropped) lines.unshift(`(${log.dropped} older requests dropped)`);
     const nFailed = picked.filter(failed).length;
-    const head = `${picked.length} requests, ${nFailed} failed`;
+    const head = `${picked.length} requests, ${nFailed} failed${staticLeft ? ` (${staticLeft} images, fonts, stylesheets and media left out: static=true)` : ''}`;
     return { text: [head, ...lines].join('\n'), data: { requests: kept, more: left, failed: nFailed } };
   },
 });

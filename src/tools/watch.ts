@@ -11,8 +11,14 @@ import { failed, renderRequest, watchNetwork } from './network.js';
 const CONSOLE_LINES = 8;
 /** Failed requests an answer names at most (the rest: browser_network_requests). */
 const FAILED_REQUESTS = 5;
+/** Characters of one console line in an action's answer. */
+const LINE_MAX = 240;
 /** A popup's first URL is often about:blank: wait this long for its document. */
 const POPUP_WAIT_MS = 3000;
+
+function cutLine(line: string): string {
+  return line.length > LINE_MAX ? `${line.slice(0, LINE_MAX - 1)}…` : line;
+}
 
 export interface DownloadReport {
   file: string;
@@ -87,7 +93,8 @@ export class ActionWatch {
     const fresh = log.dropped + log.entries.length - this.consoleStart;
     if (fresh <= 0) return [];
     const entries = log.entries.slice(Math.max(0, log.entries.length - fresh));
-    const shown = entries.slice(-CONSOLE_LINES).map((e) => renderConsole([e]));
+    // An action's answer carries the gist of each message; browser_console_messages has them whole.
+    const shown = entries.slice(-CONSOLE_LINES).map((e) => cutLine(renderConsole([e])));
     if (fresh > shown.length) shown.unshift(`${fresh - shown.length} earlier: browser_console_messages`);
     return shown;
   }
