@@ -18,7 +18,7 @@ import type { Lens } from '../src/browser/lens.js';
 import type { SemanticV3Result } from '../src/model/schema.js';
 import { countTokens, loadTokenizer } from '../src/model/tokens.js';
 import { watchConsole } from '../src/tools/console.js';
-import { watchNetwork } from '../src/tools/network.js';
+import { watchNetwork } from '../src/tools/requests.js';
 import { runTool } from '../src/tools/registry.js';
 import { CORPUS, DEFAULT_SETS } from './inputs.js';
 import { htmlPagesIn, visitPages } from './measurePage.js';

@@ -100,7 +100,17 @@ export const ScaleResult = z.object({
   viewportMs: Num,
   /** The page model alone (no rendering, no token count): what the engine and CDP cost. */
   modelMs: Num,
+  /** Playwright's AI snapshot, warm (its second call on the page). */
   playwrightAiMs: z.number().nullable(),
+  /** Playwright's first AI snapshot on the page. */
+  playwrightAiFirstMs: z.number().optional(),
+  /** Bytes the engines' answers took over CDP for one full-page / viewport read (hosts that count them). */
+  bytesFull: z.number().optional(),
+  bytesViewport: z.number().optional(),
+  /** Full-page model after one element's text changed, and a cold one (fresh) in the same session; their ratio. */
+  rereadMs: z.number().optional(),
+  coldMs: z.number().optional(),
+  rereadRatio: z.number().optional(),
   /** Playwright's snapshot had not finished after this long (it was given more time than pagelens's first snapshot took). */
   playwrightAiOverMs: z.number().optional(),
   tokensFull: Num,

@@ -78,11 +78,13 @@ export function renderTable(r: Results, compared?: { regressions: Regression[]; 
   if (s.scale.length) {
     const rows = s.scale.map((x) => x.error
       ? [x.variant, String(x.elements), x.error.startsWith('skipped') ? x.error : `failed: ${x.error}`.slice(0, 90)]
-      : [x.variant, String(x.elements), human(x.firstMs), human(x.fullMs), human(x.viewportMs), human(x.modelMs), x.playwrightAiOverMs !== undefined ? `>${human(x.playwrightAiOverMs)}` : human(x.playwrightAiMs),
+      : [x.variant, String(x.elements), human(x.firstMs), human(x.fullMs), human(x.viewportMs), human(x.modelMs),
+        x.playwrightAiOverMs !== undefined ? `>${human(x.playwrightAiOverMs)}` : human(x.playwrightAiFirstMs), x.playwrightAiOverMs !== undefined ? '–' : human(x.playwrightAiMs),
+        pct(x.rereadRatio, 0), human(x.bytesFull), human(x.bytesViewport),
         String(x.listedFull), human(x.tokensFull), human(x.heapGrowthMb), human(x.heapTotalMb)]);
-    out.push('', grid('SCALE (generated pages; first = cold call, then warm medians; model = lens.model, no rendering or token count; heap = main renderer)', [
-      ['variant', 'elements', 'first ms', 'full ms', 'vp ms', 'model ms', 'PW ms', 'listed', 'tokens', 'heap +MB', 'heap MB'], ...rows,
-    ], [8, 9, 9, 9, 8, 9, 8, 8, 8, 9, 8]));
+    out.push('', grid('SCALE (generated pages; first = cold call, then warm medians; model = lens.model, no rendering or token count; PW = Playwright AI snapshot first/warm; reread = full model after one text change / cold model, from Node; bytes = engine answers over CDP per full/viewport read; heap = main renderer)', [
+      ['variant', 'elements', 'first ms', 'full ms', 'vp ms', 'model ms', 'PW1 ms', 'PW ms', 'reread', 'B full', 'B vp', 'listed', 'tokens', 'heap +MB', 'heap MB'], ...rows,
+    ], [8, 9, 9, 9, 8, 9, 8, 8, 7, 7, 7, 8, 8, 9, 8]));
   }
   out.push('', 'GOALS (reported, not asserted)');
   for (const g of s.goals) out.push(`  ${g.pass === null ? '  -  ' : g.pass ? ' pass' : ' MISS'}  ${g.goal.padEnd(50)} ${g.target.padEnd(8)} measured ${g.measured}`);

@@ -1,140 +1,312 @@
-// Architecture check, run with the tests: which folder may import which, in every import form
-// (static, type-only, side-effect, re-export, dynamic import(), require()).
-//   src/page    → src/model only, and only zod-free model modules by value (it is bundled into pages)
-//   src/model   → nothing of ours (pure, usable anywhere)
-//   src/browser → browser, model; never the facade (lens.ts): features take the core
-//   src/session → opening a page for a job (composes the facade): browser, model
-//   src/tools   → the tool registry (runTool) over agent, session, browser, model; faces may import it
-//   faces       → agent, server, mcp, cli over session, browser and model, never page
-//   bench/      → src/browser, src/model, src/tools (the tool registry's answers), bench; nothing in src/ imports bench/ or test/
-import { readdirSync, readFileSync, statSync, existsSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
+// Architecture check, run first by `npm test` (`npm run check:boundaries`). Every import form is read
+// from the syntax tree (the TypeScript 7 parser, through its API), not matched with patterns:
+// static, type-only, side-effect, re-export, `import x = require()`, `typeof import()`, dynamic
+// import() and require(). The rules are an allowlist: each folder holds a DEPS.list naming what its
+// files may import (like Playwright's DEPS.list), and
+//   - an import of anything not listed is an error, and so is a listed permission nobody uses;
+//   - a dynamic import()/require() whose specifier is not a plain string cannot be checked: error;
+//   - the package may not import itself by name from src/ (only its tests use the published entries);
+//   - `never-reaches <package> [file…]` forbids reaching that package through value imports at any
+//     depth, from every file of the folder or only the files named (src/page and the extension's
+//     content script are bundled into every page and must stay zod-free, even via a re-export);
+//   - `closed <file>` keeps a file of the folder out of reach of the folder's own files (the facade);
+//   - no import cycle, type-only imports included (a type cycle is still two modules that cannot be
+//     understood apart).
+// Usage: node scripts/check-boundaries.mjs [--root DIR]   (DIR defaults to the repository)
+import { builtinModules } from 'node:module';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { API } from 'typescript/unstable/sync';
+import { SyntaxKind } from 'typescript/unstable/ast';
 
-const root = join(dirname(fileURLToPath(import.meta.url)), '..');
-// Area → areas it may import. Areas are src/<folder>, bench, test, extension.
-const RULES = {
-  'src/page': ['src/page', 'src/model'],
-  'src/model': ['src/model'],
-  'src/browser': ['src/browser', 'src/model'],
-  'src/session': ['src/session', 'src/browser', 'src/model'],
-  'src/agent': ['src/agent', 'src/session', 'src/browser', 'src/model'],
-  'src/tools': ['src/tools', 'src/agent', 'src/session', 'src/browser', 'src/model'],
-  'src/server': ['src/server', 'src/tools', 'src/agent', 'src/session', 'src/browser', 'src/model'],
-  'src/mcp': ['src/mcp', 'src/tools', 'src/agent', 'src/session', 'src/browser', 'src/model'],
-  'src/cli': ['src/cli', 'src/tools', 'src/server', 'src/mcp', 'src/agent', 'src/session', 'src/browser', 'src/model'],
-  'src/index.ts': ['src/browser', 'src/model', 'src/session', 'src/agent', 'src/server', 'src/mcp', 'src/tools'],
-  bench: ['bench', 'src/browser', 'src/model', 'src/tools'],
-  test: ['test', 'src', 'bench'],
-  extension: ['extension', 'src/page', 'src/model'],
-};
-// Packages that need Node or a browser driver: code that runs in pages may not import them.
-const NODE_ONLY = /^(node:|playwright-core|commander|hono|@hono\/|@modelcontextprotocol|fastify|sharp|jpeg-js|autocannon|esbuild)/;
-const FACADE = 'src/browser/lens.ts';
+/** Folders scanned for code. */
+const TREES = ['src', 'bench', 'test', 'extension'];
+const CODE = /\.(ts|mts|cts|js|mjs|cjs)$/;
+const BUILTINS = new Set(builtinModules);
 
-function files(dir) {
+const args = process.argv.slice(2);
+const rootArg = args.indexOf('--root');
+const root = resolve(rootArg >= 0 ? args[rootArg + 1] : join(dirname(fileURLToPath(import.meta.url)), '..'));
+const posix = (p) => p.split(sep).join('/');
+const rel = (abs) => posix(relative(root, abs));
+
+function codeFiles(dir) {
   if (!existsSync(dir)) return [];
   return readdirSync(dir).flatMap((n) => {
     const p = join(dir, n);
-    if (n === 'node_modules' || n === 'dist' || n === 'out' || n.startsWith('.')) return [];
-    return statSync(p).isDirectory() ? files(p) : /\.(ts|mts|js|mjs)$/.test(n) && !n.endsWith('.d.ts') ? [p] : [];
+    if (n === 'node_modules' || n === 'dist' || n === 'out' || n === 'fixtures' || n.startsWith('.')) return [];
+    if (statSync(p).isDirectory()) return codeFiles(p);
+    return CODE.test(n) && !/\.d\.[cm]?ts$/.test(n) && !n.endsWith('.generated.ts') ? [p] : [];
   });
 }
 
-/** The area a repository path belongs to (longest rule key that prefixes it). */
-function areaOf(rel) {
-  if (rel === 'src/index.ts') return 'src/index.ts';
-  const parts = rel.split('/');
-  if (parts[0] === 'src') return parts.length > 2 ? `src/${parts[1]}` : 'src';
-  return parts[0];
+// ---- DEPS.list ----
+
+/**
+ * A folder's rules. Lines: a folder or file of ours (`src/model`), a package (`zod`, `@hono/node-server`),
+ * `node:*` for Node's built-ins, `never-reaches <package> [file…]`, `closed <file of this folder>`, and
+ * `scope: files` (the list covers only the files directly in its folder, not its subfolders).
+ */
+function readDeps(dir) {
+  const file = join(dir, 'DEPS.list');
+  const deps = { dir: rel(dir), file: rel(file), allow: [], neverReaches: [], closed: [], filesOnly: false, used: new Set() };
+  readFileSync(file, 'utf8').split('\n').forEach((raw, i) => {
+    const line = raw.replace(/#.*/, '').trim();
+    if (!line) return;
+    const [word, arg] = line.split(/\s+/);
+    if (line === 'scope: files') deps.filesOnly = true;
+    else if (word === 'never-reaches' && arg) deps.neverReaches.push({ pkg: arg, files: line.split(/\s+/).slice(2).map((f) => posix(join(deps.dir, f))) });
+    else if (word === 'closed' && arg) deps.closed.push(...line.split(/\s+/).slice(1).map((f) => posix(join(deps.dir, f))));
+    else if (!arg) deps.allow.push({ perm: word, line: i + 1 });
+    else throw new Error(`${deps.file}:${i + 1}: cannot read "${line}"`);
+  });
+  return deps;
 }
 
-/** Source without comments (strings and template literals kept), so commented-out imports do not count. */
-function stripComments(text) {
-  let out = '';
-  let i = 0;
-  let quote = null;
-  while (i < text.length) {
-    const c = text[i];
-    if (quote) {
-      out += c;
-      if (c === '\\') { out += text[i + 1] ?? ''; i += 2; continue; }
-      if (c === quote) quote = null;
-      i++;
-      continue;
+const depsCache = new Map();
+/** The DEPS.list that governs a file: its folder's, else the nearest above it that does not say `scope: files`. */
+function depsFor(absFile) {
+  let dir = dirname(absFile);
+  let own = true;
+  while (posix(relative(root, dir)) !== '' && !relative(root, dir).startsWith('..')) {
+    if (existsSync(join(dir, 'DEPS.list'))) {
+      if (!depsCache.has(dir)) depsCache.set(dir, readDeps(dir));
+      const deps = depsCache.get(dir);
+      if (own || !deps.filesOnly) return deps;
     }
-    if (c === '/' && text[i + 1] === '/') { while (i < text.length && text[i] !== '\n') i++; continue; }
-    if (c === '/' && text[i + 1] === '*') { const end = text.indexOf('*/', i + 2); i = end < 0 ? text.length : end + 2; out += ' '; continue; }
-    if (c === '"' || c === "'" || c === '`') quote = c;
-    out += c;
-    i++;
+    own = false;
+    dir = dirname(dir);
   }
-  return out;
+  return undefined;
 }
 
-const FORMS = [
-  // import x from '…', import { a } from '…', import type { T } from '…', export * from '…', export { a } from '…'
-  { re: /\b(import|export)(\s+type)?\b[^;'"`]*?\bfrom\s*(['"])([^'"]+)\3/g, spec: 4, type: 2 },
-  // import '…'
-  { re: /\bimport\s*(['"])([^'"]+)\1/g, spec: 2 },
-  // import('…')
-  { re: /\bimport\s*\(\s*(['"])([^'"]+)\1\s*\)/g, spec: 2 },
-  // require('…')
-  { re: /\brequire\s*\(\s*(['"])([^'"]+)\1\s*\)/g, spec: 2 },
-];
+// ---- parsing ----
 
-function importsOf(text) {
-  const code = stripComments(text);
+/** Every file parsed once by the TypeScript parser, as one program that resolves nothing. */
+function parseAll(files) {
+  const config = join(root, '.check-boundaries.tsconfig.json');
+  const api = new API({
+    cwd: root,
+    fs: {
+      readFile: (f) => (f === config ? JSON.stringify({ compilerOptions: { noResolve: true, noLib: true, types: [], allowJs: true, target: 'es2022', module: 'nodenext' }, files }) : undefined),
+      fileExists: (f) => (f === config ? true : undefined),
+    },
+  });
+  try {
+    const program = api.updateSnapshot({ openProjects: [config] }).getProjects()[0].program;
+    return new Map(files.map((f) => [f, importsOf(program.getSourceFile(f))]));
+  } finally {
+    api.close();
+  }
+}
+
+const isString = (n) => n && (n.kind === SyntaxKind.StringLiteral || n.kind === SyntaxKind.NoSubstitutionTemplateLiteral);
+
+/** Imports of one source file: { spec, typeOnly, line } or { computed, line } for an import()/require() of a computed name. */
+function importsOf(sf) {
   const out = [];
-  for (const form of FORMS) {
-    for (const m of code.matchAll(form.re)) out.push({ spec: m[form.spec], typeOnly: !!(form.type && m[form.type]) || /^import\s+type\b/.test(m[0]) });
-  }
+  const text = sf.text;
+  // A node's pos includes the whitespace and comments before it: count the lines up to its first token.
+  const lineOf = (node) => text.slice(0, node.pos).split('\n').length + (text.slice(node.pos, node.end).match(/^(?:\s|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*/)[0].split('\n').length - 1);
+  const add = (node, specNode, typeOnly) => {
+    if (isString(specNode)) out.push({ spec: specNode.text, typeOnly, line: lineOf(node) });
+    else out.push({ computed: text.slice(specNode?.pos ?? node.pos, specNode?.end ?? node.end).trim(), line: lineOf(node) });
+  };
+  const visit = (node) => {
+    switch (node.kind) {
+      case SyntaxKind.ImportDeclaration: {
+        const c = node.importClause;
+        // `import type …`, or `import { type A, type B }` with no default: erased from the output.
+        const typeOnly = !!c && (c.phaseModifier === SyntaxKind.TypeKeyword || c.isTypeOnly === true
+          || (!c.name && c.namedBindings?.kind === SyntaxKind.NamedImports && c.namedBindings.elements.length > 0 && c.namedBindings.elements.every((e) => e.isTypeOnly)));
+        add(node, node.moduleSpecifier, typeOnly);
+        return;
+      }
+      case SyntaxKind.ExportDeclaration:
+        if (node.moduleSpecifier) {
+          const e = node.exportClause;
+          add(node, node.moduleSpecifier, node.isTypeOnly || (e?.kind === SyntaxKind.NamedExports && e.elements.length > 0 && e.elements.every((s) => s.isTypeOnly)));
+        }
+        return;
+      case SyntaxKind.ImportEqualsDeclaration:
+        if (node.moduleReference.kind === SyntaxKind.ExternalModuleReference) add(node, node.moduleReference.expression, node.isTypeOnly);
+        return;
+      case SyntaxKind.ImportType:
+        if (node.argument.kind === SyntaxKind.LiteralType) add(node, node.argument.literal, true);
+        break;
+      case SyntaxKind.CallExpression: {
+        const callee = node.expression;
+        if (callee.kind === SyntaxKind.ImportKeyword || (callee.kind === SyntaxKind.Identifier && callee.text === 'require')) add(node, node.arguments[0], false);
+        break;
+      }
+    }
+    node.forEachChild(visit);
+  };
+  sf.forEachChild(visit);
   return out;
 }
 
-function resolveFile(fromFile, spec) {
+// ---- resolution ----
+
+function resolveRelative(fromFile, spec) {
   const base = resolve(dirname(fromFile), spec);
-  for (const candidate of [base, base.replace(/\.js$/, '.ts'), base.replace(/\.mjs$/, '.mts'), `${base}.ts`, join(base, 'index.ts')]) {
-    if (existsSync(candidate) && statSync(candidate).isFile()) return candidate;
+  for (const c of [base, base.replace(/\.js$/, '.ts'), base.replace(/\.mjs$/, '.mts'), base.replace(/\.cjs$/, '.cts'), `${base}.ts`, `${base}.js`, join(base, 'index.ts'), join(base, 'index.js')]) {
+    if (existsSync(c) && statSync(c).isFile()) return c;
   }
-  return base.replace(/\.js$/, '.ts');
+  return undefined;
 }
 
-const zodFree = new Map();
-function importsZod(file) {
-  if (!zodFree.has(file)) zodFree.set(file, existsSync(file) && importsOf(readFileSync(file, 'utf8')).some((i) => i.spec === 'zod' && !i.typeOnly));
-  return zodFree.get(file);
+/** The package a bare specifier names ("@scope/name/sub" → "@scope/name"); Node's built-ins are "node:*". */
+function packageOf(spec) {
+  if (spec.startsWith('node:') || BUILTINS.has(spec.split('/')[0])) return 'node:*';
+  const parts = spec.split('/');
+  return spec.startsWith('@') ? parts.slice(0, 2).join('/') : parts[0];
 }
 
-const problems = [];
-const all = [...files(join(root, 'src')), ...files(join(root, 'bench')), ...files(join(root, 'test')), ...files(join(root, 'extension'))];
-let checked = 0;
-for (const file of all) {
-  const rel = relative(root, file);
-  if (rel.endsWith('.generated.ts')) continue;
-  const area = areaOf(rel);
-  const allowed = RULES[area];
-  if (!allowed) { problems.push(`${rel}: no rule for area ${area} (add it to scripts/check-boundaries.mjs)`); continue; }
-  checked++;
-  for (const { spec, typeOnly } of importsOf(readFileSync(file, 'utf8'))) {
-    if (spec.startsWith('.')) {
-      const target = relative(root, resolveFile(file, spec));
-      const targetArea = areaOf(target);
-      const ok = allowed.some((a) => targetArea === a || targetArea.startsWith(`${a}/`) || (a === 'src' && target.startsWith('src/')));
-      if (!ok) problems.push(`${rel}: ${area} may not import ${target}`);
-      else if (target === FACADE && area.startsWith('src/browser')) problems.push(`${rel}: features take the core; only faces import the facade ${FACADE}`);
-      else if (area === 'src/page' && targetArea === 'src/model' && !typeOnly && importsZod(resolveFile(file, spec))) {
-        problems.push(`${rel}: imports ${target} by value, which pulls zod into the page bundle (import types only, or move the value to a zod-free module)`);
+const ownName = existsSync(join(root, 'package.json')) ? JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).name : undefined;
+
+// ---- the check ----
+
+export function check() {
+  const files = TREES.flatMap((t) => codeFiles(join(root, t)));
+  const parsed = parseAll(files);
+  const problems = [];
+  /** file → [{ target (abs file) | pkg, typeOnly }] */
+  const edges = new Map();
+
+  for (const file of files) {
+    const r = rel(file);
+    const deps = depsFor(file);
+    if (!deps) { problems.push(`${r}: no DEPS.list governs this file (add one to its folder)`); continue; }
+    const out = [];
+    edges.set(file, out);
+    for (const imp of parsed.get(file)) {
+      const at = `${r}:${imp.line}`;
+      if (imp.computed !== undefined) {
+        problems.push(`${at}: import of a computed name (${imp.computed}) cannot be checked; import a string literal`);
+        continue;
       }
-    } else if ((area === 'src/page' || area === 'src/model' || area === 'extension') && NODE_ONLY.test(spec) && !typeOnly) {
-      problems.push(`${rel}: ${area} runs outside Node too and may not import ${spec}`);
-    } else if (area.startsWith('src') && /(^|\/)(bench|test)\//.test(spec)) {
-      problems.push(`${rel}: src may not import ${spec}`);
+      const { spec, typeOnly } = imp;
+      if (spec.startsWith('.') || spec.startsWith('/')) {
+        const target = resolveRelative(file, spec);
+        if (!target) { problems.push(`${at}: "${spec}" resolves to no file`); continue; }
+        const t = rel(target);
+        out.push({ target, typeOnly });
+        const targetDeps = depsFor(target);
+        if (targetDeps === deps) {
+          if (deps.closed.includes(t)) problems.push(`${at}: ${t} is closed to ${deps.dir}'s own files (${deps.file})`);
+          continue;
+        }
+        const perm = deps.allow.find((a) => t === a.perm || t.startsWith(`${a.perm}/`));
+        if (perm) deps.used.add(perm.perm);
+        else problems.push(`${at}: ${deps.dir} may not import ${t} (not in ${deps.file})`);
+      } else {
+        const pkg = packageOf(spec);
+        out.push({ pkg, typeOnly });
+        if (pkg === ownName) {
+          const perm = deps.allow.find((a) => a.perm === pkg);
+          if (perm) deps.used.add(perm.perm);
+          else problems.push(`${at}: the package imports itself ("${spec}"); import the module by its relative path`);
+          continue;
+        }
+        const perm = deps.allow.find((a) => a.perm === pkg);
+        if (perm) deps.used.add(perm.perm);
+        else problems.push(`${at}: ${deps.dir} may not import ${pkg} (not in ${deps.file})`);
+      }
     }
   }
+
+  // Permissions nobody uses: a rule that allows nothing hides what the folder really needs.
+  for (const deps of new Set(depsCache.values())) {
+    for (const a of deps.allow) if (!deps.used.has(a.perm)) problems.push(`${deps.file}:${a.line}: "${a.perm}" is allowed but nothing in ${deps.dir} imports it; remove it`);
+    for (const c of deps.closed) if (!existsSync(join(root, c))) problems.push(`${deps.file}: closed file ${c} does not exist`);
+    for (const n of deps.neverReaches) for (const f of n.files) if (!existsSync(join(root, f))) problems.push(`${deps.file}: never-reaches ${n.pkg} names ${f}, which does not exist`);
+  }
+
+  // never-reaches: follow value imports to any depth.
+  for (const file of files) {
+    const deps = depsFor(file);
+    for (const { pkg, files: only } of deps?.neverReaches ?? []) {
+      if (only.length && !only.includes(rel(file))) continue;
+      const path = valuePathTo(file, pkg, edges);
+      if (path) problems.push(`${rel(file)}: reaches ${pkg} through value imports (${[...path.map(rel), pkg].join(' → ')}); import types only, or move the value to a module without ${pkg} (${deps.file}: never-reaches ${pkg})`);
+    }
+  }
+
+  for (const cycle of cycles(files, edges)) problems.push(`import cycle: ${[...cycle, cycle[0]].map(rel).join(' → ')}`);
+  return { problems, checked: files.length };
 }
-if (problems.length) {
-  console.error('Architecture boundaries violated:\n  ' + problems.join('\n  '));
-  process.exit(1);
+
+/** The chain of value imports from `file` to the package, if there is one. */
+function valuePathTo(file, pkg, edges) {
+  const seen = new Set([file]);
+  const walk = (f, path) => {
+    for (const e of edges.get(f) ?? []) {
+      if (e.typeOnly) continue;
+      if (e.pkg === pkg) return path;
+      if (e.target && !seen.has(e.target)) {
+        seen.add(e.target);
+        const found = walk(e.target, [...path, e.target]);
+        if (found) return found;
+      }
+    }
+    return undefined;
+  };
+  return walk(file, [file]);
 }
-console.error(`boundaries: ${checked} files in src/, bench/, test/ respect page → model, model → nothing, browser → model, faces → browser`);
+
+/** Each strongly connected group of files (Tarjan), reported as one cycle through it. */
+function cycles(files, edges) {
+  let index = 0;
+  const idx = new Map();
+  const low = new Map();
+  const stack = [];
+  const on = new Set();
+  const found = [];
+  const succ = (f) => (edges.get(f) ?? []).filter((e) => e.target).map((e) => e.target);
+  const strong = (v) => {
+    idx.set(v, index); low.set(v, index); index++;
+    stack.push(v); on.add(v);
+    for (const w of succ(v)) {
+      if (!idx.has(w)) { strong(w); low.set(v, Math.min(low.get(v), low.get(w))); }
+      else if (on.has(w)) low.set(v, Math.min(low.get(v), idx.get(w)));
+    }
+    if (low.get(v) === idx.get(v)) {
+      const group = [];
+      let w;
+      do { w = stack.pop(); on.delete(w); group.push(w); } while (w !== v);
+      if (group.length > 1 || succ(v).includes(v)) found.push(cycleIn(new Set(group), v, succ));
+    }
+  };
+  for (const f of files) if (!idx.has(f)) strong(f);
+  return found;
+}
+
+/** One concrete cycle through `start` inside a strongly connected group (breadth-first, so the shortest). */
+function cycleIn(group, start, succ) {
+  const prev = new Map([[start, null]]);
+  const queue = [start];
+  while (queue.length) {
+    const v = queue.shift();
+    for (const w of succ(v)) {
+      if (!group.has(w)) continue;
+      if (w === start) {
+        const path = [];
+        for (let x = v; x !== null; x = prev.get(x)) path.unshift(x);
+        return path;
+      }
+      if (!prev.has(w)) { prev.set(w, v); queue.push(w); }
+    }
+  }
+  return [start];
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  const { problems, checked } = check();
+  if (problems.length) {
+    console.error('Architecture boundaries violated:\n  ' + problems.join('\n  '));
+    process.exit(1);
+  }
+  console.error(`boundaries: ${checked} files in ${TREES.join(', ')} import only what their DEPS.list allows, with no cycle`);
+}

@@ -1,77 +1,76 @@
-// The public surface of pagelens. Anything not exported here is internal; every type that appears
-// in an exported signature is exported too.
+// The public surface of pagelens, grouped by concept. Every type that appears in an exported
+// signature is exported too. Building blocks (renderers, ranking, region planning, constants of
+// the caches, …) are in the `pagelens/internal` entry (src/internal.ts): usable, but not promised
+// to stay. api/pagelens.api.md pins this surface (test/api-report.test.ts).
+
+// ---- Opening a page and attaching a lens ----
 export { attach, Lens } from './browser/lens.js';
-export type { ActOptions } from './browser/actions.js';
-export type { StabilityOptionsInput, StabilityResult } from './browser/stability.js';
-export type { PreActionState } from './browser/verify.js';
-export { launchChromium, connectChromium, findChromium, blockExternalRequests, CHROMIUM_ARGS, type LaunchChromiumOptions } from './browser/chromium.js';
+export { openPage, type OpenOptions, type OpenPage } from './session/open.js';
+export { launchChromium, connectChromium, findChromium, blockExternalRequests, type LaunchChromiumOptions } from './browser/chromium.js';
 export { gotoSettled } from './browser/goto.js';
-export { openPage, parseViewport, type OpenOptions, type OpenPage } from './session/open.js';
+
+// ---- Errors ----
 export { PagelensError, ERROR_CODES, isPagelensError, type ErrorCode } from './model/errors.js';
-export { parseInput, type InputIssue } from './model/validate.js';
-export { V3_LEGEND, minifyRole, INTERACTIVE_ROLES } from './model/roles.js';
-export { renderV3, renderSemantic, renderText } from './model/render.js';
-export { countTokens } from './model/tokens.js';
-export { composePage, globalId, parseGlobalId, ID_ATTR, DOC_ATTR, type PageModel, type PageNode, type PageStruct, type PageHeading, type PlacedFrame } from './model/page.js';
+
+// ---- Reading the page: the snapshot request and its payloads ----
+export type { SnapshotPayload } from './browser/snapshot.js';
 export {
-  SemanticV3Result, SemanticResult, SemanticNodeV3, SemanticNode, SnapshotOptions, SnapshotMode, FrameInfo, FrameSnapshot, RawNode,
-  TextOptions, ModelOptions, StructNode, StructKind, HeadingNode, Box, type ModelOptionsInput, type SnapshotOptionsInput, type TextOptionsInput, type ScrollableContainer, type SnapshotMeta, type ScrollInfo,
+  SnapshotOptions, SnapshotMode, ScreenshotOptions, TextOptions, ModelOptions, SemanticV3Result, SemanticResult, SemanticNodeV3, SemanticNode,
+  FrameInfo, RawNode, StructNode, StructKind, HeadingNode, Box,
+  type SnapshotOptionsInput, type ScreenshotOptionsInput, type TextOptionsInput, type ModelOptionsInput, type SnapshotMeta, type ScrollInfo, type ScrollableContainer,
 } from './model/schema.js';
+export { SkeletonResult, FullResult, HybridResult, CaptureOptions, CaptureResult, type CaptureOptionsInput } from './model/artifacts.js';
+export { FilteredResult, FilteredNode, FilteredGroup, OmittedRegion, FILTERED_LEGEND, type KeptNode, type RagNode, type RagKind, type Chunk, type StructRef } from './model/rag.js';
 export { AxTreeResult } from './model/axtree.js';
+export { V3_LEGEND } from './model/roles.js';
+export { ID_ATTR, type PageModel, type PageNode, type PageStruct, type PageHeading } from './model/page.js';
+export { DomModeContext, DomModeSelection, type DomModeContextInput } from './model/modes.js';
+
+// ---- Acting and verifying ----
 export { Action, parseAction, formatAction, type ActionType } from './model/actions.js';
+export type { ActOptions } from './browser/actions.js';
 export { ExpectedOutcome, VerificationResult, ActionResult, ActionMethod, OutcomeType, parseExpectSpec } from './model/outcome.js';
-export { computeTreeHash, shouldSendTree, DeltaTracker } from './model/hash.js';
+export type { PreActionState } from './browser/verify.js';
+export { StabilityOptions, type StabilityOptionsInput, type StabilityResult } from './browser/stability.js';
 export type { MutationEvent, MutationSummary, MutationCategory } from './model/mutations.js';
-// Skeleton, full and hybrid artifacts and the mode-selection chain (issue 10)
-export {
-  SkeletonResult, FullResult, HybridResult, CaptureOptions, CaptureRequest, CaptureResult, type CaptureOptionsInput,
-} from './model/artifacts.js';
-export {
-  selectDomMode, modeChain, visualReference, simpleAction, VISUAL_KEYWORDS, SIMPLE_ACTIONS, FALLBACK_CHAIN, DomModeContext, DomModeSelection,
-  type DomModeContextInput, type VisualKeywordClass,
-} from './model/modes.js';
-export { templatize, untemplatize, estimateTokens, type TemplatizeResult } from './model/templatize.js';
-export { renderSkeleton, SKELETON_LISTS, type SkeletonOptions, type SelectOptions } from './model/skeleton.js';
-export { layoutMarks, screenshotHash, MARK_COLOURS, type Mark, type Markable } from './browser/screenshot.js';
-export { ScreenshotOptions, type ScreenshotOptionsInput } from './model/schema.js';
-// DOM RAG, observe / act / extract (issue 13)
-export {
-  FilteredResult, FilteredNode, FilteredGroup, OmittedRegion, FILTERED_LEGEND, FILTER_DEFAULTS, getDomStats, needsFiltering, chunkDomNodes, scoreChunkRelevance,
-  filterDomForQuery, toRagNodes, type RagNode, type Chunk, type StructRef, type FilterOptions, type Reranker, type RerankChunk, type DomStats,
-} from './model/rag.js';
-export { parseIntent, type Intent, type Verb } from './model/intent.js';
+export type { Marks, FrameMark } from './browser/events.js';
+
+// ---- Observe, act on an instruction, extract ----
+export type { ObserveOptions, ObserveResult, ActOnOptions, ActOnResult, ExtractOptions, ExtractResult } from './browser/observe.js';
+export type { Intent, Verb, Vertical, Horizontal } from './model/intent.js';
 export { Candidate, ChooseAnswer, heuristicChooser, type Chooser, type ChooseRequest, type FillRequest } from './model/chooser.js';
 export type { FillResult, JsonSchema } from './model/extract.js';
-export type { ObserveOptions, ObserveResult, ActOnOptions, ActOnResult, ExtractOptions, ExtractResult } from './browser/observe.js';
 export { ChatClient, llmChooser, llmConfigFromEnv, type LlmConfig, type ChatMessage } from './agent/llm.js';
-// The hierarchical index and the exploration toolkit (issue 12)
+
+// ---- Exploring a large page: the hierarchical index and the toolkit ----
 export {
-  DOM_OVERVIEW_TOOL, DomOverviewParams, DomOverviewResponse, OutlineElement, InteractiveElement, GroupedInteractiveElement, HeadingElement,
+  DomOverviewParams, DomOverviewResponse, OutlineElement, InteractiveElement, GroupedInteractiveElement, HeadingElement,
   PageOverview, Region, RegionsResult, SubsectionRef, RegionElement, ElementGroup, ExpandedRegion, ElementContext, Neighbor, SelectorHint, HintRoot,
   OptionInfo, BoundingBox, DomDiff, DiffElement, DiffChange, SearchResult, SearchHit, ExploreOptions, RefreshOptions, ExpandRegionOptions, SearchOptions,
   type DomOverviewParamsInput, type ExploreOptionsInput, type RefreshOptionsInput, type ExpandRegionOptionsInput, type SearchOptionsInput,
 } from './model/explore.js';
-export { planRegions, buildRegions, RegionMemory, regionsResult, expandRegion, pageOverview, elementContext, elementKind, type RegionTree, type RegionNode, type RegionPlan } from './model/regions.js';
-export { planOverview, renderOverview, searchPage, parseSearch, displayShape, type OverviewParams, type OverviewPlan } from './model/overview.js';
-export { groupSimilar, groupNames, idRange, selectorShape, nodeGroupKey, type GroupKey } from './model/grouping.js';
-export { diffSnapshots, MOVE_THRESHOLD, type DiffSide } from './model/diff.js';
-export { hintText } from './browser/explore.js';
-export { SNAPSHOT_TTL_MS, MUTATION_LIMIT } from './browser/snapshots.js';
-// The tool registry shared by the MCP server and other stacks (issue 14)
-export { toolDefinitions, runTool, runToolSafely, TOOL_NAMES, type McpToolDefinition, type OpenAiToolDefinition, type ToolResult, type TreeDelta, type TreeChange, type ModalState } from './tools/index.js';
 
-// The negotiation backend and the agent loop (issue 11).
+// ---- Tools for agents: one registry for MCP, OpenAI-style function calling and the library ----
 export {
-  InteractRequest, InteractResponse, ActionResponse, NeedsContext, NeedsFullDom, ErrorBody, DomMode, RequestedDomMode,
-  doneMessage, requestedArtifacts, type InteractRequestInput,
+  toolDefinitions, runTool, runToolSafely, TOOL_NAMES,
+  type RunToolOptions, type Json, type McpToolDefinition, type OpenAiToolDefinition, type ToolResult, type TreeDelta, type TreeChange, type ModalState, type TabHost, type TabInfo,
+} from './tools/index.js';
+
+// ---- The MCP server, to run or to embed ----
+export { createMcpServer, runMcpServer, type McpServerOptions } from './mcp/server.js';
+export { BrowserSession, SharedBrowser, type BrowserOptions } from './mcp/browser.js';
+export { FilePolicy, type FilePolicyOptions } from './mcp/filePolicy.js';
+export type { McpHttpOptions } from './mcp/http.js';
+
+// ---- The negotiation backend and the agent loop ----
+export {
+  InteractRequest, InteractResponse, ActionResponse, NeedsContext, NeedsFullDom, ErrorBody, DomMode, RequestedDomMode, type InteractRequestInput,
 } from './model/interact.js';
-export { negotiate, carries, closeCandidates, type Candidate as NegotiationCandidate, type NegotiationInput } from './model/negotiation.js';
-export { DEMO_TASK } from './model/demo.js';
+export { createApp, type AppOptions } from './server/app.js';
+export { startServer, type ServeOptions, type RunningServer } from './server/serve.js';
+export { SessionStore, type SessionLimits } from './server/sessions.js';
 export type { Planner, SessionStep, SessionView } from './agent/planner.js';
 export { createPlanner, PLANNER_NAMES, type PlannerName } from './agent/planners.js';
 export { HeuristicPlanner } from './agent/heuristic.js';
 export { OpenAIPlanner } from './agent/openaiPlanner.js';
 export { runAgent, httpBackend, appBackend, type Backend, type AgentRun, type AgentStep, type AgentOptions } from './agent/loop.js';
-export { createApp, DEFAULT_MAX_BODY, type AppOptions } from './server/app.js';
-export { startServer, type ServeOptions, type RunningServer } from './server/serve.js';
-export { SessionStore, type SessionLimits } from './server/sessions.js';

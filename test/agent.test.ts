@@ -86,7 +86,7 @@ test('colour words: the backend asks for the screenshot and reads the pixels in 
 });
 
 test('through a real HTTP server and the CLI: the transcript, and a failing task exits non-zero', async () => {
-  const server = await startServer({ port: 0, planner: new HeuristicPlanner() });
+  const server = await startServer({ port: 0, planner: new HeuristicPlanner(), noAuth: true });
   try {
     const { page, lens } = await h.open('agent-lookalikes.html');
     const run = await runAgent(lens, { task: 'Click Delete in the Billing address section', backend: httpBackend(server.url), maxSteps: 4 });

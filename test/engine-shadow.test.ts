@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startHarness, type Harness } from './harness.js';
 import { validSemantic } from './engine-helpers.js';
+import { coreOf } from '../src/browser/lens.js';
+import { Cdp } from '../src/browser/cdp.js';
 
 let h: Harness;
 before(async () => { h = await startHarness(); });
@@ -61,4 +63,46 @@ test('elements added inside an adopted closed root are auto-tagged before any sn
   assert.equal(new Set(ids).size, 3);
   const result = validSemantic(await lens.snapshot({ mode: 'semantic' }));
   assert.equal(byName(result.nodes, 'Added inside closed root')?.id, ids[2]);
+});
+
+test('a page whose scripts made no closed shadow root is never searched for them: no walk of the whole document tree', async () => {
+  const { lens } = await h.open('engine-states.html');
+  // The search asks CDP for the whole tree, which costs seconds on a huge page: here it would fail.
+  coreOf(lens).pageTarget.cdp.injectFault('DOM.getDocument', 'whole-tree walk asked for');
+  const snap = await lens.snapshot({ mode: 'semantic_v3', fullPage: true });
+  coreOf(lens).pageTarget.cdp.injectFault('DOM.getDocument', null);
+  assert.ok(snap.interactive_tree.some((n) => n.n === 'Open menu'), JSON.stringify(snap.interactive_tree.slice(0, 5)));
+  assert.equal(snap.warnings, undefined);
+});
+
+test('a slow search for closed shadow roots does not hold the read: it says so, and the next read has them', async () => {
+  const { lens } = await h.open('engine-shadow.html');
+  coreOf(lens).pageTarget.cdp.injectDelay('DOM.getDocument', 6000);
+  const started = performance.now();
+  const first = validSemantic(await lens.snapshot({ mode: 'semantic' }));
+  const took = performance.now() - started;
+  coreOf(lens).pageTarget.cdp.injectDelay('DOM.getDocument', null);
+  assert.ok(took < 5500, `the read did not wait for the search (${Math.round(took)} ms)`);
+  assert.ok(byName(first.nodes, 'Light button'));
+  assert.ok(first.warnings?.some((w) => /search for closed shadow roots took longer than 3 s .* may miss their content/.test(w)), JSON.stringify(first.warnings));
+  let later = validSemantic(await lens.snapshot({ mode: 'semantic' }));
+  for (let i = 0; i < 100 && !byName(later.nodes, 'Closed shadow button'); i++) {
+    await new Promise((r) => setTimeout(r, 100));
+    later = validSemantic(await lens.snapshot({ mode: 'semantic' }));
+  }
+  assert.equal(byName(later.nodes, 'Closed shadow button')?.isInShadow, true);
+});
+
+test('a command queued behind a long read of the page is not timed out while that read runs', async () => {
+  const { page } = await h.open('engine-states.html');
+  const session = await page.context().newCDPSession(page);
+  const cdp = new Cdp(session, 300);
+  // The renderer is busy for 1.5 s with a call known to be long; a quick one sent meanwhile waits behind it.
+  const long = cdp.send('Runtime.evaluate', { expression: '{ const t = Date.now(); while (Date.now() - t < 1500); } 1', returnByValue: true }, { long: true, timeoutMs: 10_000 });
+  const quick = cdp.send<{ result: { value: number } }>('Runtime.evaluate', { expression: '2', returnByValue: true });
+  assert.equal((await quick).result.value, 2);
+  await long;
+  // With nothing long running, the deadline holds.
+  await assert.rejects(cdp.send('Runtime.evaluate', { expression: '{ const t = Date.now(); while (Date.now() - t < 1000); } 1' }), (e: any) => e.code === 'CDP_TIMEOUT');
+  await session.detach();
 });

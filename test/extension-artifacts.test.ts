@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
 import jpeg from 'jpeg-js';
 import type { Worker } from 'playwright-core';
 import { FullResult, HybridResult } from '../src/model/artifacts.js';
+import { SemanticV3Result } from '../src/model/schema.js';
+import { layoutMarks, MARK_COLOURS } from '../src/model/setOfMark.js';
 import { untemplatize } from '../src/model/templatize.js';
 import { launchWithExtension, openTab as openTabIn, type ExtensionBrowser } from './extension-helpers.js';
 import { startHarness, type Harness } from './harness.js';
@@ -138,10 +140,10 @@ test('hybrid through the extension: a decodable JPEG of the viewport, a mark per
     assert.match(marked.skeletonDom, /data-llm-id/);
     assert.ok(marked.meta.estimatedTokens > 0 && marked.meta.estimatedTokens < 5000);
     // The labels are really drawn: a button's green appears where the plain image has none of it.
-    const green: [number, number, number] = [22, 163, 74];
+    const green = MARK_COLOURS.btn;
     const plainImg = decode(plain.screenshot);
     assert.ok(pixelsNear(img, green) > pixelsNear(plainImg, green) + 200, `${pixelsNear(img, green)} vs ${pixelsNear(plainImg, green)} green pixels`);
-    // The hash: 256 bits in hex, as documented, and the documented rule over jpeg-js's decoding agrees (decoders differ by a level here and there).
+    // The hash: 256 bits in hex, as documented, and the documented rule over jpeg-js's decoding of the JPEG agrees (it hashes the pixels before encoding).
     assert.match(plain.screenshotHash, /^[0-9a-f]{64}$/);
     const recomputed = referenceHash(plainImg);
     assert.ok(hamming(recomputed, plain.screenshotHash) <= 8, `${recomputed} vs ${plain.screenshotHash}`);
@@ -161,6 +163,66 @@ test('hybrid through the extension: a decodable JPEG of the viewport, a mark per
     assert.ok(spelled.meta.screenshotBytes < dark.meta.screenshotBytes);
   } finally {
     await page.close();
+  }
+});
+
+test('set-of-mark and hash: the same page gives the same marks and the same hash through both hosts', async () => {
+  const path = 'actions-frames.html';
+  const reference = await (await harness.open(path)).lens.snapshot({ mode: 'hybrid', screenshot: { quality: 90 } });
+  const { page, tabId } = await openTab(harness.originA + path);
+  const ext = HybridResult.parse(await extSnapshot(tabId, { mode: 'hybrid', quality: 90 }));
+  await page.close();
+  assert.deepEqual(ext.interactive_tree.map((n) => [n.i, n.r, n.box]), reference.interactive_tree.map((n) => [n.i, n.r, n.box]));
+  // One layout (model/setOfMark.ts): the same labels at the same places, in the same colours.
+  const marks = layoutMarks(ext.interactive_tree, VIEWPORT);
+  assert.deepEqual(marks, layoutMarks(reference.interactive_tree, VIEWPORT));
+  assert.ok(marks.length >= 3, `${marks.length} marks`);
+  assert.equal(ext.meta.marks, marks.length);
+  assert.equal(reference.meta.marks, marks.length);
+  // The hash of the composed image, the same rule on the same pixels: equal.
+  assert.equal(ext.screenshotHash, reference.screenshotHash);
+  // And the drawn labels look the same in both JPEGs (two encoders: compare means, not bytes).
+  const a = decode(ext.screenshot);
+  const b = decode(reference.screenshot);
+  for (const m of marks) {
+    let diff = 0;
+    let n = 0;
+    for (let y = m.label[1]; y < m.label[1] + m.label[3]; y++) {
+      for (let x = m.label[0]; x < m.label[0] + m.label[2]; x++) {
+        const at = (y * VIEWPORT.width + x) * 4;
+        for (let c = 0; c < 3; c++) diff += Math.abs(a.data[at + c] - b.data[at + c]);
+        n += 3;
+      }
+    }
+    assert.ok(diff / n < 12, `label ${m.id}: the hosts' pixels differ by ${(diff / n).toFixed(1)} on average`);
+  }
+});
+
+test('engine answers are checked against the engine contract in the extension too: a bent answer is ENGINE_ERROR, never believed', async () => {
+  const { page, tabId } = await openTab(harness.originA + 'frames-leaf.html');
+  try {
+    // Fault injection in the service worker: the main frame's snapshot answer arrives with its document token bent.
+    await worker.evaluate(() => {
+      const tabs = (self as any).chrome.tabs;
+      const real = tabs.sendMessage.bind(tabs);
+      (self as any).__realSendMessage = tabs.sendMessage;
+      tabs.sendMessage = async (tab: number, msg: any, opts: any) => {
+        const reply = await real(tab, msg, opts);
+        if (msg?.kind === 'snapshot' && reply?.ok) reply.value.snapshot.doc = 42;
+        return reply;
+      };
+    });
+    await assert.rejects(extSnapshot(tabId, {}), /frame 0 answered snapshot with something the engine contract does not allow \(snapshot\.doc: /);
+  } finally {
+    await worker.evaluate(() => { (self as any).chrome.tabs.sendMessage = (self as any).__realSendMessage; });
+    await page.close();
+  }
+  // Untouched answers are believed as before.
+  const again = await openTab(harness.originA + 'frames-leaf.html');
+  try {
+    assert.ok(SemanticV3Result.parse(await extSnapshot(again.tabId, {})).interactive_tree.length > 0);
+  } finally {
+    await again.page.close();
   }
 });
 

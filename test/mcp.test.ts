@@ -65,7 +65,7 @@ before(async () => {
   replacements['{{ORIGIN_A}}'] = a.url.slice(0, -1);
   replacements['{{ORIGIN_B}}'] = b.url.slice(0, -1);
   tmp = await mkdtemp(join(tmpdir(), 'pagelens-mcp-'));
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--offline'], env: { ...process.env } as Record<string, string>, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--offline', '--upload-dir', tmp], env: { ...process.env } as Record<string, string>, stderr: 'pipe' });
   transport.stderr?.on('data', (d: Buffer) => { stderr += d.toString(); });
   client = new Client({ name: 'pagelens-test', version: '0.0.0' });
   await client.connect(transport);

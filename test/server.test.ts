@@ -26,7 +26,7 @@ const logs: string[] = [];
 let server: RunningServer;
 let secured: RunningServer;
 before(async () => {
-  server = await startServer({ port: 0, planner, maxBodyBytes: 64 * 1024, log: (l) => logs.push(l) });
+  server = await startServer({ port: 0, planner, noAuth: true, maxBodyBytes: 64 * 1024, log: (l) => logs.push(l) });
   secured = await startServer({ port: 0, planner, token: 's3cret-token', corsOrigin: 'chrome-extension://abcdef', compat: true, log: (l) => logs.push(l) });
 });
 after(async () => { await server?.close(); await secured?.close(); });

@@ -6,7 +6,7 @@ import { formatAction, toAction, type Action } from '../../src/model/actions.js'
 import type { OkReason, PrepareResult, ScrollResult, SelectResult, SetValueResult, TextEntry } from '../../src/model/engine.js';
 import type { ERROR_CODES } from '../../src/model/errors.js';
 import type { ActionMethod, ActionResult, ExpectedOutcome } from '../../src/model/outcome.js';
-import { insertText, mouseClick, mouseMove, pressKeys, selectAll, trustedInput } from './input.js';
+import { insertText, mouseMove, mousePress, pressKeys, selectAll, trustedInput } from './input.js';
 import { describe } from './layout.js';
 import { ask, ExtensionError, restoreTab } from './tab.js';
 import { elementOp, frameOffset, resolveId, revealFrame, type Resolved } from './target.js';
@@ -50,7 +50,8 @@ export async function act(tabId: number, input: string | Action, opts: ActOption
   }
   const target = 'id' in action ? action.id : undefined;
   const expected = opts.expect ?? defaultExpect(action);
-  let shown = formatAction(action);
+  // A value stays masked until its field is known not to be secret: a refusal must not echo a password.
+  let shown = 'value' in action ? formatAction({ ...action, value: '***' }) : formatAction(action);
   try {
     await restoreTab(tabId);
     const r = target ? await resolveId(tabId, target) : undefined;
@@ -58,10 +59,11 @@ export async function act(tabId: number, input: string | Action, opts: ActOption
     // The debugger is attached only for actions that use input (Chrome shows a bar while it is attached).
     const trusted = opts.trusted === false ? { ok: false as const, reason: 'trusted input was turned off' }
       : INPUT_ACTIONS.has(action.type) ? await trustedInput(tabId) : { ok: false as const, reason: 'not needed' };
-    if (r && (action.type === 'setValue' || action.type === 'type')) {
-      const entry = await elementOp<TextEntry>(tabId, r, { op: 'textEntry' });
-      // A password's value never leaves the action, not even in its own result.
-      if (entry.kind !== 'refuse' && entry.secret) shown = formatAction({ ...action, value: '***' });
+    if (r && 'value' in action) {
+      // Right before typing: a field read-only until focused is focused first (and only then tells whether it is secret).
+      const entry = await elementOp<TextEntry>(tabId, r, { op: 'textEntry', focusIfReadOnly: true });
+      // A password's value never leaves the action, not even in its own result: shown only for a field known not to be secret.
+      if (entry.secret === false) shown = formatAction(action);
     }
     const done = await perform(tabId, action, r, trusted);
     if (!trusted.ok && INPUT_ACTIONS.has(action.type) && done.method === 'js') done.warnings = [...done.warnings ?? [], `no trusted input (${trusted.reason}): DOM events were used, which the page can tell apart from a person's`];
@@ -90,10 +92,28 @@ async function pointOf(tabId: number, r: Resolved): Promise<[number, number]> {
   return [p.point[0] + ox, p.point[1] + oy];
 }
 
+/**
+ * The element's point, checked again once the pointer is on it: a page can answer the pointer's
+ * arrival by sliding something else (a cross-origin frame's "Authorize") under it. Press at once.
+ */
+async function reach(tabId: number, r: Resolved): Promise<[number, number]> {
+  const [x, y] = await pointOf(tabId, r);
+  await mouseMove(tabId, x, y);
+  let now: [number, number];
+  try {
+    now = await pointOf(tabId, r);
+  } catch (e) {
+    if (e instanceof Refused) throw new Refused(e.code, `${e.message} once the pointer reached it, so it was not pressed`);
+    throw e;
+  }
+  if (Math.hypot(now[0] - x, now[1] - y) > 2) throw new Refused('NOT_ACTIONABLE', `element ${r.gid} moved when the pointer reached it, so it was not pressed`);
+  return [x, y];
+}
+
 async function click(tabId: number, r: Resolved, trusted: boolean, count = 1): Promise<Done> {
   if (trusted) {
-    const [x, y] = await pointOf(tabId, r);
-    await mouseClick(tabId, x, y, count);
+    const [x, y] = await reach(tabId, r);
+    await mousePress(tabId, x, y, count);
     return { method: 'mouse', detail: `clicked ${r.gid} at (${Math.round(x)}, ${Math.round(y)}) with trusted input` };
   }
   const ok = await elementOp<OkReason>(tabId, r, { op: 'clickJs' });

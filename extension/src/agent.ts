@@ -6,6 +6,7 @@
 import { actionReport, doneMessage, InteractResponse, requestedArtifacts, type ActionResponse, type InteractRequestInput } from '../../src/model/interact.js';
 import type { ActionResult, ExpectedOutcome } from '../../src/model/outcome.js';
 import { countTokens } from '../../src/model/tokens.js';
+import { transcriptRedactor } from '../../src/model/transcript.js';
 import { act } from './act.js';
 import { describe } from './layout.js';
 import { snapshot } from './snapshot.js';
@@ -57,7 +58,9 @@ export async function runTask(tabId: number, task: string, opts: TaskOptions): P
   const steps: TaskStep[] = [];
   let report: Partial<InteractRequestInput> = {};
   let lastVerified = true;
-  const end = (status: TaskRun['status'], message: string, success = false): TaskRun => ({ task, status, message, success, steps });
+  // One redaction for every host (src/model/transcript.ts): a value hidden by the page stays out of every later thought.
+  const redactor = transcriptRedactor();
+  const end = (status: TaskRun['status'], message: string, success = false): TaskRun => ({ task, status, message: redactor.text(message), success, steps });
   for (let n = 1; n <= maxSteps; n++) {
     if (opts.stopped?.()) return end('stopped', 'stopped by the user');
     let snap;
@@ -98,13 +101,20 @@ export async function runTask(tabId: number, task: string, opts: TaskOptions): P
     steps.push(step);
     const done = doneMessage(response.action);
     if (done !== null) {
+      const kept = redactor.keep(response);
+      step.thought = kept.thought;
+      step.action = kept.action;
       opts.onStep?.(step);
       const achieved = response.success !== false;
       return end(achieved ? 'done' : 'failed', done, achieved && lastVerified);
     }
     const result = await act(tabId, response.action, response.expected_outcome ? { expect: response.expected_outcome as ExpectedOutcome } : {});
     step.result = result;
-    step.action = result.action;
+    // The transcript keeps the action as the page reported it and the thought without the value
+    // it hid (a secret field's), as the CDP loop's does.
+    const kept = redactor.keep(response, result.action);
+    step.action = kept.action;
+    step.thought = kept.thought;
     opts.onStep?.(step);
     const verified = result.ok && (result.verification?.success ?? true);
     lastVerified = verified;

@@ -99,7 +99,7 @@ function onElement(api: EngineApi, el: Element, a: ElementOp): unknown {
     case 'clickJs': return api.act.clickJs(el);
     case 'focus': return api.act.focus(el);
     case 'focusForTyping': return api.act.focusForTyping(el);
-    case 'textEntry': return api.act.textEntry(el);
+    case 'textEntry': return api.act.textEntry(el, a.focusIfReadOnly);
     case 'setValue': return api.act.setValue(el, a.value);
     case 'typeJs': return typeJs(el, a.value);
     case 'selectOptions': return api.act.selectOptions(el, a.options);
@@ -112,7 +112,9 @@ async function answer(api: EngineApi, msg: Request): Promise<Answers[Request['ki
   switch (msg.kind) {
     case 'snapshot': {
       adoptClosedRoots(api);
-      return { snapshot: api.snapshot(msg.options), origin: location.origin };
+      // A document continues the tab's numbering: an ID from an earlier page never names an element of this one.
+      if (msg.idBase !== undefined) api.numberFrom(msg.idBase);
+      return { snapshot: api.snapshot(msg.options), origin: location.origin, lastId: api.lastIssuedId() };
     }
     case 'owners': {
       adoptClosedRoots(api);

@@ -30,9 +30,8 @@ function send(tabId: number, method: string, params: object): Promise<unknown> {
   return chrome.debugger.sendCommand({ tabId }, method, params);
 }
 
-/** A left click at a point of the top-level viewport (the browser routes it into out-of-process iframes). */
-export async function mouseClick(tabId: number, x: number, y: number, clickCount = 1): Promise<void> {
-  await send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseMoved', x, y });
+/** A left press and release where the pointer already is (moved there by mouseMove); the browser routes it into out-of-process iframes. */
+export async function mousePress(tabId: number, x: number, y: number, clickCount = 1): Promise<void> {
   for (let c = 1; c <= clickCount; c++) {
     await send(tabId, 'Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button: 'left', buttons: 1, clickCount: c });
     await send(tabId, 'Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button: 'left', buttons: 0, clickCount: c });

@@ -21,7 +21,8 @@ export type ElementOp =
   | { op: 'clickJs' }
   | { op: 'focus' }
   | { op: 'focusForTyping' }
-  | { op: 'textEntry' }
+  /** `focusIfReadOnly`: right before typing, a field read-only until focused is focused first. */
+  | { op: 'textEntry'; focusIfReadOnly?: boolean }
   | { op: 'setValue'; value: string }
   /** Without trusted input: the value through the native setter, then the input event typing fires. */
   | { op: 'typeJs'; value: string }
@@ -30,7 +31,8 @@ export type ElementOp =
   | { op: 'scrollElement'; direction?: string; amount?: number; intoView?: boolean };
 
 export type RequestBody =
-  | { kind: 'snapshot'; options: EngineSnapshotOptions }
+  /** `idBase`: where a document read for the first time starts numbering (above every ID the tab handed out). */
+  | { kind: 'snapshot'; options: EngineSnapshotOptions; idBase?: number }
   /**
    * The iframe elements of these child frames, measured. A child not matched yet is matched by a
    * handshake: the service worker gives its nonce here and to the child ('announce'), the child
@@ -64,7 +66,7 @@ export type Request = RequestBody & { channel: typeof CHANNEL };
 export type Reply<T> = { ok: true; value: T } | { ok: false, error: string; code?: string };
 
 /** A frame's snapshot and what the service worker cannot learn from webNavigation. */
-export interface FrameRead { snapshot: FrameSnapshot; origin: string }
+export interface FrameRead { snapshot: FrameSnapshot; origin: string; /** The last ID this document issued. */ lastId?: number }
 export interface OwnerEntry { frameId: number; info: OwnerInfo }
 
 export interface Answers {

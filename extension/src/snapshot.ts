@@ -8,17 +8,18 @@ import { markOccludedByAncestors } from '../../src/model/occlusion.js';
 import { composePage, type PageModel, type PlacedFrame } from '../../src/model/page.js';
 import { renderV3 } from '../../src/model/render.js';
 import type { FrameSnapshot, SemanticV3Result } from '../../src/model/schema.js';
-import { countTokens } from '../../src/model/tokens.js';
+import { tokenCounts } from '../../src/model/tokens.js';
 import { joinFrameDocuments, type FullResult, type HybridResult, type SerializedDocument, type SkeletonResult } from '../../src/model/artifacts.js';
 import { elapsedMs, fullResult, hybridResult, skeletonResult, type SerializedPage } from '../../src/model/artifactResults.js';
 import type { SelectOptions } from '../../src/model/skeleton.js';
+import { givenOptions, snapshotRequestConflict, type SnapshotMode } from '../../src/model/snapshotRequest.js';
 import { describe, frameInfo, layoutFrames, type ExtFrame } from './layout.js';
 import { base64, captureTab, composeJpeg } from './image.js';
 import { ask, ExtensionError, restoreTab, saveTab, tabState } from './tab.js';
 
 export interface SnapshotOptions {
-  /** semantic_v3 (default), skeleton, full (the templatized annotated DOM) or hybrid (tree with boxes, skeleton, screenshot). */
-  mode?: 'semantic_v3' | 'skeleton' | 'full' | 'hybrid';
+  /** semantic_v3 (default), skeleton, full (the templatized annotated DOM) or hybrid (tree with boxes, skeleton, screenshot); the shared mode list (semantic and axtree are not produced here). */
+  mode?: SnapshotMode;
   /** Every element of the page, not only those in the viewport. */
   fullPage?: boolean;
   /** Boxes on every node (`box`). */
@@ -37,14 +38,18 @@ export async function readModel(tabId: number, opts: SnapshotOptions & { structu
   const viewportOnly = !opts.fullPage;
   const engine = { viewportOnly, ...(opts.structure && { structure: true, attributes: true }) };
   const state = await restoreTab(tabId);
-  const mainRead = await ask(tabId, 0, { kind: 'snapshot', options: engine });
+  // A frame's first document is numbered from 1 (as the CDP host numbers it); a later one continues
+  // above every ID the tab handed out, so an ID is never reused.
+  const idBase = (ordinal: number) => (state.docs.has(ordinal) ? state.idHighWater : 0);
+  const mainRead = await ask(tabId, 0, { kind: 'snapshot', options: engine, idBase: idBase(0) });
   const { frames, warnings } = await layoutFrames(tabId, state, mainRead.snapshot.viewport);
   const reads = await Promise.all(frames.map(async (f): Promise<FrameSnapshot | null> => {
     if (f.ordinal === 0) { f.origin = mainRead.origin; return mainRead.snapshot; }
     if (f.error) return null;
     try {
-      const r = await ask(tabId, f.frameId, { kind: 'snapshot', options: engine });
+      const r = await ask(tabId, f.frameId, { kind: 'snapshot', options: engine, idBase: idBase(f.ordinal) });
       f.origin = r.origin;
+      if (r.lastId) state.idHighWater = Math.max(state.idHighWater, r.lastId);
       return r.snapshot;
     } catch (e) {
       f.error = describe(e);
@@ -56,7 +61,9 @@ export async function readModel(tabId: number, opts: SnapshotOptions & { structu
   warnings.push(...await markOccludedByParents(tabId, frames, placed));
   const model = composePage(mainRead.snapshot, placed, frames.map(frameInfo), viewportOnly, 0, warnings);
   model.timeMs = Math.round((performance.now() - t0) * 10) / 10;
-  state.docs = new Map(Object.entries(model.docs).map(([k, v]) => [Number(k), v]));
+  if (mainRead.lastId) state.idHighWater = Math.max(state.idHighWater, mainRead.lastId);
+  // Frames read before keep their lineage even when this read missed them.
+  state.docs = new Map([...state.docs, ...Object.entries(model.docs).map(([k, v]) => [Number(k), v] as [number, string])]);
   const read = frames.filter((_, i) => reads[i]);
   state.frameOf = new Map(read.map((f) => [f.ordinal, f.frameId]));
   state.documents = new Map(read.flatMap((f) => (f.documentId ? [[f.ordinal, f.documentId] as [number, string]] : [])));
@@ -204,11 +211,11 @@ export async function snapshot(tabId: number, input: SnapshotOptions = {}): Prom
     ? { ...rest, ...(screenshot.quality !== undefined && { quality: screenshot.quality }), ...(screenshot.setOfMark !== undefined && { marks: screenshot.setOfMark }) }
     : rest;
   const mode = opts.mode ?? 'semantic_v3';
-  const refuse = (what: string) => { throw new ExtensionError('BAD_INPUT', `${what} does not apply to mode "${mode}".`); };
-  if (opts.boxes && mode !== 'semantic_v3') refuse('boxes (semantic_v3 only; hybrid nodes always carry boxes)');
-  if ((opts.quality !== undefined || opts.marks !== undefined) && mode !== 'hybrid') refuse('quality and marks (hybrid only)');
-  if (opts.fullPage && mode === 'full') refuse('fullPage (the full DOM is always the whole document)');
-  if (opts.fullPage && mode === 'hybrid') refuse('fullPage (hybrid shows the viewport, as its screenshot does)');
+  // Which option applies to which mode: the table every face uses (model/snapshotRequest.ts).
+  const shot = [opts.quality !== undefined && 'quality', opts.marks !== undefined && 'marks'].filter(Boolean);
+  const given = givenOptions({ fullPage: opts.fullPage, boxes: opts.boxes, screenshot: shot.length ? true : undefined });
+  const conflict = snapshotRequestConflict({ mode, given }, (part) => (part === 'screenshot' ? shot.join(' and ') : part));
+  if (conflict) throw new ExtensionError('BAD_INPUT', conflict);
   switch (mode) {
     case 'skeleton': return skeleton(tabId, opts);
     case 'full': return full(tabId);
@@ -225,6 +232,6 @@ async function semantic(tabId: number, opts: SnapshotOptions): Promise<SemanticV
   const { events, unread } = await recentEvents(tabId);
   if (events.length) result.recent_events = renderEvents(events);
   if (unread.length) result.warnings = [...result.warnings ?? [], ...unread];
-  result.meta.estimatedTokens = await countTokens(JSON.stringify(result));
+  Object.assign(result.meta, await tokenCounts({ estimatedTokens: JSON.stringify(result) }));
   return result;
 }

@@ -1,6 +1,7 @@
 // Talking to the content scripts of one tab, and what the service worker remembers about it:
 // each frame's stable ordinal (the "1" of "f1_5"), and which document issued the IDs of the last
 // snapshot, so that an ID is refused in any other document, as the CDP host refuses it.
+import { answerSchema } from './answers.js';
 import { CHANNEL, type Answers, type Reply, type RequestBody } from './messages.js';
 
 /** A failure with the code the CDP host would give for it (NAVIGATED, UNKNOWN_ID, FRAME_DETACHED, …). */
@@ -35,7 +36,13 @@ export async function ask<K extends RequestBody['kind']>(tabId: number, frameId:
   }
   if (!reply) throw new ExtensionError('ENGINE_ERROR', `frame ${frameId} answered nothing`);
   if (!reply.ok) throw new ExtensionError(reply.code ?? 'ENGINE_ERROR', reply.error);
-  return reply.value;
+  // Believed only once it fits the engine contract (the CDP host checks the same schemas).
+  const checked = answerSchema(body).safeParse(reply.value);
+  if (!checked.success) {
+    const what = 'action' in body ? `element ${body.action.op}` : body.kind;
+    throw new ExtensionError('ENGINE_ERROR', `frame ${frameId} answered ${what} with something the engine contract does not allow (${checked.error.issues.slice(0, 3).map((i) => `${i.path.join('.') || 'answer'}: ${i.message}`).join('; ')}); the page may have tampered with it.`);
+  }
+  return checked.data as Answers[K];
 }
 
 export interface TabState {
@@ -48,6 +55,8 @@ export interface TabState {
   docs: Map<number, string>;
   /** Ordinal → Chrome's documentId of that document: a reloaded or replaced frame has another one. */
   documents: Map<number, string>;
+  /** The highest ID any document of the tab issued: a new document numbers above it. */
+  idHighWater: number;
 }
 
 const tabs = new Map<number, TabState>();
@@ -62,22 +71,22 @@ export async function restoreTab(tabId: number): Promise<TabState> {
   const known = tabs.get(tabId);
   if (known) return known;
   const saved = (await chrome.storage.session.get([key(tabId)]).catch(() => ({} as Record<string, unknown>)))[key(tabId)] as
-    { ordinals: Array<[number, number]>; nextOrdinal: number; frameOf: Array<[number, number]>; docs: Array<[number, string]>; documents: Array<[number, string]> } | undefined;
+    { ordinals: Array<[number, number]>; nextOrdinal: number; frameOf: Array<[number, number]>; docs: Array<[number, string]>; documents: Array<[number, string]>; idHighWater?: number } | undefined;
   if (!saved || tabs.has(tabId)) return tabState(tabId);
-  const state: TabState = { ordinals: new Map(saved.ordinals), nextOrdinal: saved.nextOrdinal, frameOf: new Map(saved.frameOf), docs: new Map(saved.docs), documents: new Map(saved.documents) };
+  const state: TabState = { ordinals: new Map(saved.ordinals), nextOrdinal: saved.nextOrdinal, frameOf: new Map(saved.frameOf), docs: new Map(saved.docs), documents: new Map(saved.documents), idHighWater: saved.idHighWater ?? 0 };
   tabs.set(tabId, state);
   return state;
 }
 
 export async function saveTab(tabId: number): Promise<void> {
   const s = tabState(tabId);
-  await chrome.storage.session.set({ [key(tabId)]: { ordinals: [...s.ordinals], nextOrdinal: s.nextOrdinal, frameOf: [...s.frameOf], docs: [...s.docs], documents: [...s.documents] } }).catch(() => {});
+  await chrome.storage.session.set({ [key(tabId)]: { ordinals: [...s.ordinals], nextOrdinal: s.nextOrdinal, frameOf: [...s.frameOf], docs: [...s.docs], documents: [...s.documents], idHighWater: s.idHighWater } }).catch(() => {});
 }
 
 export function tabState(tabId: number): TabState {
   let s = tabs.get(tabId);
   if (!s) {
-    s = { ordinals: new Map([[0, 0]]), nextOrdinal: 1, frameOf: new Map([[0, 0]]), docs: new Map(), documents: new Map() };
+    s = { ordinals: new Map([[0, 0]]), nextOrdinal: 1, frameOf: new Map([[0, 0]]), docs: new Map(), documents: new Map(), idHighWater: 0 };
     tabs.set(tabId, s);
   }
   return s;

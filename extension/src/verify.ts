@@ -6,7 +6,7 @@ import { eventText, isErrorEvent, type MutationEvent } from '../../src/model/mut
 import type { ExpectedOutcome, OutcomeType, VerificationResult } from '../../src/model/outcome.js';
 import { describe } from './layout.js';
 import { renderEvents } from './snapshot.js';
-import { ask, tabState } from './tab.js';
+import { ask, ExtensionError, tabState } from './tab.js';
 import { readElement } from './target.js';
 
 interface Mark { doc: string; seq: number; count: number }
@@ -68,7 +68,12 @@ export async function capturePre(tabId: number, expected: ExpectedOutcome | unde
   }));
   for (const o of expected ? flatten(expected) : []) {
     const id = o.id ?? target;
-    if (id && (o.type === 'value_changes' || o.type === 'state_changes' || (o.type === 'element_disappears' && !o.text))) pre.elements.set(id, await readState(tabId, id));
+    if (id && (o.type === 'value_changes' || o.type === 'state_changes' || (o.type === 'element_disappears' && !o.text))) {
+      const before = await readState(tabId, id);
+      // An element that is not there before the action cannot disappear because of it.
+      if (before.kind === 'gone' && o.type === 'element_disappears') throw new ExtensionError('BAD_INPUT', `cannot verify element_disappears: element ${id} is not on the page before the action (${before.reason})`);
+      pre.elements.set(id, before);
+    }
     if ((o.type === 'element_appears' || o.type === 'element_disappears') && o.text) pre.present.set(o.text, await onPage(tabId, o.text));
   }
   return pre;
@@ -172,6 +177,7 @@ async function check(
       }
       if (o.selector) return { ok: false, actual: 'selectors are not checked by the extension yet', uncertain: `selector ${o.selector} was not checked` };
       if (!id) return { ok: false, actual: 'no element to watch' };
+      if (!pre.elements.has(id)) return { ok: false, actual: `element ${id} was not looked at before the action`, uncertain: 'whether it was there before the action is unknown' };
       const after = await readState(tabId, id);
       const gone = after.kind === 'gone' || (after.kind === 'state' && !after.state.visible);
       return { ok: gone, actual: gone ? `element ${id} is gone` : `element ${id} is still there` };

@@ -10,6 +10,7 @@ import type { InteractRequest, InteractResponse } from '../model/interact.js';
 import { negotiate } from '../model/negotiation.js';
 import type { ExpectedOutcome } from '../model/outcome.js';
 import { filterDom, type RagNode } from '../model/rag.js';
+import { isSecretNode } from '../model/secrets.js';
 import { splitTask } from '../model/tasks.js';
 import { colourFit, decodeScreenshot, nodesFromTree, skeletonAttributes, skeletonContext } from './pageState.js';
 import type { Planner, SessionView } from './planner.js';
@@ -26,7 +27,7 @@ export class HeuristicPlanner implements Planner {
   async plan(request: InteractRequest, session: SessionView): Promise<InteractResponse> {
     const steps = splitTask(request.query);
     const done = doneSteps(session, steps.length);
-    const nodes = request.skeletonDom
+    const nodes = request.skeletonDom !== undefined
       ? nodesFromTree(request.interactiveTree ?? [], skeletonContext(request.skeletonDom), skeletonAttributes(request.skeletonDom))
       : nodesFromTree(request.interactiveTree ?? []);
     // A step whose effect is already on the page is done too (a value typed, a box checked).
@@ -44,8 +45,22 @@ export class HeuristicPlanner implements Planner {
       return { thought: `${label}: open ${intent.value}.`, action: `navigate(${JSON.stringify(intent.value)})`, expected_outcome: { type: 'navigation' } };
     }
     const ranked = this.rank(stepText, intent, nodes, request);
-    const usable = ranked.filter((r) => !session.failures.has(r.candidate.suggestedAction));
+    // A value meant for a secret field (the step names one, or the best fit is one) goes into a
+    // secret field or nowhere: when that field refuses it, the next-best field (a Username) would
+    // receive the password in clear, and the form would send it.
+    const forSecret = intent.value !== undefined && (terms(intent.target.join(' ')).includes('password') || (ranked[0] !== undefined && holdsSecrets(ranked[0].node)));
+    const usable = ranked.filter((r) => !session.failures.has(r.candidate.suggestedAction) && (!forSecret || holdsSecrets(r.node)));
     const best = usable[0];
+    const refusedSecret = forSecret && !best ? ranked.find((r) => holdsSecrets(r.node) && session.failures.has(r.candidate.suggestedAction)) : undefined;
+    if (refusedSecret) {
+      const why = request.lastActionError?.message ? `: ${request.lastActionError.message}` : '';
+      const said = intent.value ? stepText.split(intent.value).join('…') : stepText;
+      return {
+        thought: `${label}: the secret field ${refusedSecret.node.gid} ("${refusedSecret.node.name}") refused the value${why}; a value meant for a secret field is typed into no other field.`,
+        action: `done(${JSON.stringify(`Could not ${said}: the secret field refused it${why}; it was not typed anywhere else`)})`,
+        success: false,
+      };
+    }
     if (!best || best.score < MIN_CANDIDATE_SCORE) {
       const tried = ranked.length > usable.length ? ` (already failed: ${ranked.filter((r) => !usable.includes(r)).map((r) => r.candidate.suggestedAction).join(', ')})` : '';
       // Not a step done: the marker says "looking", so that a successful scroll does not count as the step.
@@ -54,7 +69,7 @@ export class HeuristicPlanner implements Planner {
       }
       // semantic_v3 carries names only; the skeleton adds each field's type, name and placeholder
       // (a password field named by its title). Asked for once before giving up.
-      if (!request.skeletonDom && session.lastRequested !== 'skeleton' && !askedBefore(session, 'skeleton')) {
+      if (request.skeletonDom === undefined && session.lastRequested !== 'skeleton' && !askedBefore(session, 'skeleton')) {
         return { status: 'needs_context', requestedDomMode: 'skeleton', needsSkeletonDom: true, reason: `nothing in the semantic tree fits "${stepText}"; the skeleton shows each element's type, name and placeholder` };
       }
       // No field took the value, so nothing says it is not a password: the message leaves it out.
@@ -121,6 +136,17 @@ export class HeuristicPlanner implements Planner {
     if (intent.colors.length) return request.screenshot ? 'its colour in the screenshot' : 'its classes (no screenshot)';
     return 'reading order';
   }
+}
+
+/**
+ * A field that may receive a secret: secret by the one rule (type, autofill tokens, a value shown
+ * redacted: src/model/secrets.ts), or a text field named as a password (semantic_v3 does not
+ * carry types; "Passwort", "passcode" fold into "password").
+ */
+function holdsSecrets(n: RagNode): boolean {
+  if (isSecretNode(n)) return true;
+  const field = n.kind === 'control' && (n.role === 'textbox' || n.role === 'searchbox' || n.role === 'combobox');
+  return field && terms(`${n.name} ${n.placeholder ?? ''}`).includes('password');
 }
 
 /** Whether this session already asked for `mode` since its last action. */

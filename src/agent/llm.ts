@@ -8,6 +8,7 @@ import { ChooseAnswer, type Chooser, type ChooseRequest, type FillRequest } from
 import { PagelensError, isPagelensError } from '../model/errors.js';
 import type { FillResult } from '../model/extract.js';
 import { FILTERED_LEGEND, type FilteredResult } from '../model/rag.js';
+import { displayUrl, redactCredentials } from '../model/redact.js';
 import { describeIssues } from '../model/validate.js';
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -39,31 +40,72 @@ const ChatResponse = z.object({
 export class ChatClient {
   constructor(readonly config: LlmConfig) {}
 
-  /** One completion; its text. Transport failures and answers outside the protocol are ENGINE_ERROR with the reason. */
+  /**
+   * One completion; its text. Transport failures and answers outside the protocol are ENGINE_ERROR
+   * with the reason. Errors name the endpoint without its credentials and never quote an
+   * upstream's body as it is (a refusal can quote the key it refused).
+   */
   async complete(messages: ChatMessage[]): Promise<string> {
-    const url = `${this.config.baseUrl}/chat/completions`;
+    const { url, headers } = this.endpoint();
+    const shown = displayUrl(url);
     let res: Response;
     try {
       res = await fetch(url, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', ...(this.config.apiKey && { authorization: `Bearer ${this.config.apiKey}` }) },
+        headers,
         body: JSON.stringify({ model: this.config.model, messages, temperature: 0, response_format: { type: 'json_object' } }),
         signal: AbortSignal.timeout(this.config.timeoutMs ?? 60_000),
       });
     } catch (e) {
-      throw new PagelensError('ENGINE_ERROR', `The model endpoint ${url} could not be reached: ${(e as Error).message}`);
+      throw new PagelensError('ENGINE_ERROR', `The model endpoint ${shown} could not be reached: ${this.scrub((e as Error).message)}`);
     }
     const body = await res.text();
-    if (!res.ok) throw new PagelensError('ENGINE_ERROR', `The model endpoint ${url} answered HTTP ${res.status}: ${body.slice(0, 300)}`);
+    if (!res.ok) throw new PagelensError('ENGINE_ERROR', `The model endpoint ${shown} answered HTTP ${res.status}${this.upstreamReason(res.status, body)}`);
     let parsed: unknown;
     try {
       parsed = JSON.parse(body);
     } catch {
-      throw new PagelensError('ENGINE_ERROR', `The model endpoint ${url} answered something that is not JSON: ${body.slice(0, 200)}`);
+      throw new PagelensError('ENGINE_ERROR', `The model endpoint ${shown} answered something that is not JSON (${body.length} characters).`);
     }
     const r = ChatResponse.safeParse(parsed);
-    if (!r.success) throw new PagelensError('ENGINE_ERROR', `The model endpoint ${url} answered outside the Chat Completions protocol (${describeIssues(r.error).map((i) => `${i.path}: ${i.message}`).join('; ')}).`);
+    if (!r.success) throw new PagelensError('ENGINE_ERROR', `The model endpoint ${shown} answered outside the Chat Completions protocol (${describeIssues(r.error).map((i) => `${i.path}: ${i.message}`).join('; ')}).`);
     return r.data.choices[0].message.content ?? '';
+  }
+
+  /** The URL to post to, without user info: fetch refuses it there, so `user:pass@` becomes Basic auth (when no key is set). */
+  private endpoint(): { url: string; headers: Record<string, string> } {
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    let url = `${this.config.baseUrl}/chat/completions`;
+    let basic: string | undefined;
+    try {
+      const u = new URL(url);
+      if (u.username || u.password) {
+        basic = Buffer.from(`${decodeURIComponent(u.username)}:${decodeURIComponent(u.password)}`).toString('base64');
+        u.username = '';
+        u.password = '';
+        url = u.href;
+      }
+    } catch { /* an unparseable base URL: fetch says so, scrubbed */ }
+    if (this.config.apiKey) headers.authorization = `Bearer ${this.config.apiKey}`;
+    else if (basic) headers.authorization = `Basic ${basic}`;
+    return { url, headers };
+  }
+
+  /** What an upstream's refusal may say: why, in its own short words at most, never its body as sent. */
+  private upstreamReason(status: number, body: string): string {
+    if (status === 401 || status === 403 || status === 407) return ' (the endpoint refused the credentials: check OPENAI_API_KEY and OPENAI_BASE_URL).';
+    let message: unknown;
+    try { message = (JSON.parse(body) as { error?: { message?: unknown } }).error?.message; } catch { /* not JSON */ }
+    return typeof message === 'string' && message ? `: ${this.scrub(message).slice(0, 200)}` : '.';
+  }
+
+  /** Text with this client's own secrets (the key, the URL's password) and anything credential-shaped masked. */
+  private scrub(text: string): string {
+    let out = text;
+    const secrets = [this.config.apiKey];
+    try { const u = new URL(this.config.baseUrl); secrets.push(decodeURIComponent(u.password), u.password); } catch { /* none */ }
+    for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join('***');
+    return redactCredentials(out);
   }
 
   /**

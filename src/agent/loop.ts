@@ -2,33 +2,82 @@
 // artifacts it asks for when it asks, perform the action with verification, report how it went
 // in the next request, until the backend says done or the step limit is reached.
 import type { Lens } from '../browser/lens.js';
-import { ActionResponse, actionReport, doneMessage, InteractResponse, requestedArtifacts, type InteractRequestInput, type NeedsContext, type NeedsFullDom } from '../model/interact.js';
-import { parseAction } from '../model/actions.js';
+import { actionReport, doneMessage, InteractResponse, requestedArtifacts, type InteractRequestInput, type NeedsContext, type NeedsFullDom } from '../model/interact.js';
 import { PagelensError } from '../model/errors.js';
 import type { ActionResult } from '../model/outcome.js';
 import type { SemanticV3Result } from '../model/schema.js';
 import { countTokens } from '../model/tokens.js';
+import { transcriptRedactor } from '../model/transcript.js';
 import { describeIssues } from '../model/validate.js';
 
 /** Where requests go: a backend over HTTP, or the backend's app in-process. */
 export interface Backend {
   interact(request: InteractRequestInput): Promise<unknown>;
+  /**
+   * Finds out, before any browser starts, whether the backend is there and takes the token:
+   * resolves, or throws BACKEND_ERROR saying which of the two is wrong.
+   */
+  check?(): Promise<void>;
 }
+
+/** How long the probe waits for each answer before the backend counts as down. */
+const PROBE_TIMEOUT_MS = 5_000;
 
 /** A backend over HTTP (`--backend http://…`). */
 export function httpBackend(baseUrl: string, token?: string): Backend {
+  if (!URL.canParse(baseUrl) || !/^https?:$/.test(new URL(baseUrl).protocol)) {
+    throw new PagelensError('BAD_INPUT', `the backend must be an http(s) URL such as http://127.0.0.1:8787, got ${JSON.stringify(baseUrl)}.`);
+  }
   const url = new URL('/api/agent/interact', baseUrl).href;
+  const auth = token ? { authorization: `Bearer ${token}` } : undefined;
   return {
+    async check() {
+      await probeBackend(baseUrl, url, auth);
+    },
     async interact(request) {
       let res: Response;
       try {
-        res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...(token && { authorization: `Bearer ${token}` }) }, body: JSON.stringify(request) });
+        res = await fetch(url, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: JSON.stringify(request) });
       } catch (e) {
         throw new PagelensError('BACKEND_ERROR', `the backend at ${url} could not be reached: ${(e as Error).message}`);
       }
       return answerOf(res);
     },
   };
+}
+
+/**
+ * Two requests a backend answers without a browser: `GET /healthz` (is a pagelens backend there?),
+ * then a POST to the interact route carrying no page state. The server authenticates before it
+ * validates, so that POST is refused with 401 when the token is missing or wrong, and with 400
+ * (no session opened, no planner asked) when the token is accepted.
+ */
+async function probeBackend(baseUrl: string, interactUrl: string, auth: Record<string, string> | undefined): Promise<void> {
+  const ask = async (target: string, init: RequestInit): Promise<Response> => {
+    try {
+      return await fetch(target, { ...init, signal: AbortSignal.timeout(PROBE_TIMEOUT_MS) });
+    } catch (e) {
+      const cause = (e as { cause?: { code?: string; message?: string } }).cause;
+      const why = (e as Error).name === 'TimeoutError' ? `no answer within ${PROBE_TIMEOUT_MS / 1000} s` : cause?.code ?? cause?.message ?? (e as Error).message;
+      throw new PagelensError('BACKEND_ERROR', `the backend at ${baseUrl} could not be reached (${why}): is \`pagelens serve\` running there?`);
+    }
+  };
+  const healthUrl = new URL('/healthz', baseUrl).href;
+  const health = await ask(healthUrl, { method: 'GET' });
+  const body = await health.json().catch(() => undefined) as { ok?: unknown } | undefined;
+  if (!health.ok || body?.ok !== true) {
+    throw new PagelensError('BACKEND_ERROR', `${baseUrl} does not answer as a pagelens backend: GET ${healthUrl} answered ${health.status}${body === undefined ? ' with something that is not JSON' : ''}.`);
+  }
+  const res = await ask(interactUrl, { method: 'POST', headers: { 'content-type': 'application/json', ...auth }, body: '{}' });
+  if (res.status === 401) {
+    const said = (await res.json().catch(() => undefined) as { message?: string } | undefined)?.message;
+    throw new PagelensError('BACKEND_ERROR', auth
+      ? `the backend at ${baseUrl} refused the token${said ? ` (${said})` : ''}: check --token.`
+      : `the backend at ${baseUrl} requires a token${said ? ` (${said})` : ''}: give it with --token.`);
+  }
+  if (res.status !== 400) {
+    throw new PagelensError('BACKEND_ERROR', `the backend at ${baseUrl} answered a request without page state with ${res.status}, where a pagelens backend refuses it with 400: is it a pagelens backend of this version?`);
+  }
 }
 
 /** The backend's app called in-process (no network), as `pagelens agent` does without --backend. */
@@ -95,6 +144,7 @@ export async function runAgent(lens: Lens, opts: AgentOptions): Promise<AgentRun
   const steps: AgentStep[] = [];
   let report: Partial<InteractRequestInput> = {};
   let lastVerified = true;
+  const redactor = transcriptRedactor();
   for (let n = 1; n <= maxSteps; n++) {
     const snap = await lens.snapshot() as SemanticV3Result;
     const base: InteractRequestInput = {
@@ -123,15 +173,16 @@ export async function runAgent(lens: Lens, opts: AgentOptions): Promise<AgentRun
     steps.push(step);
     const done = doneMessage(response.action);
     if (done !== null) {
+      step.response = redactor.keep(response);
       opts.onStep?.(step);
       const achieved = response.success !== false;
-      return { task: opts.task, status: achieved ? 'done' : 'failed', message: done, success: achieved && lastVerified, steps };
+      return { task: opts.task, status: achieved ? 'done' : 'failed', message: redactor.text(done), success: achieved && lastVerified, steps };
     }
     const result = await lens.act(response.action, response.expected_outcome ? { expect: response.expected_outcome } : {});
     step.result = result;
-    // The transcript keeps the action as the lens reports it: a value typed into a password field
-    // is "***" there, so a printed or saved transcript never repeats it.
-    step.response = redactTyped(response, result.action);
+    // The transcript keeps the action as the lens reports it: a value typed into a secret field
+    // is "***" there, so a printed or saved transcript never repeats it (src/model/transcript.ts).
+    step.response = redactor.keep(response, result.action);
     opts.onStep?.(step);
     const verified = result.ok && (result.verification?.success ?? true);
     lastVerified = verified;
@@ -157,21 +208,3 @@ async function artifactsFor(lens: Lens, ask: NeedsContext | NeedsFullDom): Promi
   return out;
 }
 
-
-/**
- * The answer as a transcript may keep it: when the lens hid the value it typed (a password field),
- * that value leaves the action and the thought too.
- */
-function redactTyped(response: ActionResponse, done: string): ActionResponse {
-  if (done === response.action) return response;
-  let value: string | undefined;
-  try {
-    const a = parseAction(response.action);
-    if ('value' in a && typeof a.value === 'string') value = a.value;
-  } catch {
-    // What was typed cannot be told apart from the rest of the thought: it is left out whole.
-    return { ...response, action: done, thought: '(the thought is not kept: it may hold the hidden value)' };
-  }
-  const hide = (t: string) => (value && value !== '***' ? t.split(value).join('***') : t);
-  return { ...response, action: done, thought: hide(response.thought) };
-}

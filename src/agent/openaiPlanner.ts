@@ -42,7 +42,7 @@ export class OpenAIPlanner implements Planner {
       title: request.pageTitle,
       scroll_position: request.scrollPosition,
       interactive_tree: request.interactiveTree ?? request.semanticNodes,
-      ...(request.skeletonDom && { skeleton: request.skeletonDom }),
+      ...(request.skeletonDom !== undefined && { skeleton: request.skeletonDom }),
       ...(request.dom && { dom: request.dom.slice(0, 60_000) }),
       ...(request.screenshot && { screenshot: 'a screenshot was sent with this request (hybrid); boxes are in interactive_tree' }),
       ...(request.recentEvents && { recent_events: request.recentEvents }),

@@ -13,8 +13,8 @@ import { parseInput } from '../model/validate.js';
 import type { LensCore, Resolved } from './core.js';
 import { elementCall, engineCall } from './engine.js';
 import { describeFailure } from './frames.js';
-import { insertText, mouseClick, mouseMove, pressChord, typeText } from './input.js';
-import { locate } from './locate.js';
+import { insertText, mouseMove, mousePress, pressChord, typeText } from './input.js';
+import { locate, type Located } from './locate.js';
 import { recoverElement } from './recovery.js';
 import { StabilityOptions, trackNetwork, waitForDomStability, type StabilityOptionsInput } from './stability.js';
 import { capturePreActionState, verifyOutcome } from './verify.js';
@@ -44,7 +44,10 @@ export async function performAction(core: LensCore, input: string | Action, opts
   const expected = opts.expect === undefined ? undefined
     : typeof opts.expect === 'string' ? parseExpectSpec(opts.expect) : parseInput(ExpectedOutcome, opts.expect, 'expected outcome');
   const settle = typeof opts.settle === 'object' ? parseInput(StabilityOptions, opts.settle, 'stability options') : AFTER_ACTION;
-  const result: ActionResult = { action: formatAction(action), ok: false, method: 'none' };
+  // A value is masked until its field is known not to be secret: a refusal (unknown, stale, gone,
+  // read-only) must not echo a password the caller meant for a field it never reached.
+  const masked = 'value' in action ? formatAction({ ...action, value: '***' }) : formatAction(action);
+  const result: ActionResult = { action: masked, ok: false, method: 'none' };
   const warnings: string[] = [];
   const requested = targetOf(action);
   let el: Resolved | undefined;
@@ -65,7 +68,7 @@ export async function performAction(core: LensCore, input: string | Action, opts
         result.recovered = { from: requested, to: gid, confidence: r.confidence, message: r.message };
       }
     }
-    if (el && 'value' in action && await isSecret(el)) result.action = formatAction({ ...action, value: '***' });
+    if (!el || !('value' in action) || await isPlainField(el)) result.action = formatAction(action);
     const pre = expected ? await capturePreActionState(core, expected, gid) : undefined;
     const done = await execute(core, action, el, gid);
     result.ok = true;
@@ -112,9 +115,11 @@ async function refuseIfStale(core: LensCore, el: Resolved, gid: string): Promise
   }
 }
 
-async function isSecret(el: Resolved): Promise<boolean> {
+/** A field that takes text and is not secret: what is typed there may be echoed. */
+async function isPlainField(el: Resolved): Promise<boolean> {
   const entry = await elementCall(el, 'textEntry', [], GROUP);
-  return entry.kind !== 'refuse' && entry.secret;
+  // A refused field may still be secret: only one known not to be keeps the value in view.
+  return entry.secret === false;
 }
 
 function need(el: Resolved | undefined): Resolved {
@@ -129,10 +134,10 @@ async function execute(core: LensCore, action: Action, el: Resolved | undefined,
   switch (action.type) {
     case 'click': case 'dblclick': case 'hover': {
       const e = need(el);
-      const at = await locate(core, e, gid, { group: GROUP });
+      const at = action.type === 'hover' ? await locate(core, e, gid, { group: GROUP }) : await reach(core, e, gid);
       if (at.ok) {
         if (action.type === 'hover') await mouseMove(cdp, at.x, at.y);
-        else await mouseClick(cdp, at.x, at.y, action.type === 'dblclick' ? 2 : 1);
+        else await mousePress(cdp, at.x, at.y, action.type === 'dblclick' ? 2 : 1);
         return { method: 'mouse', detail: `${action.type === 'hover' ? 'moved the mouse to' : action.type === 'dblclick' ? 'double-clicked' : 'clicked'} ${gid} at (${Math.round(at.x)}, ${Math.round(at.y)})` };
       }
       if (at.code !== 'UNREACHABLE' || action.type === 'hover') throw refuse(at.code === 'UNREACHABLE' ? 'NOT_ACTIONABLE' : at.code, at.reason);
@@ -149,12 +154,13 @@ async function execute(core: LensCore, action: Action, el: Resolved | undefined,
     case 'setValue': case 'clear': case 'type': {
       const e = need(el);
       const value = action.type === 'clear' ? '' : action.value;
-      const entry = await elementCall(e, 'textEntry', [], GROUP);
+      // Asked right before typing: a field read-only until focused is focused, then typed into.
+      const entry = await elementCall(e, 'textEntry', [true], GROUP);
       if (entry.kind === 'refuse') throw refuse('NOT_ACTIONABLE', `${gid}: ${entry.reason}`);
       if (entry.kind === 'set') {
         const r = await elementCall(e, 'setValue', [value], GROUP);
         if (!r.ok) throw refuse('NOT_ACTIONABLE', `${gid}: ${r.reason}`);
-        if (!(await elementCall(e, 'valueIs', [value], GROUP))) throw refuse('NOT_ACTIONABLE', `${gid} did not take the value "${value}" (it shows "${r.value}")`);
+        if (!(await elementCall(e, 'valueIs', [value], GROUP))) throw refuse('NOT_ACTIONABLE', entry.secret ? `${gid} did not take the value` : `${gid} did not take the value "${value}" (it shows "${r.value}")`);
         return { method: 'js', detail: `set ${gid} to ${entry.secret ? '***' : `"${r.value}"`}` };
       }
       await typeInto(core, e, gid, value, action.type === 'type' ? 'keys' : 'text');
@@ -177,9 +183,9 @@ async function execute(core: LensCore, action: Action, el: Resolved | undefined,
       if (!want && state.tag === 'input' && state.type === 'radio') {
         throw refuse('NOT_ACTIONABLE', `${gid} is a radio button: choose another option in its group instead of unchecking it`);
       }
-      const at = await locate(core, e, gid, { group: GROUP });
+      const at = await reach(core, e, gid);
       let method: ActionMethod = 'mouse';
-      if (at.ok) await mouseClick(cdp, at.x, at.y);
+      if (at.ok) await mousePress(cdp, at.x, at.y);
       else if (at.code === 'UNREACHABLE') { await elementCall(e, 'clickJs', [], GROUP); method = 'js'; } else throw refuse(at.code, at.reason);
       const after = await elementCall(e, 'checkedOf', [], GROUP);
       if (after !== want) throw refuse('NOT_ACTIONABLE', `clicked ${gid}, but it is still ${after === true ? 'checked' : after === 'mixed' ? 'mixed' : 'unchecked'}`);
@@ -254,9 +260,9 @@ async function typeInto(core: LensCore, el: Resolved, gid: string, value: string
   const focus = await elementCall(el, 'focusForTyping', [], GROUP);
   if (!focus.ok && focus.reason) throw refuse('NOT_ACTIONABLE', `${gid}: ${focus.reason}`);
   if (!focus.ok) {
-    const at = await locate(core, el, gid, { group: GROUP });
+    const at = await reach(core, el, gid);
     if (!at.ok) throw refuse(at.code === 'UNREACHABLE' ? 'NOT_ACTIONABLE' : at.code, at.reason);
-    await mouseClick(cdp, at.x, at.y);
+    await mousePress(cdp, at.x, at.y);
     const again = await elementCall(el, 'focusForTyping', [], GROUP);
     if (!again.ok) throw refuse('NOT_ACTIONABLE', `${gid} did not take focus${again.reason ? `: ${again.reason}` : ''}, so the keys would go elsewhere`);
   }
@@ -324,9 +330,28 @@ async function selectOptions(core: LensCore, el: Resolved, gid: string, wanted: 
 }
 
 async function clickElement(core: LensCore, el: Resolved, gid: string): Promise<void> {
-  const at = await locate(core, el, gid, { group: GROUP });
+  const at = await reach(core, el, gid);
   if (!at.ok) throw refuse(at.code === 'UNREACHABLE' ? 'NOT_ACTIONABLE' : at.code, at.reason);
-  await mouseClick(core.input, at.x, at.y);
+  await mousePress(core.input, at.x, at.y);
+}
+
+/**
+ * Where a press on the element lands, checked twice: before the pointer moves there, and once it
+ * is there. A page can answer the pointer's arrival (pointermove, mouseover) by putting something
+ * else under it — a cross-origin frame's "Authorize payment" over "Cancel" — and the press would
+ * land on that. Returns the point with the pointer on it; press there at once.
+ */
+async function reach(core: LensCore, el: Resolved, gid: string): Promise<Located> {
+  const at = await locate(core, el, gid, { group: GROUP });
+  if (!at.ok) return at;
+  await mouseMove(core.input, at.x, at.y);
+  const now = await locate(core, el, gid, { group: GROUP });
+  // Reachable before the pointer came and not after: no script click stands in for the press.
+  if (!now.ok) return { ok: false, code: now.code === 'UNREACHABLE' ? 'NOT_ACTIONABLE' : now.code, reason: `${now.reason} once the pointer reached it, so it was not pressed` };
+  if (Math.hypot(now.x - at.x, now.y - at.y) > 2) {
+    return { ok: false, code: 'NOT_ACTIONABLE', reason: `${gid} moved when the pointer reached it (from (${Math.round(at.x)}, ${Math.round(at.y)}) to (${Math.round(now.x)}, ${Math.round(now.y)})), so it was not pressed` };
+  }
+  return at;
 }
 
 async function waitForOptions(el: Resolved, ready: (l: OptionList) => boolean): Promise<OptionList> {

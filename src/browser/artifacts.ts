@@ -7,7 +7,8 @@ import { isPagelensError, PagelensError } from '../model/errors.js';
 import { selectDomMode, type DomModeContextInput } from '../model/modes.js';
 import type { PageModel } from '../model/page.js';
 import { renderV3 } from '../model/render.js';
-import { ScreenshotOptions, SnapshotOptions, type SnapshotMode } from '../model/schema.js';
+import { ScreenshotOptions, SnapshotOptions } from '../model/schema.js';
+import type { DomMode } from '../model/snapshotRequest.js';
 import type { SelectOptions } from '../model/skeleton.js';
 import { elapsedMs, fullResult, hybridResult, skeletonResult, type SerializedPage } from '../model/artifactResults.js';
 import { parseInput } from '../model/validate.js';
@@ -16,7 +17,7 @@ import { engineCall, engineCallWith } from './engine.js';
 import { describeFailure, LAYOUT_GROUP } from './frames.js';
 import { readPageModel } from './read.js';
 import { captureViewport, composeScreenshot } from './screenshot.js';
-import { semanticSnapshot } from './snapshot.js';
+import { semanticSnapshot } from './semantic.js';
 
 /** Options listed per select in the skeleton (the selected ones always). */
 const MAX_OPTIONS = 25;
@@ -24,21 +25,12 @@ const MAX_OPTIONS = 25;
 type Artifact = SkeletonResult | FullResult | HybridResult;
 
 export async function artifactSnapshot(core: LensCore, opts: SnapshotOptions): Promise<Artifact> {
-  refuseWhatDoesNotApply(opts);
   switch (opts.mode) {
     case 'skeleton': return skeletonSnapshot(core, opts.fullPage);
     case 'full': return fullSnapshot(core);
     case 'hybrid': return hybridSnapshot(core, ScreenshotOptions.parse(opts.screenshot ?? {}));
     default: throw new PagelensError('INTERNAL', `artifactSnapshot was asked for ${opts.mode}`);
   }
-}
-
-function refuseWhatDoesNotApply(opts: SnapshotOptions): void {
-  const refuse = (what: string) => { throw new PagelensError('BAD_INPUT', `${what} does not apply to mode "${opts.mode}".`); };
-  if (opts.boxes) refuse('boxes (semantic_v3 only; hybrid nodes always carry boxes)');
-  if (opts.screenshot && opts.mode !== 'hybrid') refuse('screenshot (hybrid only)');
-  if (opts.fullPage && opts.mode === 'full') refuse('fullPage (the full DOM is always the whole document)');
-  if (opts.fullPage && opts.mode === 'hybrid') refuse('fullPage (hybrid shows the viewport, as its screenshot does)');
 }
 
 // ---- skeleton ----
@@ -137,7 +129,7 @@ export async function hybridSnapshot(core: LensCore, shot: { quality: number; se
 type Payload = CaptureResult['payload'];
 
 /** Each mode as the chain extracts it; semantic and skeleton reached as fallbacks read the whole page. */
-async function extract(core: LensCore, mode: SnapshotMode, fallback: boolean): Promise<Payload> {
+async function extract(core: LensCore, mode: DomMode, fallback: boolean): Promise<Payload> {
   switch (mode) {
     case 'semantic_v3': return semanticSnapshot(core, SnapshotOptions.parse({ mode }));
     // V2 semantic is not pruned to the viewport: an empty viewport is what sends the chain here.
@@ -167,8 +159,8 @@ export async function capture(core: LensCore, input: CaptureOptionsInput): Promi
   const opts = parseInput(CaptureOptions, input, 'capture options');
   const context: DomModeContextInput = typeof opts.requested === 'string' ? { requestedDomMode: opts.requested } : opts.requested ?? {};
   const first = selectDomMode(opts.query, context);
-  const tried: Array<{ mode: SnapshotMode; reason: string }> = [];
-  let lastEmpty: { mode: SnapshotMode; payload: Payload } | undefined;
+  const tried: Array<{ mode: DomMode; reason: string }> = [];
+  let lastEmpty: { mode: DomMode; payload: Payload } | undefined;
   let lastError: unknown;
   for (let pick = first; pick.mode; pick = selectDomMode(opts.query, { ...context, failed: tried.map((t) => t.mode) })) {
     const mode = pick.mode;

@@ -3,7 +3,8 @@
 import { axToSemanticNodes, buildAxTree, renderAxOutline, walkAx, type AxTreeNode, type AxTreeResult, type CdpAxNode } from '../model/axtree.js';
 import { PagelensError } from '../model/errors.js';
 import { globalId } from '../model/page.js';
-import { countTokens } from '../model/tokens.js';
+import { isSecretFieldFacts } from '../model/secrets.js';
+import { tokenCounts } from '../model/tokens.js';
 import type { LensCore } from './core.js';
 import { engineCall } from './engine.js';
 import { describeFailure, frameInfo, type LaidOutFrame } from './frames.js';
@@ -25,6 +26,8 @@ interface DomFacts {
   path: string;
   frameId: string;
   llmAttr?: string;
+  /** A secret field (src/model/secrets.ts): its value and every name that embeds it are masked. */
+  secret?: boolean;
 }
 
 interface AxRead {
@@ -57,7 +60,8 @@ async function indexDom(target: Target, rootFrameId: string): Promise<Map<number
       const childPath = `${path}/${c.localName}[${n}]`;
       const attrs = c.attributes ?? [];
       const at = attrs.indexOf('data-llm-id');
-      facts.set(c.backendNodeId, { path: childPath, frameId, ...(at >= 0 && at % 2 === 0 && { llmAttr: attrs[at + 1] }) });
+      const secret = isSecretFieldFacts({ tag: c.localName, type: attrOf(attrs, 'type'), autocomplete: attrOf(attrs, 'autocomplete') });
+      facts.set(c.backendNodeId, { path: childPath, frameId, ...(at >= 0 && at % 2 === 0 && { llmAttr: attrs[at + 1] }), ...(secret && { secret }) });
       pending.push([c, childPath, frameId]);
       for (const sr of c.shadowRoots ?? []) pending.push([sr, `${childPath}/#shadow-root`, frameId]);
       if (c.contentDocument && c.frameId) pending.push([c.contentDocument, '', c.frameId]);
@@ -65,6 +69,12 @@ async function indexDom(target: Target, rootFrameId: string): Promise<Map<number
     for (let i = pending.length - 1; i >= 0; i--) stack.push(pending[i]);
   }
   return facts;
+}
+
+/** An attribute's value from CDP's flat [name, value, name, value…] list. */
+function attrOf(attrs: string[], name: string): string | undefined {
+  for (let i = 0; i + 1 < attrs.length; i += 2) if (attrs[i].toLowerCase() === name) return attrs[i + 1];
+  return undefined;
 }
 
 async function readFrames(layout: LaidOutFrame[]): Promise<AxRead> {
@@ -90,7 +100,7 @@ async function readFrames(layout: LaidOutFrame[]): Promise<AxRead> {
       domByTarget.set(t, await indexDom(t, rootFrame.frameId));
     } catch (e) {
       const frames = live.filter((f) => f.target === t).map((f) => (f.ordinal ? `frame ${f.ordinal}` : 'the page'));
-      warnings.push(`the DOM of ${frames.join(', ')} could not be indexed (${describeFailure(e)}): its nodes carry no data-llm-id and no path, act on them by EncodedId`);
+      warnings.push(`the DOM of ${frames.join(', ')} could not be indexed (${describeFailure(e)}): its nodes carry no data-llm-id and no path, act on them by EncodedId; no field there can be told apart from a secret one, so every value is withheld`);
     }
   }));
   const rawByFrame = new Map<LaidOutFrame, CdpAxNode[]>();
@@ -124,13 +134,16 @@ async function readFrames(layout: LaidOutFrame[]): Promise<AxRead> {
     const raw = rawByFrame.get(f);
     if (!raw) continue;
     axNodes += raw.length;
-    const dom = domByTarget.get(f.target) ?? new Map<number, DomFacts>();
+    const indexed = domByTarget.get(f.target);
+    const dom = indexed ?? new Map<number, DomFacts>();
     const roots = buildAxTree(raw, {
       frame: f.ordinal,
       llmIdOf: (id) => {
         const attr = dom.get(id)?.llmAttr;
         return attr ? globalId(f.ordinal, attr) : undefined;
       },
+      // Without the DOM, secrecy cannot be read: every field counts as secret.
+      isSecret: (id) => (indexed ? dom.get(id)?.secret === true : true),
       frameRoots: (iframeId) => {
         const child = live.find((c) => c.parent === f && c.ownerBackendId === iframeId);
         return child ? built.get(child) : undefined;
@@ -191,7 +204,7 @@ export async function readAxTree(core: LensCore): Promise<AxTreeResult> {
         interactiveNodes: nodes.length,
         taggedInteractive: nodes.filter((n) => n.id !== n.axId).length,
         extractionTimeMs: Math.round((performance.now() - t0) * 10) / 10,
-        estimatedTokens: await countTokens(outline),
+        ...await tokenCounts({ estimatedTokens: outline }),
       },
     };
   });

@@ -17,9 +17,24 @@ export function classifyCdpError(message: string): PagelensError {
   return new PagelensError('CDP_ERROR', message);
 }
 
+/** How long a command may take: its own deadline, and whether it is a long one others queue behind. */
+export interface SendOptions {
+  timeoutMs?: number;
+  /**
+   * A command known to keep the renderer busy for long (reading a huge page). Commands sent
+   * meanwhile wait in the renderer's queue behind it: they are not hung, so their deadline
+   * restarts instead of failing while a long command is still running.
+   */
+  long?: boolean;
+}
+
 export class Cdp {
   /** Commands made to fail on purpose (tests force each failure path with these). */
   private readonly faults = new Map<string, string>();
+  /** Commands made slow on purpose, in ms (tests of what a read does when a step is slow). */
+  private readonly delays = new Map<string, number>();
+  /** Long commands (see SendOptions.long) still waiting for their answer. */
+  private longInFlight = 0;
 
   constructor(readonly session: CDPSession, private readonly timeoutMs = DEFAULT_CDP_TIMEOUT_MS) {}
 
@@ -29,22 +44,39 @@ export class Cdp {
     else this.faults.set(method, message);
   }
 
-  async send<T = any>(method: string, params: Record<string, unknown> = {}): Promise<T> {
+  /** Makes every later `method` call answer `ms` later than Chrome does (null: on time again). For tests of slow steps. */
+  injectDelay(method: string, ms: number | null): void {
+    if (ms === null) this.delays.delete(method);
+    else this.delays.set(method, ms);
+  }
+
+  async send<T = any>(method: string, params: Record<string, unknown> = {}, opts: SendOptions = {}): Promise<T> {
     const fault = this.faults.get(method);
     if (fault !== undefined) throw classifyCdpError(fault);
+    const timeoutMs = opts.timeoutMs ?? this.timeoutMs;
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new PagelensError('CDP_TIMEOUT', `${method} got no answer within ${this.timeoutMs} ms`)), this.timeoutMs);
+      const expire = () => {
+        if (!opts.long && this.longInFlight > 0) { timer = setTimeout(expire, timeoutMs); return; }
+        reject(new PagelensError('CDP_TIMEOUT', `${method} got no answer within ${timeoutMs} ms`));
+      };
+      timer = setTimeout(expire, timeoutMs);
     });
     const started = DEBUG ? performance.now() : 0;
+    if (opts.long) this.longInFlight++;
     try {
-      return await Promise.race([this.session.send(method as any, params as any) as Promise<T>, deadline]);
+      const delay = this.delays.get(method);
+      const answer = delay === undefined
+        ? this.session.send(method as any, params as any) as Promise<T>
+        : new Promise((r) => setTimeout(r, delay)).then(() => this.session.send(method as any, params as any) as Promise<T>);
+      return await Promise.race([answer, deadline]);
     } catch (e) {
       if (e instanceof PagelensError) throw e;
       throw classifyCdpError((e as Error).message);
     } finally {
+      if (opts.long) this.longInFlight--;
       clearTimeout(timer);
-      if (DEBUG && performance.now() - started > 200) process.stderr.write(`pagelens: slow CDP ${method} ${Math.round(performance.now() - started)} ms\n`);
+      if (DEBUG && performance.now() - started > (process.env.PAGELENS_DEBUG === "all" ? 0 : 200)) process.stderr.write(`pagelens: slow CDP ${method} ${Math.round(performance.now() - started)} ms\n`);
     }
   }
 

@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type LaunchOptions } from 'playwright-core';
 import { PagelensError } from '../model/errors.js';
+import { parseOriginRule, refusalFor, type OriginRules } from '../model/origins.js';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -66,11 +67,24 @@ export async function connectChromium(endpoint: string): Promise<Browser> {
 
 /** Restricts a context to loopback: every other request is aborted, so saved pages load fast and offline. */
 export async function blockExternalRequests(context: BrowserContext): Promise<void> {
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    if (/^(data|blob|about):/.test(url)) return route.continue();
-    let host = '';
-    try { host = new URL(url).hostname; } catch { /* unparseable: abort */ }
-    return host === '127.0.0.1' || host === 'localhost' || host === '[::1]' ? route.continue() : route.abort();
+  await routeOriginRules(context, { offline: true, allowed: [], blocked: [] });
+}
+
+/**
+ * The origin rules on the requests a context starts (first hops): aborted as blocked by the
+ * client, which a navigation reports plainly. Redirect hops and WebSockets are not seen here:
+ * a context pagelens creates also gets the origin proxy (originProxy.ts), which sees them all.
+ */
+export async function routeOriginRules(context: BrowserContext, rules: OriginRules): Promise<void> {
+  await context.route('**/*', (route) => (refusalFor(route.request().url(), rules) ? route.abort('blockedbyclient') : route.fallback()));
+}
+
+/** The rules the flags give; BAD_INPUT for an origin that is not one. */
+export function parseOriginRules(opts: { allowedOrigins?: string[]; blockedOrigins?: string[]; offline?: boolean }): OriginRules {
+  const keys = (list: string[] = []) => list.map((o) => {
+    const r = parseOriginRule(o);
+    if ('problem' in r) throw new PagelensError('BAD_INPUT', r.problem);
+    return r.key;
   });
+  return { allowed: keys(opts.allowedOrigins), blocked: keys(opts.blockedOrigins), offline: !!opts.offline };
 }

@@ -8,12 +8,14 @@ import { parseGlobalId } from '../model/page.js';
 import type { Cdp } from './cdp.js';
 import { engineCall, engineHandle, type ElementRef } from './engine.js';
 import { FrameMap, type LaidOutFrame } from './frames.js';
-import { IdLedger } from './ids.js';
+import { IdLedger, IdNumbering, LensNumbering } from './ids.js';
 import { NetworkWatch } from './network.js';
-import { SnapshotCache } from './snapshots.js';
+import { SnapshotCache } from './snapshotCache.js';
 import { Target } from './target.js';
 
 const AX_ID = /^\d+-\d+$/;
+/** What DOM.resolveNode says when the backend node no longer exists. */
+const NODE_GONE = /No node with given id|Could not find node|Node with given id does not belong to the document|No node found/i;
 
 /** A live element behind an ID: a remote object in its frame's isolated world. */
 export interface Resolved extends ElementRef {
@@ -33,7 +35,7 @@ export interface AxIssue {
 
 export class LensCore {
   readonly frames: FrameMap;
-  readonly ids = new IdLedger();
+  readonly ids: IdLedger;
   readonly network = new NetworkWatch();
   /** Main-frame navigations seen since attach (same-document ones included). */
   navigations = 0;
@@ -41,14 +43,17 @@ export class LensCore {
   /** Snapshots of the exploration toolkit (issue 12): kept 30 s for answers, a while longer for diffs. */
   readonly snapshots = new SnapshotCache();
 
-  private constructor(readonly page: Page, readonly pageTarget: Target) {
-    this.frames = new FrameMap(page, pageTarget);
+  private constructor(readonly page: Page, readonly pageTarget: Target, numbering: LensNumbering) {
+    this.ids = new IdLedger(numbering);
+    this.frames = new FrameMap(page, pageTarget, numbering);
     page.on('framenavigated', (f) => { if (f === page.mainFrame()) this.navigations++; });
   }
 
-  static async attach(page: Page): Promise<LensCore> {
-    const session = await page.context().newCDPSession(page);
-    return new LensCore(page, await Target.open(session));
+  /** `numbering`: shared by the lenses of one session (its tabs), so no two hand out the same ID. */
+  static async attach(page: Page, session = new IdNumbering()): Promise<LensCore> {
+    const numbering = new LensNumbering(session);
+    const cdp = await page.context().newCDPSession(page);
+    return new LensCore(page, await Target.open(cdp, numbering), numbering);
   }
 
   /** Real input goes to the page's own target, in top-level viewport coordinates. */
@@ -71,7 +76,15 @@ export class LensCore {
     const expected = opts.doc ?? this.ids.expectedDoc(id, parsed.frame);
     const r = await engineHandle(frame, 'lookupIn', [expected ?? null, parsed.local], group);
     if ('objectId' in r) return { frame, localId: parsed.local, objectId: r.objectId, ...(expected && { doc: expected }) };
-    if (typeof r.value === 'string' && expected) throw await this.navigatedError(id, frame, expected, r.value);
+    if (typeof r.value === 'string') {
+      // The engine names its own document when the ID was numbered before it began: an earlier
+      // document issued it, though the ledger no longer says which (forgotten, or never handed out).
+      if (!expected || r.value === expected) {
+        throw new PagelensError('NAVIGATED', `Element ${id} belongs to a document that is gone: it was issued before ${frame.ordinal === 0 ? 'the page' : `frame ${frame.ordinal}`} loaded its current document; take a new snapshot.`,
+          { id, to: frame.ordinal === 0 ? this.page.url() : frame.url, current: r.value });
+      }
+      throw await this.navigatedError(id, frame, expected, r.value);
+    }
     if (r.value !== null) throw new PagelensError('ENGINE_ERROR', `The in-page engine answered the lookup of ${id} with ${JSON.stringify(r.value)}; the page may have tampered with it.`);
     throw new PagelensError('UNKNOWN_ID', `Element ${id} is no longer on the page (removed or re-rendered). Take a new snapshot.`);
   }
@@ -119,7 +132,9 @@ export class LensCore {
     try {
       return { frame, localId: axId, objectId: await frame.target.resolveBackendNode(backend, frame.frameId, group), doc: issuedBy };
     } catch (e) {
-      if (!isPagelensError(e, 'CDP_ERROR')) throw e;
+      // Only Chrome's own "no such node" means the element is gone; any other failure (a timeout,
+      // a closed session, an internal error) says nothing about it and stays an error.
+      if (!isPagelensError(e, 'CDP_ERROR') || !NODE_GONE.test(e.message)) throw e;
       throw new PagelensError('UNKNOWN_ID', `Element ${axId} no longer resolves${path ? ` (path ${path} matches nothing)` : ''}. Take a new axtree snapshot.`);
     }
   }

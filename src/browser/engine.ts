@@ -26,6 +26,12 @@ export async function engineCall<K extends EngineCall>(frame: FrameRef, method: 
   return checked(ENGINE_CALLS[method], raw, method) as EngineAnswer<K>;
 }
 
+/** engineCall() for a read of the whole page (long on a huge one); also how many bytes crossed CDP. */
+export async function engineRead<K extends EngineCall>(frame: FrameRef, method: K, args: unknown[] = []): Promise<{ answer: EngineAnswer<K>; bytes: number }> {
+  const { value, bytes } = await frame.target.readEngine(frame.frameId, method, args);
+  return { answer: checked(ENGINE_CALLS[method], value, method) as EngineAnswer<K>, bytes };
+}
+
 /** `__pagelens.<method>(...args)` where arguments may be remote objects (iframe elements). */
 export async function engineCallWith<K extends EngineCall>(frame: FrameRef, method: K, args: CallArgument[], group: string, spread = false): Promise<EngineAnswer<K>> {
   const fn = spread

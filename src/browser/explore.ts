@@ -18,7 +18,7 @@ import { parseInput } from '../model/validate.js';
 import type { LensCore } from './core.js';
 import { elementCall, engineCall, ownerCall } from './engine.js';
 import { LAYOUT_GROUP } from './frames.js';
-import type { Snapshot } from './snapshots.js';
+import { currentSnapshot, newSnapshot, type Snapshot } from './snapshots.js';
 
 const GROUP = 'pagelens-explore';
 
@@ -36,7 +36,7 @@ export function hintText(h: SelectorHint): string {
  * shows changed or went), the page is read again and the answer made once more from that read.
  */
 async function fromSnapshot<T>(core: LensCore, refresh: boolean, answer: (snap: Snapshot, last: boolean, reused: boolean) => Promise<T | 'stale'>): Promise<T> {
-  const { snap, reused } = await core.snapshots.current(core, { refresh });
+  const { snap, reused } = await currentSnapshot(core, { refresh });
   let first: T | 'stale';
   try {
     first = await answer(snap, !reused, reused);
@@ -47,7 +47,7 @@ async function fromSnapshot<T>(core: LensCore, refresh: boolean, answer: (snap: 
   }
   if (first !== 'stale') return first;
   core.snapshots.invalidate(snap);
-  const again = await answer(await core.snapshots.take(core), true, false);
+  const again = await answer(await newSnapshot(core), true, false);
   if (again === 'stale') throw new PagelensError('NAVIGATED', 'The page kept showing new documents while it was read; wait for it to settle and ask again.');
   return again;
 }
@@ -133,13 +133,13 @@ function changedSince(model: PageModel, live: Map<string, DescribedElement>): bo
 
 export async function pageOverview(core: LensCore, options: RefreshOptionsInput = {}): Promise<PageOverview> {
   const opts = parseInput(RefreshOptions, options, 'pageOverview options');
-  const { snap } = await core.snapshots.current(core, opts);
+  const { snap } = await currentSnapshot(core, opts);
   return overviewOf(snap.model, { snapshotId: snap.id, status: snap.layout.readyState, regions: snap.tree.regions.length });
 }
 
 export async function regions(core: LensCore, options: RefreshOptionsInput = {}): Promise<RegionsResult> {
   const opts = parseInput(RefreshOptions, options, 'regions options');
-  const { snap } = await core.snapshots.current(core, opts);
+  const { snap } = await currentSnapshot(core, opts);
   handOut(core, snap, [...snap.tree.byId.values()].filter((r) => r.ref).map((r) => ({ gid: r.ref! })));
   return regionsResult(snap.model, snap.tree, snap.id);
 }
@@ -207,7 +207,7 @@ async function targetId(core: LensCore, target: string): Promise<{ gid: string; 
 export async function elementContext(core: LensCore, target: string, options: RefreshOptionsInput = {}): Promise<ElementContext> {
   if (typeof target !== 'string' || !target.trim()) throw new PagelensError('BAD_INPUT', 'elementContext(target): expected an element ID ("12", "f1_12") or a CSS selector.');
   const opts = parseInput(RefreshOptions, options, 'elementContext options');
-  const { snap } = await core.snapshots.current(core, opts);
+  const { snap } = await currentSnapshot(core, opts);
   const { gid, doc } = await targetId(core, target);
   const el = await core.resolve(gid, GROUP, doc ? { doc } : {});
   try {

@@ -7,7 +7,7 @@ import { PagelensError, isPagelensError } from '../model/errors.js';
 import { intersect } from '../model/page.js';
 import type { Box, FrameInfo } from '../model/schema.js';
 import { engineCall, engineCallWith } from './engine.js';
-import { Target, type TargetFrame } from './target.js';
+import { Target, type DocumentNumbering, type TargetFrame } from './target.js';
 
 /** A frame as laid out for one read. */
 export interface LaidOutFrame {
@@ -53,7 +53,7 @@ export class FrameMap {
   private nextOrdinal = 1;
   private last: LaidOutFrame[] = [];
 
-  constructor(private readonly page: Page, readonly pageTarget: Target) {}
+  constructor(private readonly page: Page, readonly pageTarget: Target, private readonly numbering?: DocumentNumbering) {}
 
   /** The frames of the last layout (laid out now if there was none). */
   async known(): Promise<LaidOutFrame[]> {
@@ -197,7 +197,7 @@ export class FrameMap {
       if (cached && (cached.target || cached.url === frame.url())) return;
       let target: Target | null = null;
       try {
-        target = await Target.open(await this.page.context().newCDPSession(frame));
+        target = await Target.open(await this.page.context().newCDPSession(frame), this.numbering);
       } catch (e) {
         // Same-process frames have no session of their own: they are read through their parent's target.
         if (!SAME_PROCESS.test((e as Error).message) && !frame.isDetached()) {

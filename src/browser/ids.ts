@@ -1,9 +1,65 @@
 // The ID ledger: which document issued each ID the lens handed out, and what the element looked
-// like then. Documents number their elements from 1, so "5" on page A and "5" on page B are
-// different elements; the ledger is what lets the lens refuse A's "5" on B, however often it is
-// retried, and what recovery matches a re-rendered element against.
+// like then. Each new document continues the numbering above every ID handed out before it (see
+// LensNumbering), so an ID is never reused; the ledger is what lets the lens refuse page A's "5" on
+// page B with NAVIGATED, however often it is retried, and what recovery matches a re-rendered
+// element against.
+import { z } from 'zod';
+import { ENGINE_CALLS } from '../model/engine.js';
+import { PagelensError } from '../model/errors.js';
 import type { GhostTarget } from '../model/ghost.js';
-import type { PageModel } from '../model/page.js';
+import { parseGlobalId, type PageModel } from '../model/page.js';
+import { describeIssues } from '../model/validate.js';
+
+/**
+ * The highest ID handed out in a session (as far as anyone was told of it: every ID handed out
+ * passes through an IdLedger). One per lens by default; the tabs of an MCP session share one.
+ */
+export class IdNumbering {
+  highWater = 0;
+
+  /** An ID was issued or handed out: later documents number above it. */
+  saw(local: number): void {
+    if (Number.isSafeInteger(local) && local > this.highWater) this.highWater = local;
+  }
+}
+
+const NumberingAnswer = ENGINE_CALLS.numberFrom.extend({ top: z.boolean() });
+
+/**
+ * Where each new document of one lens's page starts numbering. The first document of a frame
+ * lineage (the page's top frame, each iframe) starts where the lens started (0 for the first tab
+ * of a session, so a page's first read is numbered as it always was and both hosts agree); every
+ * later one continues above the session's high-water mark, so an ID is never reused: one held
+ * from an earlier document can never name an element of a later one.
+ */
+export class LensNumbering {
+  /** Set by the lens's first document: the session's high-water mark then. */
+  private base?: number;
+  private topSeen = false;
+  private readonly frames = new Set<string>();
+
+  constructor(readonly session: IdNumbering = new IdNumbering()) {}
+
+  /** The expression that numbers a frame's new document, run once in its isolated world. */
+  claimExpression(frameId: string): string {
+    const base = (this.base ??= this.session.highWater);
+    const top = this.topSeen ? this.session.highWater : base;
+    const frame = this.frames.has(frameId) ? this.session.highWater : base;
+    return `(() => { const top = window === window.top; return { ...globalThis.__pagelens.numberFrom(top ? ${top} : ${frame}), top }; })()`;
+  }
+
+  /** The engine's answer to claimExpression (checked like every engine answer). */
+  claimed(frameId: string, raw: unknown): void {
+    const r = NumberingAnswer.safeParse(raw);
+    if (!r.success) {
+      const why = describeIssues(r.error).slice(0, 2).map((i) => `${i.path || 'answer'}: ${i.message}`).join('; ');
+      throw new PagelensError('ENGINE_ERROR', `The in-page engine answered numberFrom with something it never returns (${why}); the page may have tampered with it.`);
+    }
+    this.frames.add(frameId);
+    if (r.data.top) this.topSeen = true;
+    this.session.saw(r.data.last);
+  }
+}
 
 export interface Sighting extends GhostTarget {
   /** The document (engine token) that issued the ID. */
@@ -19,6 +75,8 @@ const MAX_REMEMBERED = 60_000;
 const MAX_DOCS = 200;
 
 export class IdLedger {
+  constructor(readonly numbering: LensNumbering = new LensNumbering()) {}
+
   /** Global ID → its last sighting in a read handed to the caller. Map order is recency order. */
   private readonly ids = new Map<string, Sighting>();
   /** Document token → the URL it was seen at. */
@@ -46,6 +104,8 @@ export class IdLedger {
   }
 
   private remember(gid: string, sighting: Sighting): void {
+    const local = parseGlobalId(gid)?.local;
+    if (local) this.numbering.session.saw(Number(local));
     this.ids.delete(gid); // re-inserted last: most recent
     this.ids.set(gid, sighting);
   }

@@ -11,6 +11,11 @@ export async function mouseMove(cdp: Cdp, x: number, y: number): Promise<void> {
 /** A click (or a double click: two presses, the second with clickCount 2) at a point. */
 export async function mouseClick(cdp: Cdp, x: number, y: number, clicks: 1 | 2 = 1): Promise<void> {
   await mouseMove(cdp, x, y);
+  await mousePress(cdp, x, y, clicks);
+}
+
+/** Presses and releases where the pointer already is (moved there by mouseMove). */
+export async function mousePress(cdp: Cdp, x: number, y: number, clicks: 1 | 2 = 1): Promise<void> {
   for (let n = 1; n <= clicks; n++) {
     await cdp.send('Input.dispatchMouseEvent', { type: 'mousePressed', x, y, button: 'left', buttons: 1, clickCount: n });
     await cdp.send('Input.dispatchMouseEvent', { type: 'mouseReleased', x, y, button: 'left', buttons: 0, clickCount: n });

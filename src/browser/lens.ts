@@ -10,11 +10,13 @@ import type { PageModel } from '../model/page.js';
 import type { CaptureOptionsInput, CaptureResult, FullResult, HybridResult, SkeletonResult } from '../model/artifacts.js';
 import type { FilteredResult } from '../model/rag.js';
 import { renderText } from '../model/render.js';
+import { givenOptions } from '../model/snapshotRequest.js';
 import { ModelOptions, SnapshotOptions, TextOptions, type ModelOptionsInput, type SemanticResult, type SemanticV3Result, type SnapshotOptionsInput, type TextOptionsInput } from '../model/schema.js';
 import { parseInput } from '../model/validate.js';
 import { performAction, type ActOptions } from './actions.js';
 import { readAxTree } from './axtree.js';
 import { LensCore } from './core.js';
+import type { IdNumbering } from './ids.js';
 import { recentEvents } from './events.js';
 import { domDiff, domOverview, domSearch, elementContext, expandRegion, pageOverview, regions } from './explore.js';
 import type { DomDiff, DomOverviewParamsInput, DomOverviewResponse, ElementContext, ExpandedRegion, ExpandRegionOptionsInput, ExploreOptionsInput, PageOverview, RefreshOptionsInput, RegionsResult, SearchOptionsInput, SearchResult } from '../model/explore.js';
@@ -28,15 +30,16 @@ import { waitForDomStability, type StabilityOptionsInput, type StabilityResult }
 import { markGestureTargets } from './gestures.js';
 import { readPageText, type PageText } from './pagetext.js';
 import { callWebMcpTool, listWebMcpTools, type WebMcpResult, type WebMcpTool } from './webmcp.js';
-import { capturePreActionState, defaultOutcome, verifyOutcome, type PreActionState } from './verify.js';
+import { capturePreActionState, defaultOutcome, findOnFrames, verifyOutcome, type PreActionState, type Presence } from './verify.js';
 
 export class Lens {
   private lastPreAction?: { state: PreActionState; id?: string };
 
   private constructor(readonly page: Page, private readonly core: LensCore) {}
 
-  static async attach(page: Page): Promise<Lens> {
-    return new Lens(page, await LensCore.attach(page));
+  /** `opts.numbering`: one per session of several tabs, so that no two tabs hand out the same ID. */
+  static async attach(page: Page, opts: { numbering?: IdNumbering } = {}): Promise<Lens> {
+    return new Lens(page, await LensCore.attach(page, opts.numbering));
   }
 
   /**
@@ -45,6 +48,7 @@ export class Lens {
    */
   async snapshot(options: SnapshotOptionsInput & { query: string }): Promise<FilteredResult>;
   async snapshot(options: SnapshotOptionsInput & { mode: 'semantic' }): Promise<SemanticResult>;
+  async snapshot(options: SnapshotOptionsInput & { mode: 'axtree' }): Promise<AxTreeResult>;
   async snapshot(options: SnapshotOptionsInput & { mode: 'skeleton' }): Promise<SkeletonResult>;
   async snapshot(options: SnapshotOptionsInput & { mode: 'full' }): Promise<FullResult>;
   async snapshot(options: SnapshotOptionsInput & { mode: 'hybrid' }): Promise<HybridResult>;
@@ -52,7 +56,7 @@ export class Lens {
   async snapshot(options: SnapshotOptionsInput & { mode: 'semantic_v3' | 'semantic' }): Promise<SemanticV3Result | SemanticResult>;
   async snapshot(options?: SnapshotOptionsInput): Promise<SnapshotPayload>;
   async snapshot(options: SnapshotOptionsInput = {}): Promise<SnapshotPayload> {
-    return snapshotPayload(this.core, parseInput(SnapshotOptions, options, 'snapshot options'));
+    return snapshotPayload(this.core, parseInput(SnapshotOptions, options, 'snapshot options'), givenOptions(options));
   }
 
   /**
@@ -111,6 +115,16 @@ export class Lens {
    */
   locator(id: string): Promise<Locator> {
     return locatorFor(this.core, id);
+  }
+
+  /**
+   * Whether the text shows in any frame, as the engine reads it in its isolated world (the page
+   * cannot fake it); `unread` names the frames that could not be searched, so "not found" is only
+   * certain when it is empty.
+   */
+  findText(text: string): Promise<Presence> {
+    if (typeof text !== 'string' || !text.trim()) throw new PagelensError('BAD_INPUT', 'findText(text): expected a non-empty string.');
+    return findOnFrames(this.core, { text }, 'Cannot search for the text');
   }
 
   /** Resolves once the DOM of every frame has been quiet and the network idle, or at the timeout. */

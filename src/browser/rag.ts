@@ -112,9 +112,6 @@ export function handOut(core: LensCore, model: PageModel, shown: RagNode[]): voi
 /** The `filtered` snapshot (lens.snapshot with a query). */
 export async function filteredSnapshot(core: LensCore, opts: SnapshotOptions, extra: { reranker?: Reranker } = {}): Promise<FilteredResult> {
   if (opts.query === undefined) throw new PagelensError('BAD_INPUT', 'A filtered snapshot needs a query.');
-  if (opts.mode !== 'semantic_v3') throw new PagelensError('BAD_INPUT', `query filters the semantic tree; mode "${opts.mode}" does not apply to it (leave mode out).`);
-  if (opts.boxes) throw new PagelensError('BAD_INPUT', 'boxes does not apply to a query snapshot: the filtered tree has no coordinates.');
-  if (opts.screenshot) throw new PagelensError('BAD_INPUT', 'screenshot does not apply to a query snapshot.');
   const filtered = await filterPage(core, { query: opts.query, ...(opts.maxTokens !== undefined && { maxTokens: opts.maxTokens }), content: true, ...(extra.reranker && { reranker: extra.reranker }) });
   return filtered.payload;
 }

@@ -6,7 +6,7 @@ import { composePage, type PageModel, type PlacedFrame } from '../model/page.js'
 import { markOccludedByAncestors } from '../model/occlusion.js';
 import type { EngineSnapshotOptions, FrameSnapshot } from '../model/schema.js';
 import type { LensCore } from './core.js';
-import { engineCall, engineCallWith } from './engine.js';
+import { engineCallWith, engineRead } from './engine.js';
 import { describeFailure, frameInfo, LAYOUT_GROUP, type LaidOutFrame } from './frames.js';
 
 export interface ReadOptions {
@@ -18,6 +18,9 @@ export interface ReadOptions {
   /** Reuse nothing from earlier reads (see ModelOptions.fresh). */
   fresh?: boolean;
 }
+
+/** Past this, a frame's read is said to be slow (it is still used: a big page never fails for its size). */
+const SLOW_READ_MS = 10_000;
 
 /** The page model; read once more when the page navigates under the first read. */
 export async function readPageModel(core: LensCore, opts: ReadOptions): Promise<PageModel> {
@@ -37,8 +40,14 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
   const { viewportOnly } = engine;
   // The main frame's read does not depend on the frame layout: run both at once.
   const main = core.frames.lastByOrdinal(0);
+  let bytes = 0;
+  const read = async (f: LaidOutFrame | NonNullable<typeof main>): Promise<FrameSnapshot> => {
+    const r = await engineRead(f, 'snapshot', [engine]);
+    bytes += r.bytes;
+    return r.answer;
+  };
   const early = main
-    ? engineCall(main, 'snapshot', [engine]).then((value) => ({ value, frameId: main.frameId }), (error: unknown) => ({ error, frameId: main.frameId }))
+    ? read(main).then((value) => ({ value, frameId: main.frameId }), (error: unknown) => ({ error, frameId: main.frameId }))
     : undefined;
   return core.frames.withLayout(async ({ frames: layout, warnings }) => {
     const reads = await Promise.all(layout.map(async (f): Promise<FrameSnapshot | null> => {
@@ -51,7 +60,7 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
             return r.value;
           }
         }
-        return await engineCall(f, 'snapshot', [engine]);
+        return await read(f);
       } catch (e) {
         if (f.ordinal === 0) throw e;
         f.error = describeFailure(e);
@@ -64,12 +73,13 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
     layout.forEach((f, i) => {
       const s = reads[i];
       if (s) placed.push({ ordinal: f.ordinal, snapshot: s, offset: f.offset, clip: f.clip });
-      const shadow = f.target.takeShadowFailures(f.frameId);
-      if (shadow) warnings.push(f.ordinal ? `frame ${f.ordinal}: ${shadow}` : shadow);
+      if (s && s.timeMs > SLOW_READ_MS) warnings.push(`${f.ordinal ? `frame ${f.ordinal}: ` : ''}reading the page took ${(s.timeMs / 1000).toFixed(1)} s (a large page or a busy machine); the read is complete`);
+      for (const shadow of f.target.takeShadowFailures(f.frameId)) warnings.push(f.ordinal ? `frame ${f.ordinal}: ${shadow}` : shadow);
     });
     warnings.push(...await markOccludedByParents(layout, placed));
     const model = composePage(mainRead, placed, layout.map(frameInfo), viewportOnly, 0, warnings);
     model.timeMs = Math.round((performance.now() - t0) * 10) / 10;
+    model.engine.bytes = bytes;
     return model;
   });
 }

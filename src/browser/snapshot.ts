@@ -1,35 +1,28 @@
-// lens.snapshot(): one entry, many payloads. The semantic payloads are rendered here from the
-// page model; the heavier artifacts (artifacts.ts) and the task-filtered tree (rag.ts) are their
+// lens.snapshot(): one entry, many payloads. The semantic payloads (semantic.ts) are rendered from
+// the page model; the heavier artifacts (artifacts.ts) and the task-filtered tree (rag.ts) are their
 // own features. Every payload's IDs are handed out (bound to the documents they came from).
 import type { FullResult, HybridResult, SkeletonResult } from '../model/artifacts.js';
+import type { AxTreeResult } from '../model/axtree.js';
+import { PagelensError } from '../model/errors.js';
 import type { FilteredResult } from '../model/rag.js';
-import { renderSemantic, renderV3 } from '../model/render.js';
 import type { SemanticResult, SemanticV3Result, SnapshotOptions } from '../model/schema.js';
-import { countTokens } from '../model/tokens.js';
+import { snapshotRequestConflict, type SnapshotOption } from '../model/snapshotRequest.js';
 import { artifactSnapshot } from './artifacts.js';
+import { readAxTree } from './axtree.js';
 import type { LensCore } from './core.js';
-import { recentEvents, renderEvents } from './events.js';
 import { filteredSnapshot } from './rag.js';
-import { readPageModel } from './read.js';
+import { semanticSnapshot } from './semantic.js';
 
-export type SnapshotPayload = SemanticV3Result | SemanticResult | SkeletonResult | FullResult | HybridResult | FilteredResult;
+export type SnapshotPayload = SemanticV3Result | SemanticResult | AxTreeResult | SkeletonResult | FullResult | HybridResult | FilteredResult;
 
-export async function snapshotPayload(core: LensCore, opts: SnapshotOptions): Promise<SnapshotPayload> {
+/** The payload `opts` asks for; an option that does not apply to its mode is BAD_INPUT (model/snapshotRequest.ts). */
+export async function snapshotPayload(core: LensCore, opts: SnapshotOptions, given: ReadonlySet<SnapshotOption>): Promise<SnapshotPayload> {
+  const conflict = snapshotRequestConflict({ mode: opts.mode, query: opts.query, given });
+  if (conflict) throw new PagelensError('BAD_INPUT', conflict);
   if (opts.query !== undefined) return filteredSnapshot(core, opts);
   switch (opts.mode) {
     case 'skeleton': case 'full': case 'hybrid': return artifactSnapshot(core, opts);
     case 'semantic': case 'semantic_v3': return semanticSnapshot(core, opts);
+    case 'axtree': return readAxTree(core);
   }
-}
-
-/** semantic_v3 (or semantic): the page model rendered, with the recent events and the real token count. */
-export async function semanticSnapshot(core: LensCore, opts: SnapshotOptions): Promise<SemanticV3Result | SemanticResult> {
-  const model = await readPageModel(core, { fullPage: opts.fullPage });
-  core.ids.handOut(model);
-  const result = opts.mode === 'semantic' ? renderSemantic(model) : renderV3(model, { boxes: opts.boxes });
-  const { events, unread } = await recentEvents(core);
-  if (events.length) result.recent_events = renderEvents(events);
-  if (unread.length) result.warnings = [...result.warnings ?? [], ...unread];
-  result.meta.estimatedTokens = await countTokens(JSON.stringify(result));
-  return result;
 }

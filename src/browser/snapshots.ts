@@ -7,85 +7,40 @@
 // longer for dom_diff.
 import { randomBytes } from 'node:crypto';
 import { PagelensError, isPagelensError } from '../model/errors.js';
-import type { PageLayout, SelectorHint } from '../model/explore.js';
-import type { PlacedText } from '../model/overview.js';
 import type { PageModel } from '../model/page.js';
-import { buildRegions, planRegions, RegionMemory, type RegionTree } from '../model/regions.js';
+import { buildRegions, planRegions, type RegionMemory } from '../model/regions.js';
 import type { LensCore } from './core.js';
 import { engineCall } from './engine.js';
 import { readPageModel } from './read.js';
+import type { Snapshot } from './snapshotCache.js';
+
+export type { Snapshot } from './snapshotCache.js';
 
 /** How long a snapshot answers calls. */
 export const SNAPSHOT_TTL_MS = 30_000;
 /** DOM changes (mutation batches) in one document after which a snapshot is not reused. */
 export const MUTATION_LIMIT = 300;
-/** Snapshots kept for dom_diff, and for how long. */
-const KEEP = 8;
-const KEEP_MS = 10 * 60_000;
 
-export interface Snapshot {
-  /** 8 hex digits. */
-  id: string;
-  takenAt: number;
-  model: PageModel;
-  /** The main frame's geometry and blocks. */
-  layout: PageLayout;
-  tree: RegionTree;
-  /** Main-frame navigations seen by the lens when it was taken. */
-  navigations: number;
-  /** Per frame ordinal: the document and its change counters when it was taken. */
-  activity: Map<number, { doc: string; count: number; seq: number }>;
-  /** Known to be out of date already (a frame moved on during the read). */
-  stale: boolean;
-  /** Selector hints found for elements of this snapshot, by ID (and for groups, by "group:" and their IDs). */
-  hints: Map<string, SelectorHint[]>;
-  /** Long paragraphs of every frame (read on first use). */
-  paragraphs?: PlacedText[];
+/** The latest snapshot when it may still answer (`reused`), else a new one. */
+export async function currentSnapshot(core: LensCore, opts: { refresh?: boolean } = {}): Promise<{ snap: Snapshot; reused: boolean }> {
+  const last = core.snapshots.latest();
+  if (!opts.refresh && last && await stillFresh(core, last)) return { snap: last, reused: true };
+  return { snap: await newSnapshot(core), reused: false };
 }
 
-export class SnapshotCache {
-  private entries: Snapshot[] = [];
-  /** Region IDs per landmark, across snapshots of the same document. */
-  readonly regionIds = new RegionMemory();
-
-  /** The snapshot with this ID, if it is still kept. */
-  get(id: string): Snapshot | undefined {
-    this.prune();
-    return this.entries.find((s) => s.id === id);
-  }
-
-  /** The latest snapshot when it may still answer (`reused`), else a new one. */
-  async current(core: LensCore, opts: { refresh?: boolean } = {}): Promise<{ snap: Snapshot; reused: boolean }> {
-    const last = this.entries[this.entries.length - 1];
-    if (!opts.refresh && last && await stillFresh(core, last)) return { snap: last, reused: true };
-    return { snap: await this.take(core), reused: false };
-  }
-
-  /** A new snapshot, whatever the cache holds. */
-  async take(core: LensCore): Promise<Snapshot> {
-    let snap: Snapshot | undefined;
-    for (let attempt = 0; attempt < 2 && !snap; attempt++) {
-      try {
-        snap = await takeSnapshot(core, this.regionIds);
-      } catch (e) {
-        // The page moved on between the read and the look at its blocks: read it again, once.
-        if (attempt === 1 || !isPagelensError(e, 'NAVIGATED')) throw e;
-      }
+/** A new snapshot, whatever the cache holds. */
+export async function newSnapshot(core: LensCore): Promise<Snapshot> {
+  let snap: Snapshot | undefined;
+  for (let attempt = 0; attempt < 2 && !snap; attempt++) {
+    try {
+      snap = await takeSnapshot(core, core.snapshots.regionIds);
+    } catch (e) {
+      // The page moved on between the read and the look at its blocks: read it again, once.
+      if (attempt === 1 || !isPagelensError(e, 'NAVIGATED')) throw e;
     }
-    this.entries.push(snap!);
-    this.prune();
-    return snap!;
   }
-
-  /** Marks a snapshot as out of date (an element it shows is not what it was). */
-  invalidate(snap: Snapshot): void {
-    snap.stale = true;
-  }
-
-  private prune(): void {
-    const now = Date.now();
-    this.entries = this.entries.filter((s) => now - s.takenAt < KEEP_MS).slice(-KEEP);
-  }
+  core.snapshots.add(snap!);
+  return snap!;
 }
 
 function newId(): string {

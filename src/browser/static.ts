@@ -5,11 +5,18 @@
 import { createReadStream, readFileSync, realpathSync, statSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { extname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import { referencedPath, referencesIn } from './pageReferences.js';
 
 const TYPES: Record<string, string> = {
-  '.html': 'text/html; charset=utf-8', '.htm': 'text/html; charset=utf-8', '.js': 'text/javascript',
+  '.html': 'text/html; charset=utf-8', '.htm': 'text/html; charset=utf-8', '.js': 'text/javascript', '.mjs': 'text/javascript',
   '.css': 'text/css', '.json': 'application/json', '.svg': 'image/svg+xml', '.png': 'image/png',
 };
+/**
+ * The files a page is made of; in page mode nothing else is served. Data a script could read as
+ * text (.json, .txt, .xml, .csv) is not among them: a page naming `notes.txt` or `config.json`
+ * in its folder is how it would read them, and a saved page does not need them.
+ */
+const WEB_FILE = /\.(html?|css|m?js|svg|png|jpe?g|gif|webp|avif|ico|woff2?|ttf|otf|mp4|webm|mp3|ogg|wav|wasm|map)$/i;
 
 export interface StaticServer {
   /** Base URL with a trailing slash, e.g. http://127.0.0.1:41234/ */
@@ -23,6 +30,12 @@ export interface ServeOptions {
   host?: string;
   /** Text substituted in served HTML (test fixtures name the other origin as {{ORIGIN_B}}). */
   replacements?: Record<string, string>;
+  /**
+   * Page mode (the CLI's local files): serve this page (a name in the folder) and only what it
+   * and the styles and scripts it loads reference, of web file types, never a dotfile or anything
+   * in a dot-folder. Without it, the whole folder is served (fixtures, the demo, the corpus).
+   */
+  page?: string;
 }
 
 /** True when `p` is `base` or below it. A prefix test would let /site-secret pass for /site. */
@@ -41,6 +54,8 @@ export async function serveFolder(folder: string, opts: ServeOptions = {}): Prom
   const root = resolve(folder);
   // The folder itself may be reached through a symlink (/tmp on macOS): compare real paths to real paths.
   const realRoot = realpathSync(root);
+  // Page mode: the request paths the page has referenced so far (it grows as its files are served).
+  const referenced = opts.page !== undefined ? new Set<string>(['/' + opts.page]) : undefined;
 
   const handle = (req: IncomingMessage, res: ServerResponse): void => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return reply(req, res, 405, 'method not allowed', { allow: 'GET, HEAD' });
@@ -51,6 +66,11 @@ export async function serveFolder(folder: string, opts: ServeOptions = {}): Prom
     let path: string;
     try { path = decodeURIComponent(raw); } catch { return reply(req, res, 400, 'malformed percent-escape'); }
     if (path.includes('\0')) return reply(req, res, 400, 'bad request');
+    if (referenced) {
+      // Dotfiles and dot-folders (.ssh, .env, .git) are never a page's resources.
+      if (path.split(/[\\/]/).some((seg) => seg.startsWith('.'))) return reply(req, res, 404, 'not found');
+      if (!referenced.has(path) || !WEB_FILE.test(path)) return reply(req, res, 404, 'not found (only the page and what it references are served)');
+    }
     const file = join(root, path.endsWith('/') ? path + 'index.html' : path);
     if (!isInside(root, file)) return reply(req, res, 403, 'forbidden');
     let real: string;
@@ -62,9 +82,11 @@ export async function serveFolder(folder: string, opts: ServeOptions = {}): Prom
 
     const type = TYPES[extname(file).toLowerCase()] ?? 'application/octet-stream';
     const headers = { 'content-type': type, 'cache-control': 'no-store' };
-    if (opts.replacements && type.startsWith('text/html')) {
+    const readsReferences = referenced && /^text\/(html|css|javascript)/.test(type);
+    if ((opts.replacements && type.startsWith('text/html')) || readsReferences) {
       let body = readFileSync(real, 'utf8');
-      for (const [k, v] of Object.entries(opts.replacements)) body = body.split(k).join(v);
+      for (const [k, v] of Object.entries(opts.replacements ?? {})) body = body.split(k).join(v);
+      if (referenced) for (const ref of referencesIn(body, type)) { const p = referencedPath(ref, path); if (p) referenced.add(p); }
       res.writeHead(200, { ...headers, 'content-length': String(Buffer.byteLength(body)) });
       res.end(req.method === 'HEAD' ? undefined : body);
       return;

@@ -9,20 +9,40 @@ export const WORLD_NAME = 'pagelens';
 const SHADOW_HINT_BINDING = '__pagelensShadowHint';
 
 // Runs in the page's main world before its scripts: tells us (through a CDP binding, not the DOM)
-// that a closed shadow root was created, so that we go and fetch it over CDP.
+// that it runs from the document's start ('hooked': every closed shadow root the page's scripts
+// create will be reported), and that a closed shadow root was created ('closed'), so that we go and
+// fetch it over CDP. A document without the hook (one loaded before we attached) is searched once.
 const SHADOW_HINT_SCRIPT = `(() => {
   const hint = globalThis.${SHADOW_HINT_BINDING};
   const attach = Element.prototype.attachShadow;
   if (typeof hint !== 'function' || typeof attach !== 'function') return;
   try { delete globalThis.${SHADOW_HINT_BINDING}; } catch {}
+  try { hint('hooked'); } catch {}
   Element.prototype.attachShadow = function attachShadow(init) {
     const root = attach.call(this, init);
-    if (init && init.mode === 'closed') { try { hint(''); } catch {} }
+    if (init && init.mode === 'closed') { try { hint('closed'); } catch {} }
     return root;
   };
 })();`;
 
+/**
+ * How long a read waits for the search for closed shadow roots. Searching means asking CDP for
+ * the whole document tree, which takes seconds on a huge page on a busy machine: past this budget
+ * the read goes on without them (and says so), and the search finishes in the background.
+ */
+const SHADOW_SEARCH_BUDGET_MS = 3000;
+/** The search's own deadline: it runs in the background, so it may take long, but not forever. */
+const SHADOW_SEARCH_TIMEOUT_MS = 120_000;
+/** Engine calls that read the whole page (snapshots) may take long on a huge page: they get this deadline. */
+export const LONG_CALL_TIMEOUT_MS = 180_000;
+
 export type CallArgument = { value: unknown } | { objectId: string };
+
+/** Tells each new document where its ID numbering starts, and hears how far it got. */
+export interface DocumentNumbering {
+  claimExpression(frameId: string): string;
+  claimed(frameId: string, answer: unknown): void;
+}
 
 export interface TargetFrame {
   frameId: string;
@@ -42,25 +62,35 @@ export class Target {
   readonly cdp: Cdp;
   /** Our isolated world's execution context, per frame. */
   private readonly contexts = new Map<string, number>();
-  /** Frames whose closed shadow roots must be fetched before the next read. */
+  /** Frames whose closed shadow roots must be fetched before the next read (see needsShadowSearch). */
   private readonly shadowDirty = new Set<string>();
+  /** Frames whose current document runs the attachShadow hook from its start. */
+  private readonly hooked = new Set<string>();
+  /** Frames where the hook reported a closed shadow root that was not fetched yet, or whose last search failed: searched before the next read. */
+  private readonly shadowHinted = new Set<string>();
+  /** Searches for closed shadow roots that outlived a read's budget and go on in the background. */
+  private readonly shadowSearches = new Map<string, Promise<void>>();
   private readonly contextFrame = new Map<number, string>();
   /** Contexts where the engine is known to be installed. */
   private readonly verified = new Set<number>();
   /** Per frame: closed shadow roots that could not be handed to the engine, with the reason. */
   private readonly shadowFailures = new Map<string, string[]>();
+  /** Per frame: the search for closed shadow roots outlived a read's budget (the sentence to say). */
+  private readonly shadowSlow = new Map<string, string>();
   closed = false;
 
-  private constructor(session: CDPSession) {
+  private constructor(session: CDPSession, private readonly numbering?: DocumentNumbering) {
     this.cdp = new Cdp(session);
   }
 
-  static async open(session: CDPSession): Promise<Target> {
-    const t = new Target(session);
+  static async open(session: CDPSession, numbering?: DocumentNumbering): Promise<Target> {
+    const t = new Target(session, numbering);
     t.cdp.on('Runtime.executionContextCreated', ({ context }) => {
       const frameId = context.auxData?.frameId as string | undefined;
       if (!frameId) return;
       t.contextFrame.set(context.id, frameId);
+      // A new document in the frame: whether it runs the hook, its own binding call says.
+      if (context.auxData?.isDefault) { t.hooked.delete(frameId); t.shadowHinted.delete(frameId); }
       if (context.name === WORLD_NAME) {
         t.contexts.set(frameId, context.id);
         t.shadowDirty.add(frameId);
@@ -72,9 +102,11 @@ export class Target {
       if (frameId && t.contexts.get(frameId) === executionContextId) t.contexts.delete(frameId);
     });
     t.cdp.on('Runtime.executionContextsCleared', () => { t.contexts.clear(); t.contextFrame.clear(); });
-    t.cdp.on('Runtime.bindingCalled', ({ name, executionContextId }) => {
+    t.cdp.on('Runtime.bindingCalled', ({ name, payload, executionContextId }) => {
       const frameId = t.contextFrame.get(executionContextId);
-      if (name === SHADOW_HINT_BINDING && frameId) t.shadowDirty.add(frameId);
+      if (name !== SHADOW_HINT_BINDING || !frameId) return;
+      if (payload === 'hooked') t.hooked.add(frameId);
+      else t.shadowHinted.add(frameId);
     });
     session.on('Detached' as any, () => { t.closed = true; });
     await t.cdp.send('Runtime.enable');
@@ -122,16 +154,65 @@ export class Target {
     if (!this.verified.has(id)) {
       // The document may predate our init script (attached to a loaded page, an OOPIF found late).
       await this.evaluate(id, `if (!globalThis.__pagelens) {\n${ENGINE_SOURCE}\n}\n0`);
+      // Before anything reads an ID of this document: its numbering continues the session's.
+      if (this.numbering) this.numbering.claimed(frameId, await this.evaluate(id, this.numbering.claimExpression(frameId)));
       this.verified.add(id);
     }
-    if (this.shadowDirty.has(frameId)) await this.adoptClosedShadowRoots(frameId, id);
+    if (this.needsShadowSearch(frameId)) await this.searchClosedShadowRoots(frameId, id);
     return id;
+  }
+
+  /**
+   * Whether closed shadow roots must be looked for: the hook reported one, or the document does
+   * not run the hook (it predates it) and was not searched yet. A document that runs the hook and
+   * reported none has none made by script, and is never searched: searching costs a walk of the
+   * whole document tree. Closed roots the HTML parser makes (declarative `shadowrootmode="closed"`)
+   * are not reported by the hook.
+   */
+  private needsShadowSearch(frameId: string): boolean {
+    if (this.shadowHinted.has(frameId)) return true;
+    if (this.shadowDirty.has(frameId) && this.hooked.has(frameId)) this.shadowDirty.delete(frameId);
+    return this.shadowDirty.has(frameId);
+  }
+
+  /** Waits for the search within a budget; past it, the search goes on and the read says what it misses. */
+  private async searchClosedShadowRoots(frameId: string, contextId: number): Promise<void> {
+    let search = this.shadowSearches.get(frameId);
+    if (!search) {
+      this.shadowDirty.delete(frameId);
+      this.shadowHinted.delete(frameId);
+      search = this.adoptClosedShadowRoots(frameId, contextId).catch((e: unknown) => {
+        this.shadowFailures.set(frameId, [`the search for them failed: ${(e as Error).message}`]);
+        this.shadowHinted.add(frameId); // try again on the next read
+      }).finally(() => this.shadowSearches.delete(frameId));
+      this.shadowSearches.set(frameId, search);
+    }
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const late = await Promise.race([
+      search.then(() => false),
+      new Promise<boolean>((resolve) => { timer = setTimeout(() => resolve(true), SHADOW_SEARCH_BUDGET_MS); }),
+    ]);
+    clearTimeout(timer);
+    if (late) this.shadowSlow.set(frameId, `the search for closed shadow roots took longer than ${SHADOW_SEARCH_BUDGET_MS / 1000} s (a large page on a busy machine), so this read may miss their content; it goes on in the background and the next read includes them`);
   }
 
   /** Calls `__pagelens.<method>(...args)` in a frame's engine and returns the value. */
   async callEngine<T>(frameId: string, method: string, args: unknown[] = []): Promise<T> {
     const contextId = await this.engineContext(frameId);
     return this.evaluate(contextId, `globalThis.__pagelens.${method}(...${JSON.stringify(args)})`) as Promise<T>;
+  }
+
+  /**
+   * callEngine() for a read of the whole page, which may take long on a huge one. The answer
+   * crosses as one JSON string (serialized by the isolated world's own JSON, which the page cannot
+   * touch): Chrome turns a large object into protocol values several times slower. Returns how
+   * many bytes crossed, too.
+   */
+  async readEngine(frameId: string, method: string, args: unknown[] = []): Promise<{ value: unknown; bytes: number }> {
+    const contextId = await this.engineContext(frameId);
+    const text = await this.evaluate(contextId, `JSON.stringify(globalThis.__pagelens.${method}(...${JSON.stringify(args)}))`, true);
+    if (typeof text !== 'string') throw new PagelensError('ENGINE_ERROR', `The in-page engine answered ${method} with no JSON text; the page may have tampered with it.`);
+    return { value: JSON.parse(text), bytes: text.length };
   }
 
   /**
@@ -167,9 +248,10 @@ export class Target {
     await this.cdp.send('Runtime.releaseObjectGroup', { objectGroup }).catch(() => {});
   }
 
-  private async evaluate(contextId: number, expression: string): Promise<any> {
+  private async evaluate(contextId: number, expression: string, long = false): Promise<any> {
     const r = await this.cdp.send<{ result: { value?: unknown }; exceptionDetails?: { text: string; exception?: { description?: string } } }>(
       'Runtime.evaluate', { expression, contextId, returnByValue: true, awaitPromise: false },
+      long ? { long: true, timeoutMs: LONG_CALL_TIMEOUT_MS } : {},
     );
     if (r.exceptionDetails) {
       const msg = r.exceptionDetails.exception?.description ?? r.exceptionDetails.text;
@@ -184,8 +266,7 @@ export class Target {
    * root) and hand each one to the engine, which walks it from then on.
    */
   private async adoptClosedShadowRoots(frameId: string, contextId: number): Promise<void> {
-    this.shadowDirty.delete(frameId);
-    const { root } = await this.cdp.send<{ root: DomNode }>('DOM.getDocument', { depth: -1, pierce: true });
+    const { root } = await this.cdp.send<{ root: DomNode }>('DOM.getDocument', { depth: -1, pierce: true }, { long: true, timeoutMs: SHADOW_SEARCH_TIMEOUT_MS });
     const closed: number[] = [];
     const visit = (n: DomNode, inFrame: boolean) => {
       if (inFrame) for (const sr of n.shadowRoots ?? []) if (sr.shadowRootType === 'closed') closed.push(sr.backendNodeId);
@@ -211,7 +292,7 @@ export class Target {
     }
     if (failures.length) {
       this.shadowFailures.set(frameId, failures);
-      this.shadowDirty.add(frameId); // try again on the next read
+      this.shadowHinted.add(frameId); // try again on the next read
     } else {
       this.shadowFailures.delete(frameId); // every root is in now, whatever an earlier pass missed
     }
@@ -220,12 +301,16 @@ export class Target {
     await this.cdp.send('DOM.disable').catch(() => {});
   }
 
-  /** Closed shadow roots of a frame that could not be read since the last call, as one sentence (or none). */
-  takeShadowFailures(frameId: string): string | undefined {
+  /** Closed shadow roots of a frame that could not be read (or not yet) since the last call, as sentences. */
+  takeShadowFailures(frameId: string): string[] {
+    const out: string[] = [];
+    const slow = this.shadowSlow.get(frameId);
+    if (slow) { this.shadowSlow.delete(frameId); out.push(slow); }
     const f = this.shadowFailures.get(frameId);
-    if (!f) return undefined;
+    if (!f) return out;
     this.shadowFailures.delete(frameId);
-    return `${f.length} closed shadow root${f.length > 1 ? 's' : ''} could not be read, so ${f.length > 1 ? 'their' : 'its'} content is missing (${f[0].split('\n')[0]})`;
+    out.push(`${f.length} closed shadow root${f.length > 1 ? 's' : ''} could not be read, so ${f.length > 1 ? 'their' : 'its'} content is missing (${f[0].split('\n')[0]})`);
+    return out;
   }
 
   private rootFrameId?: string;

@@ -25,7 +25,7 @@ type ElementRead =
   | { kind: 'unknown'; reason: string };
 
 /** Whether something is on the page: `unread` names frames that could not be searched. */
-interface Presence { found: boolean; unread: string[] }
+export interface Presence { found: boolean; unread: string[] }
 
 export interface PreActionState {
   at: number;
@@ -53,7 +53,10 @@ export async function capturePreActionState(core: LensCore, expectedInput?: Expe
   for (const o of expected ? flatten(expected) : []) {
     const id = o.id ?? defaultId;
     if (id && (o.type === 'value_changes' || o.type === 'state_changes' || (o.type === 'element_disappears' && !o.text && !o.selector))) {
-      state.elements.set(id, await readElement(core, id));
+      const before = await readElement(core, id);
+      // An element that is not there before the action cannot disappear because of it.
+      if (before.kind === 'gone' && o.type === 'element_disappears') throw new PagelensError('BAD_INPUT', `Cannot verify element_disappears: element ${id} is not on the page before the action (${before.reason}); expected the ID of an element the page shows now.`);
+      state.elements.set(id, before);
     }
     // Also where an invalid selector is refused: before the action, not after it.
     if ((o.type === 'element_appears' || o.type === 'element_disappears') && (o.text || o.selector)) {
@@ -81,8 +84,15 @@ async function readElement(core: LensCore, id: string): Promise<ElementRead> {
 }
 
 async function onPage(core: LensCore, o: ExpectedOutcome): Promise<Presence> {
+  return findOnFrames(core, o.selector ? { selector: o.selector } : { text: o.text }, `Cannot verify ${o.type}`);
+}
+
+/**
+ * Whether text (or a selector) shows in any frame, read by the engine in its isolated world (the
+ * page cannot fake what it reads); frames that could not be searched are named in `unread`.
+ */
+export async function findOnFrames(core: LensCore, query: { text?: string; selector?: string }, refusal = 'Cannot search the page'): Promise<Presence> {
   const frames = (await core.frames.known()).filter((f) => !f.error && !f.target.closed);
-  const query = o.selector ? { selector: o.selector } : { text: o.text };
   const unread: string[] = [];
   const found = await Promise.all(frames.map(async (f) => {
     let r;
@@ -92,7 +102,7 @@ async function onPage(core: LensCore, o: ExpectedOutcome): Promise<Presence> {
       unread.push(`${f.ordinal ? `frame ${f.ordinal}` : 'the page'} could not be searched (${describeFailure(e)})`);
       return false;
     }
-    if (!r.ok) throw new PagelensError('BAD_INPUT', `Cannot verify ${o.type}: ${r.reason}.`);
+    if (!r.ok) throw new PagelensError('BAD_INPUT', `${refusal}: ${r.reason}.`);
     return r.found;
   }));
   return { found: found.some(Boolean), unread };
@@ -112,6 +122,9 @@ async function check(core: LensCore, o: ExpectedOutcome, pre: PreActionState, ev
     case 'element_appears': case 'element_disappears': {
       if (!o.text && !o.selector) {
         if (!id) return { met: false, confidence: 0.5, actual: 'no element to watch (give the outcome an id)' };
+        const was = pre.elements.get(id);
+        if (!was) return { met: false, confidence: 0.5, actual: `element ${id} was not looked at before the action`, uncertain: ['whether it was there before the action is unknown'] };
+        if (was.kind === 'gone') throw new PagelensError('BAD_INPUT', `Cannot verify element_disappears: element ${id} was not on the page before the action (${was.reason}).`);
         const el = await readElement(core, id);
         if (el.kind === 'unknown') return { met: false, confidence: 0.5, actual: `element ${id} could not be read`, uncertain: [el.reason] };
         const gone = el.kind === 'gone' || !el.state.connected || !el.state.visible;
@@ -159,8 +172,12 @@ async function check(core: LensCore, o: ExpectedOutcome, pre: PreActionState, ev
       const moved = url !== pre.url || core.navigations > pre.navigations;
       return { met: domChanged || moved, confidence: 0.6, actual: moved ? `navigated to ${url}` : domChanged ? 'the page changed' : 'nothing on the page changed' };
     }
-    case 'no_change':
-      return { met: true, confidence: 0.7, actual: domChanged ? 'the page changed' : 'nothing changed' };
+    case 'no_change': {
+      // Nothing changed means nothing: not the address, not the document, not the DOM.
+      const moved = url !== pre.url || core.navigations > pre.navigations;
+      const what = moved ? `navigated to ${url}` : domChanged ? `the page changed (${changeSummary(events)})` : 'nothing changed';
+      return { met: !moved && !domChanged, confidence: 0.7, actual: what };
+    }
   }
 }
 
@@ -188,14 +205,16 @@ export async function verifyOutcome(core: LensCore, pre: PreActionState, expecte
       lastChecks.push(c);
       if (c.met) { met = { o, c }; break; }
     }
-    if (met || performance.now() - t0 >= timeout) break;
+    // A change that happened does not unhappen: no_change is settled by its first look.
+    if (met || waitsOnly || performance.now() - t0 >= timeout) break;
     await new Promise((r) => setTimeout(r, POLL_MS));
   }
   // Errors often arrive just after the change that satisfied us (a spinner, then "Invalid email").
   const left = Math.max(300, timeout - (performance.now() - t0));
   const uncertain: string[] = [...pre.unmarked];
   try {
-    const settled = await waitForDomStability(core, { timeout: Math.min(1500, left), stabilityThreshold: 300, networkIdleThreshold: 300 });
+    // Whole milliseconds: the stability options take integers, and a fraction would make every short verification uncertain.
+    const settled = await waitForDomStability(core, { timeout: Math.round(Math.min(1500, left)), stabilityThreshold: 300, networkIdleThreshold: 300 });
     uncertain.push(...settled.uncertain ?? []);
   } catch (e) {
     uncertain.push(`the page could not be watched settling after the action (${describeFailure(e)}); late errors may be missed`);
@@ -229,6 +248,12 @@ export async function verifyOutcome(core: LensCore, pre: PreActionState, expecte
   };
 }
 
+/** The last few changes, in words, for an answer that must say what changed. */
+function changeSummary(events: MutationEvent[]): string {
+  const shown = renderEvents(events.slice(-3));
+  return shown.length ? shown.join('; ') : 'the DOM was modified';
+}
+
 /** The address the browser's error page names, if its text says. */
 function failedUrl(events: MutationEvent[]): string | undefined {
   for (const e of events) {
@@ -246,7 +271,7 @@ function describeOutcome(o: ExpectedOutcome): string {
     case 'value_changes': return 'the value to change';
     case 'state_changes': return 'the state to change';
     case 'any_change': return 'a change on the page';
-    case 'no_change': return 'no errors';
+    case 'no_change': return 'no change on the page';
   }
 }
 

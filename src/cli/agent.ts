@@ -1,14 +1,15 @@
 // `pagelens serve` (the negotiation backend) and `pagelens agent "<task>" --url …` (the client loop
 // against it, or against the same backend in-process when no --backend is given).
 import { Command, Option } from 'commander';
-import { appBackend, httpBackend, runAgent, type AgentRun, type AgentStep } from '../agent/loop.js';
+import type { AgentRun, AgentStep } from '../agent/loop.js';
 import { createPlanner, PLANNER_NAMES, type PlannerName } from '../agent/planners.js';
 import { PagelensError } from '../model/errors.js';
-import { createApp, DEFAULT_MAX_BODY } from '../server/app.js';
-import { startServer } from '../server/serve.js';
-import { openPage, parseViewport } from '../session/open.js';
+import { errorReport, type ErrorReport } from './errors.js';
+import { DEFAULT_MAX_BODY, DEFAULT_REQUEST_TIMEOUT_MS } from '../server/limits.js';
+import { openPage } from './lazy.js';
+import { parseViewport } from '../model/viewport.js';
 
-interface ServeFlags { host: string; port: string; planner: PlannerName; token?: string; corsOrigin?: string; maxBody: string; compat?: boolean; quiet?: boolean }
+interface ServeFlags { host: string; port: string; planner: PlannerName; token?: string; auth: boolean; corsOrigin?: string; maxBody: string; requestTimeout: string; compat?: boolean; quiet?: boolean }
 export interface AgentFlags { url: string; backend?: string; token?: string; planner: PlannerName; maxSteps: string; json?: boolean; viewport: string; offline?: boolean; cdp?: string }
 
 export function addAgentCommands(program: Command): void {
@@ -17,9 +18,11 @@ export function addAgentCommands(program: Command): void {
     .option('--host <host>', 'address to bind (anything but loopback exposes the planner to the network)', '127.0.0.1')
     .option('--port <port>', 'port (0: any free one)', '8787')
     .addOption(new Option('--planner <name>', 'who decides the next step').choices([...PLANNER_NAMES]).default('heuristic'))
-    .option('--token <token>', 'require Authorization: Bearer <token>')
+    .option('--token <token>', 'require Authorization: Bearer <token> (prefer PAGELENS_TOKEN in the environment; without either, one is generated and printed)')
+    .option('--no-auth', 'answer without a token (any local process can then call the planner)')
     .option('--cors-origin <origin>', 'the one browser origin allowed to call (the extension\'s)')
     .option('--max-body <bytes>', 'largest request body accepted', String(DEFAULT_MAX_BODY))
+    .option('--request-timeout <seconds>', 'answer 504 when the planner has not answered by then', String(DEFAULT_REQUEST_TIMEOUT_MS / 1000))
     .option('--compat', 'ask for the full DOM in the legacy form (status: "needs_full_dom")')
     .option('--quiet', 'no request log on stderr')
     .action((flags: ServeFlags) => serveCommand(flags));
@@ -27,7 +30,7 @@ export function addAgentCommands(program: Command): void {
     .description('run a task on a page: snapshot, ask the backend, act with verification, until done')
     .requiredOption('--url <url-or-file>', 'the page to start on (a local file is served from loopback)')
     .option('--backend <url>', 'a running backend (default: the backend in-process)')
-    .option('--token <token>', 'bearer token for --backend')
+    .option('--token <token>', 'bearer token for --backend (default: PAGELENS_TOKEN)')
     .addOption(new Option('--planner <name>', 'planner of the in-process backend').choices([...PLANNER_NAMES]).default('heuristic'))
     .option('--max-steps <n>', 'give up after this many steps', '20')
     .option('--json', 'print the transcript as JSON on stdout')
@@ -45,12 +48,18 @@ function positiveInt(flag: string, v: string, min = 1): number {
 
 async function serveCommand(flags: ServeFlags): Promise<void> {
   const port = positiveInt('--port', flags.port, 0);
+  if (flags.token !== undefined && !flags.auth) throw new PagelensError('BAD_INPUT', '--token and --no-auth contradict each other: choose one.');
+  if (flags.token !== undefined) process.stderr.write('pagelens serve: --token is visible in the process list; prefer PAGELENS_TOKEN in the environment\n');
+  const token = flags.auth ? flags.token ?? (process.env.PAGELENS_TOKEN?.trim() || undefined) : undefined;
+  const { startServer } = await import('../server/serve.js');
   const server = await startServer({
-    host: flags.host, port, planner: await createPlanner(flags.planner), token: flags.token, corsOrigin: flags.corsOrigin,
-    maxBodyBytes: positiveInt('--max-body', flags.maxBody), compat: flags.compat,
+    host: flags.host, port, planner: await createPlanner(flags.planner), ...(token !== undefined && { token }), noAuth: !flags.auth, corsOrigin: flags.corsOrigin,
+    maxBodyBytes: positiveInt('--max-body', flags.maxBody), requestTimeoutMs: positiveInt('--request-timeout', flags.requestTimeout) * 1000, compat: flags.compat,
     ...(!flags.quiet && { log: (line: string) => process.stderr.write(`pagelens serve: ${line}\n`) }),
   });
-  process.stderr.write(`listening on ${server.url}\n`);
+  process.stderr.write(`listening on ${server.url}\nprotection: ${server.protection}\n`);
+  // A generated token is the one secret the owner needs to call: printed once, on stderr.
+  if (server.tokenGenerated) process.stderr.write(`token: ${server.token}  (clients send Authorization: Bearer <token>; set PAGELENS_TOKEN to choose it)\n`);
   await new Promise<void>((resolve) => {
     const stop = () => { void server.close().then(resolve); };
     process.once('SIGINT', stop);
@@ -58,14 +67,38 @@ async function serveCommand(flags: ServeFlags): Promise<void> {
   });
 }
 
+/** What `--json` prints when the run ended in an error: the error, and the steps carried out before it. */
+type AgentRunError = Omit<AgentRun, 'status'> & { status: 'error'; error: ErrorReport };
+
 export async function agentCommand(task: string, flags: AgentFlags): Promise<void> {
+  const steps: AgentStep[] = [];
+  try {
+    await agentRun(task, flags, steps);
+  } catch (e) {
+    // A caller of --json reads stdout: it gets a result whatever happened, never nothing.
+    if (flags.json) {
+      const error = errorReport(e);
+      const failed: AgentRunError = { task, status: 'error', message: `${error.code}: ${error.message}`, success: false, error, steps };
+      process.stdout.write(JSON.stringify(failed, null, 2) + '\n');
+    }
+    throw e;
+  }
+}
+
+/** The agent command proper; `steps` receives each step as it is carried out. */
+async function agentRun(task: string, flags: AgentFlags, steps: AgentStep[]): Promise<void> {
   const maxSteps = positiveInt('--max-steps', flags.maxSteps);
   if (flags.token && !flags.backend) throw new PagelensError('BAD_INPUT', '--token goes with --backend');
-  const backend = flags.backend ? httpBackend(flags.backend, flags.token) : appBackend(createApp({ planner: await createPlanner(flags.planner) }));
+  const { appBackend, httpBackend, runAgent } = await import('../agent/loop.js');
+  const { createApp } = await import('../server/app.js');
+  const token = flags.token ?? (process.env.PAGELENS_TOKEN?.trim() || undefined);
+  const backend = flags.backend ? httpBackend(flags.backend, token) : appBackend(createApp({ planner: await createPlanner(flags.planner) }));
+  // A backend that is down or refuses the token is found out before a browser starts.
+  await backend.check?.();
   const open = await openPage(flags.url, { viewport: parseViewport(flags.viewport), cdpEndpoint: flags.cdp, ...(flags.offline && { blockExternal: true }) });
   let run: AgentRun;
   try {
-    run = await runAgent(open.lens, { task, backend, maxSteps, onStep: (s) => process.stderr.write(stepLine(s) + '\n') });
+    run = await runAgent(open.lens, { task, backend, maxSteps, onStep: (s) => { steps.push(s); process.stderr.write(stepLine(s) + '\n'); } });
   } finally {
     await open.close();
   }

@@ -10,7 +10,7 @@ const BENCH_ENTRY = fileURLToPath(new URL('../../bench/run.js', import.meta.url)
 
 export function runBenchProcess(args: string[]): Promise<number> {
   if (!existsSync(BENCH_ENTRY)) {
-    return Promise.reject(new PagelensError('BAD_INPUT', `The benchmark is not built (${BENCH_ENTRY} is missing): run npm run build in the pagelens repository.`));
+    return Promise.reject(new PagelensError('BAD_INPUT', `The benchmark is not here (${BENCH_ENTRY} is missing): it ships with the pagelens repository, not the package; run npm run build in a clone.`));
   }
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BENCH_ENTRY, ...args], { stdio: 'inherit' });

@@ -7,7 +7,8 @@ import { DomOverviewParams, type DomOverviewParamsInput } from '../model/explore
 import { formatPayload } from '../model/format.js';
 import { countTokens } from '../model/tokens.js';
 import { parseInput } from '../model/validate.js';
-import { openPage, parseViewport } from '../session/open.js';
+import { openPage } from './lazy.js';
+import { parseViewport } from '../model/viewport.js';
 
 interface CommonFlags {
   viewport: string;

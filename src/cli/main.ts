@@ -1,13 +1,15 @@
 // The pagelens command line.
-import { Command, Option } from 'commander';
+import { Command, CommanderError, Option } from 'commander';
+import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
-import { ZodError } from 'zod';
 import type { Lens } from '../browser/lens.js';
-import { openPage, parseViewport } from '../session/open.js';
+import { openPage } from './lazy.js';
+import { parseViewport } from '../model/viewport.js';
 import { PagelensError } from '../model/errors.js';
 import { formatPayload } from '../model/format.js';
 import { V3_LEGEND } from '../model/roles.js';
+import { givenOptions, snapshotRequestConflict, SNAPSHOT_FORMATS, SNAPSHOT_MODES, type NameOf, type SnapshotFormat, type SnapshotMode } from '../model/snapshotRequest.js';
 import { countTokens } from '../model/tokens.js';
 import { addRunCommand } from './run.js';
 import { addBenchCommand } from './bench.js';
@@ -16,14 +18,17 @@ import { addAgentCommands, agentCommand } from './agent.js';
 import { addObserveCommands, parseMaxTokens, printFilteredSnapshot } from './observe.js';
 import { addExploreCommands } from './explore.js';
 import { addMcpCommand } from './mcp.js';
+import { describeError } from './errors.js';
 
 const DEMO_PAGE = fileURLToPath(new URL('../../../assets/demo.html', import.meta.url));
+/** The package's own manifest, next to dist/ in the repository and in an installed package alike. */
+const PACKAGE_JSON = new URL('../../../package.json', import.meta.url);
 
 interface SnapshotFlags {
-  mode: 'semantic_v3' | 'semantic' | 'axtree' | ArtifactMode;
+  mode: SnapshotMode;
   fullPage?: boolean;
   viewport: string;
-  format: 'json' | 'text';
+  format: SnapshotFormat;
   cdp?: string;
   boxes?: boolean;
   pretty?: boolean;
@@ -41,33 +46,16 @@ interface SnapshotFlags {
 type ArtifactMode = 'skeleton' | 'full' | 'hybrid';
 const isArtifact = (mode: string): mode is ArtifactMode => mode === 'skeleton' || mode === 'full' || mode === 'hybrid';
 
-// Flags that mean nothing for the chosen mode/format. Ignoring them would hand the caller (often an
-// LLM) output that silently differs from what it asked for, so each is an error, found before any
-// browser starts. The first matching row wins.
-const FLAG_CONFLICTS: Array<[(f: SnapshotFlags) => boolean, string]> = [
-  [(f) => !!f.boxes && f.mode === 'axtree', '--boxes does not apply to --mode axtree: accessibility-tree nodes carry no boxes.'],
-  [(f) => !!f.boxes && f.mode === 'semantic', '--boxes does not apply to --mode semantic: its nodes always carry bounds.'],
-  [(f) => !!f.boxes && f.format === 'text', '--boxes does not apply to --format text: the text form has no coordinates.'],
-  [(f) => f.format === 'text' && f.mode === 'semantic', '--mode semantic does not apply to --format text: the text form is one fixed form; use --format text alone, or with --mode axtree for its outline.'],
-  [(f) => !!f.fullPage && f.mode === 'axtree', '--full-page does not apply to --mode axtree: the accessibility tree always covers the whole page.'],
-  [(f) => !!f.pretty && f.format === 'text', '--pretty does not apply to --format text: it only lays out JSON.'],
-  [(f) => !!f.boxes && isArtifact(f.mode), '--boxes does not apply to --mode skeleton, full or hybrid: hybrid nodes always carry boxes, the others have none.'],
-  [(f) => f.format === 'text' && isArtifact(f.mode), '--format text does not apply to --mode skeleton, full or hybrid: they are JSON payloads.'],
-  [(f) => !!f.fullPage && f.mode === 'full', '--full-page does not apply to --mode full: the full DOM is always the whole document.'],
-  [(f) => !!f.fullPage && f.mode === 'hybrid', '--full-page does not apply to --mode hybrid: it shows the viewport, as its screenshot does.'],
-  [(f) => f.screenshot !== undefined && f.mode !== 'hybrid', '--screenshot only applies to --mode hybrid: no other mode takes a screenshot.'],
-  [(f) => f.quality !== undefined && f.mode !== 'hybrid', '--quality only applies to --mode hybrid: it is the JPEG quality of its screenshot.'],
-  [(f) => f.marks === false && f.mode !== 'hybrid', '--no-marks only applies to --mode hybrid: it leaves the IDs off its screenshot.'],
-  [(f) => f.maxTokens !== undefined && f.query === undefined, '--max-tokens only applies with --query: it is the budget of a filtered snapshot.'],
-  [(f) => f.query !== undefined && f.mode !== 'semantic_v3', '--query does not apply to --mode semantic, axtree, skeleton, full or hybrid: it filters the semantic tree (leave --mode out).'],
-  [(f) => f.query !== undefined && f.format === 'text', '--format text does not apply to --query: the filtered snapshot is JSON.'],
-  [(f) => f.query !== undefined && !!f.boxes, '--boxes does not apply to --query: the filtered tree has no coordinates.'],
-  [(f) => f.query !== undefined && !!f.fullPage, '--full-page does not apply to --query: a filtered snapshot always searches the whole page.'],
-];
-
-/** The first flag that does not apply to the chosen mode and format, as a message; null when all apply. */
+// Flags that mean nothing for the chosen mode/format are an error, found before any browser starts:
+// ignoring them would hand the caller (often an LLM) output that silently differs from what it asked
+// for. Which option applies to which mode is the shared table (model/snapshotRequest.ts).
 function checkFlagCombination(flags: SnapshotFlags): string | null {
-  return FLAG_CONFLICTS.find(([conflicts]) => conflicts(flags))?.[1] ?? null;
+  const shot = [flags.screenshot !== undefined && '--screenshot', flags.quality !== undefined && '--quality', flags.marks === false && '--no-marks'].filter(Boolean);
+  const given = givenOptions({ fullPage: flags.fullPage, boxes: flags.boxes, query: flags.query, maxTokens: flags.maxTokens, screenshot: shot.length ? true : undefined });
+  const flagOf: NameOf = (part) => (part === 'screenshot' ? shot.join(', ') : `--${part.replace(/[A-Z]/g, (c) => `-${c.toLowerCase()}`)}`);
+  const conflict = snapshotRequestConflict({ mode: flags.mode, format: flags.format, query: flags.query, given }, flagOf);
+  if (conflict) return conflict;
+  return flags.pretty && flags.format !== 'json' ? `--pretty does not apply to --format ${flags.format}: it only lays out JSON.` : null;
 }
 
 async function snapshotCommand(target: string, flags: SnapshotFlags): Promise<void> {
@@ -133,10 +121,10 @@ function parseQuality(value: string): number {
 
 function addSnapshotOptions(cmd: Command): Command {
   return cmd
-    .addOption(new Option('--mode <mode>', 'output mode').choices(['semantic_v3', 'semantic', 'axtree', 'skeleton', 'full', 'hybrid']).default('semantic_v3'))
+    .addOption(new Option('--mode <mode>', 'output mode').choices(SNAPSHOT_MODES).default('semantic_v3'))
     .option('--full-page', 'keep elements outside the viewport too')
     .option('--viewport <WxH>', 'viewport size', '1280x800')
-    .addOption(new Option('--format <format>', 'json payload or compact text').choices(['json', 'text']).default('json'))
+    .addOption(new Option('--format <format>', 'json payload or compact text').choices(SNAPSHOT_FORMATS).default('json'))
     .option('--boxes', 'add [x,y,w,h] boxes to semantic_v3 nodes')
     .option('--pretty', 'one element per line instead of compact JSON')
     .option('--cdp <endpoint>', 'attach to a running browser over CDP (ws://… or http://host:9222)')
@@ -149,7 +137,13 @@ function addSnapshotOptions(cmd: Command): Command {
 }
 
 export function buildCli(): Command {
-  const program = new Command('pagelens').description('Compact, stable page state for LLM agents').showHelpAfterError();
+  const { version } = JSON.parse(readFileSync(PACKAGE_JSON, 'utf8')) as { version: string };
+  // Usage errors are one line with where to look (see main), not the whole help: commander's own
+  // output of them is silenced here and its exit turned into an exception main can word.
+  const program = new Command('pagelens').description('Compact, stable page state for LLM agents')
+    .version(version, '-V, --version', 'print the version')
+    .configureOutput({ outputError: () => {} })
+    .exitOverride();
   addSnapshotOptions(program.command('snapshot <url-or-file>').description('print what an agent can see and do on a page'))
     .action((target: string, flags: SnapshotFlags) => snapshotCommand(target, flags));
   addSnapshotOptions(program.command('demo').description('snapshot the built-in demo page, then let the offline agent place an order on it (no API key)'))
@@ -172,21 +166,34 @@ export function buildCli(): Command {
   return program;
 }
 
-/** One line for stderr: the code a script can switch on and a message a person or an LLM can act on. */
-function describeError(e: unknown): string {
-  if (e instanceof PagelensError) return `${e.code}: ${e.message}`;
-  // Input that failed a schema (an --expect, an action) is the caller's mistake, not ours.
-  if (e instanceof ZodError) return `BAD_INPUT: ${e.issues.map((i) => `${i.path.map(String).join('.') || 'input'}: ${i.message}`).join('; ')}`;
-  const first = (e instanceof Error ? e.message || e.name : String(e)).split('\n')[0];
-  return `INTERNAL: ${first} (a bug in pagelens; set PAGELENS_DEBUG=1 for the stack)`;
+/**
+ * A usage error (unknown option, bad choice, missing argument) as one line that says where the
+ * usage is: `pagelens: BAD_INPUT: unknown option '--bogus'; see pagelens snapshot --help`.
+ */
+function usageError(program: Command, e: CommanderError, argv: string[]): string {
+  const words = argv.slice(2).filter((a) => !a.startsWith('-'));
+  const command = program.commands.find((c) => c.name() === words[0]);
+  const message = e.message.replace(/^error: /, '').replace(/\s*\n\s*/g, ' ').trim();
+  return `pagelens: BAD_INPUT: ${message}; see pagelens${command ? ` ${command.name()}` : ''} --help`;
 }
 
 export async function main(argv: string[]): Promise<void> {
-  // Commander prints its own usage errors (unknown option, bad choice) and exits; errors thrown by
-  // option parsers and actions reach us unwrapped (commander only rewraps its invalidArgument).
+  // Errors thrown by option parsers and actions reach us unwrapped (commander only rewraps its
+  // invalidArgument); commander's own usage errors and exits arrive as a CommanderError.
+  const program = buildCli();
   try {
-    await buildCli().parseAsync(argv);
+    await program.parseAsync(argv);
   } catch (e) {
+    if (e instanceof CommanderError) {
+      // --help and --version have printed what was asked (exit 0); a bare `pagelens` printed the help.
+      if (e.code === 'commander.helpDisplayed' || e.code === 'commander.version' || e.code === 'commander.help') {
+        process.exitCode = e.exitCode;
+        return;
+      }
+      process.stderr.write(usageError(program, e, argv) + '\n');
+      process.exitCode = e.exitCode || 1;
+      return;
+    }
     process.stderr.write(`pagelens: ${describeError(e)}\n`);
     const debug = process.env.PAGELENS_DEBUG;
     if (debug && debug !== '0' && e instanceof Error && e.stack) process.stderr.write(`${e.stack}\n`);

@@ -1,10 +1,8 @@
 // `pagelens mcp` (the MCP server, stdio or --port for Streamable HTTP) and `pagelens tools`
 // (the same tools as JSON definitions, for stacks that call functions themselves).
 import { Command, Option } from 'commander';
-import { runMcpServer } from '../mcp/server.js';
 import { PagelensError } from '../model/errors.js';
-import { parseViewport } from '../session/open.js';
-import { toolDefinitions } from '../tools/registry.js';
+import { parseViewport } from '../model/viewport.js';
 
 interface McpFlags {
   port?: number;
@@ -17,6 +15,13 @@ interface McpFlags {
   headed?: boolean;
   allowedOrigins?: string;
   blockedOrigins?: string;
+  allowFileUrls?: boolean;
+  fileRoot?: string[];
+  uploadDir?: string[];
+  token?: string;
+  sharedContext?: boolean;
+  maxSessions?: number;
+  sessionIdle?: number;
   downloadsDir?: string;
 }
 
@@ -26,6 +31,24 @@ function parsePort(text: string): number {
   return n;
 }
 
+function parseCount(flag: string, min: number) {
+  return (text: string): number => {
+    const n = Number(text);
+    if (!/^\d+$/.test(text.trim()) || n < min) throw new PagelensError('BAD_INPUT', `${flag} must be an integer ≥ ${min}, got "${text}".`);
+    return n;
+  };
+}
+
+/** The HTTP server's token: the environment is the place for it (argv is visible to every local user). */
+function httpToken(flags: McpFlags): string | undefined {
+  if (flags.token !== undefined) {
+    process.stderr.write('pagelens mcp: --token is visible in the process list; prefer PAGELENS_MCP_TOKEN in the environment\n');
+    return flags.token;
+  }
+  return process.env.PAGELENS_MCP_TOKEN?.trim() || undefined;
+}
+
+const collect = (value: string, previous: string[]) => [...previous, value];
 const list = (s?: string) => s?.split(',').map((x) => x.trim()).filter(Boolean);
 
 export function addMcpCommand(program: Command): void {
@@ -40,8 +63,19 @@ export function addMcpCommand(program: Command): void {
     .option('--headed', 'show the browser window (needs a display)')
     .option('--allowed-origins <list>', 'comma-separated origins the page may load from; all others are blocked')
     .option('--blocked-origins <list>', 'comma-separated origins to block')
+    .option('--allow-file-urls', 'let the agent open file:// URLs anywhere on the disk (off by default)')
+    .option('--file-root <dir>', 'let the agent open file:// URLs under this folder (repeatable)', collect, [])
+    .option('--upload-dir <dir>', 'browser_file_upload may read files under this folder (repeatable; besides the client\'s MCP roots)', collect, [])
+    .option('--token <token>', 'with --port: require Authorization: Bearer <token> (prefer the PAGELENS_MCP_TOKEN environment variable)')
+    .option('--shared-context', 'with --port: every client works in one browser context (default: one context per client)')
+    .option('--max-sessions <n>', 'with --port: open MCP sessions at most (default 8)', parseCount('--max-sessions', 1))
+    .option('--session-idle <seconds>', 'with --port: close a session unused this long, with its browser context (default 900)', parseCount('--session-idle', 1))
     .option('--downloads-dir <dir>', 'save files the page downloads in this folder (absolute path); without it downloads are reported, not saved')
     .action(async (flags: McpFlags) => {
+      const httpOnly = [flags.token !== undefined && '--token', flags.sharedContext && '--shared-context', flags.maxSessions !== undefined && '--max-sessions', flags.sessionIdle !== undefined && '--session-idle'].filter(Boolean);
+      if (flags.port === undefined && httpOnly.length) throw new PagelensError('BAD_INPUT', `${httpOnly.join(', ')} only mean something with --port (stdio has one client, its parent process).`);
+      const token = httpToken(flags);
+      const { runMcpServer } = await import('../mcp/server.js');
       await runMcpServer({
         ...(flags.port !== undefined && { port: flags.port }),
         ...(flags.cdp && { cdp: flags.cdp }),
@@ -53,12 +87,22 @@ export function addMcpCommand(program: Command): void {
         ...(flags.headed && { headless: false }),
         ...(flags.allowedOrigins && { allowedOrigins: list(flags.allowedOrigins) }),
         ...(flags.blockedOrigins && { blockedOrigins: list(flags.blockedOrigins) }),
+        ...(flags.allowFileUrls && { allowFileUrls: true }),
+        ...(flags.fileRoot?.length && { fileRoots: flags.fileRoot }),
+        ...(flags.uploadDir?.length && { uploadDirs: flags.uploadDir }),
+        http: {
+          ...(token !== undefined && { token }),
+          ...(flags.sharedContext && { sharedContext: true }),
+          ...(flags.maxSessions !== undefined && { maxSessions: flags.maxSessions }),
+          ...(flags.sessionIdle !== undefined && { idleMs: flags.sessionIdle * 1000 }),
+        },
         ...(flags.downloadsDir && { downloadsDir: flags.downloadsDir }),
       });
     });
   program.command('tools').description('print the tool definitions as JSON (OpenAI functions with strict: true, or MCP tools)')
     .addOption(new Option('--format <format>', 'definition format').choices(['openai', 'mcp']).default('openai'))
-    .action((flags: { format: 'openai' | 'mcp' }) => {
+    .action(async (flags: { format: 'openai' | 'mcp' }) => {
+      const { toolDefinitions } = await import('../tools/registry.js');
       process.stdout.write(JSON.stringify(toolDefinitions(flags.format), null, 2) + '\n');
     });
 }

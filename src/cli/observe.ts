@@ -11,7 +11,8 @@ import type { Chooser } from '../model/chooser.js';
 import { PagelensError } from '../model/errors.js';
 import { formatPayload } from '../model/format.js';
 import { parseExpectSpec } from '../model/outcome.js';
-import { openPage, parseViewport } from '../session/open.js';
+import { openPage } from './lazy.js';
+import { parseViewport } from '../model/viewport.js';
 
 interface PageFlags {
   viewport: string;

@@ -3,7 +3,8 @@
 // and the snapshot after it. An --expect applies to the --do just before it. Stops at the first
 // action that fails (or whose verification fails) and exits non-zero.
 import { Command, Option } from 'commander';
-import { openPage, parseViewport } from '../session/open.js';
+import { openPage } from './lazy.js';
+import { parseViewport } from '../model/viewport.js';
 import { parseAction, type Action } from '../model/actions.js';
 import { PagelensError } from '../model/errors.js';
 import { formatPayload } from '../model/format.js';
@@ -58,7 +59,8 @@ async function runCommand(target: string, steps: Step[], flags: RunFlags): Promi
       print({ step: i + 1, result });
       print({ step: i + 1, snapshot: await open.lens.snapshot({ fullPage: flags.fullPage }) });
       const note = result.error?.message ?? result.verification?.feedback ?? result.detail ?? '';
-      process.stderr.write(`pagelens: step ${i + 1} ${step.text}: ${ok ? 'ok' : 'FAILED'} (${result.method}) ${note}\n`);
+      // The action as the lens reports it: a value meant for a password field is masked there.
+      process.stderr.write(`pagelens: step ${i + 1} ${result.action}: ${ok ? 'ok' : 'FAILED'} (${result.method}) ${note}\n`);
       if (!ok) {
         failed++;
         if (!flags.keepGoing) break;

@@ -5,12 +5,16 @@
 import { mkdir } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, blockExternalRequests, connectChromium, findChromium, launchChromium } from '../browser/chromium.js';
+import { CHROMIUM_ARGS, connectChromium, findChromium, launchChromium, parseOriginRules, routeOriginRules } from '../browser/chromium.js';
+import { IdNumbering } from '../browser/ids.js';
+import { startOriginProxy } from '../browser/originProxy.js';
+import { hasOriginRules, type OriginRules } from '../model/origins.js';
+import { FilePolicy } from './filePolicy.js';
 import { Lens } from '../browser/lens.js';
 import { WEBMCP_ARGS } from '../browser/webmcp.js';
 import { PagelensError } from '../model/errors.js';
 import { watchConsole } from '../tools/console.js';
-import { watchNetwork } from '../tools/network.js';
+import { watchNetwork } from '../tools/requests.js';
 import type { TabHost, TabInfo } from '../tools/host.js';
 
 export interface BrowserOptions {
@@ -32,6 +36,12 @@ export interface BrowserOptions {
   /** Only these origins may load (plus data:, blob:, about:). */
   allowedOrigins?: string[];
   blockedOrigins?: string[];
+  /** file:// URLs anywhere (off by default: see filePolicy.ts). */
+  allowFileUrls?: boolean;
+  /** file:// URLs under these folders. */
+  fileRoots?: string[];
+  /** Folders browser_file_upload may read from (besides the client's MCP roots). */
+  uploadDirs?: string[];
   /** Save files the page downloads here (created if missing); without it they are reported, not saved. */
   downloadsDir?: string;
 }
@@ -65,9 +75,21 @@ export class BrowserSession implements TabHost {
   private current?: Page;
   /** Pages this session opened or saw open, as opposed to an attached user's tabs. */
   private readonly ownPages = new WeakSet<Page>();
+  /** One numbering for every tab: an ID from one tab never names an element of another. */
+  private readonly numbering = new IdNumbering();
 
-  constructor(private readonly opts: BrowserOptions) {
+  /** `source`: the browser several sessions share, each in a context of its own (MCP over HTTP). */
+  /** The origin rules, when any are set: on every request of the context (see open()). */
+  private readonly rules?: OriginRules;
+
+  /** What of the disk the agent may reach: file:// URLs and uploads. */
+  readonly files: FilePolicy;
+
+  constructor(private readonly opts: BrowserOptions, private readonly source?: SharedBrowser) {
     checkBrowserOptions(opts);
+    this.files = new FilePolicy(opts);
+    const rules = parseOriginRules(opts);
+    if (hasOriginRules(rules)) this.rules = rules;
   }
 
   get downloadsDir(): string | undefined {
@@ -127,6 +149,14 @@ export class BrowserSession implements TabHost {
     await this.close();
   }
 
+  checkNavigation(url: string): void {
+    this.files.checkNavigation(url);
+  }
+
+  checkUploads(paths: string[]): Promise<string[]> {
+    return this.files.checkUploads(paths);
+  }
+
   // ---- lifecycle ----
 
   async close(): Promise<void> {
@@ -152,8 +182,7 @@ export class BrowserSession implements TabHost {
     const opened = await this.openContext();
     try {
       const { context } = opened;
-      if (this.opts.offline) await blockExternalRequests(context);
-      if (this.opts.allowedOrigins?.length || this.opts.blockedOrigins?.length) await restrictOrigins(context, this.opts.allowedOrigins ?? [], this.opts.blockedOrigins ?? []);
+      if (this.rules) await routeOriginRules(context, this.rules);
       // Pages already there (an attached profile's tabs, a persistent context's first page) are
       // tabs too; their lenses are attached when first used. New pages, popups included, get
       // theirs at once, so the tagger is in before their first document loads.
@@ -172,30 +201,46 @@ export class BrowserSession implements TabHost {
     }
   }
 
+  /**
+   * The context, and the origin proxy its every request passes when rules are set. An attached
+   * browser's own profile cannot be given a proxy: there the rules hold for first hops only
+   * (routeOriginRules), and the log says so.
+   */
   private async openContext(): Promise<Opened> {
     const { opts } = this;
     const viewport = opts.viewport ?? DEFAULT_VIEWPORT;
-    if (opts.userDataDir) {
-      const context = await launchPersistent(opts.userDataDir, viewport, opts.headless ?? true);
-      return { context, close: () => context.close() };
-    }
-    if (opts.cdp) {
-      const browser = await connectChromium(opts.cdp);
-      // Attached without --isolated: the browser's own profile, as its user would. Only the
-      // pages this session opened are closed at the end; the browser keeps running.
-      const existing = opts.isolated ? undefined : browser.contexts()[0];
-      if (existing) {
-        return { context: existing, close: async () => { await this.closeOwnPages(); await browser.close(); } };
-      }
-      const context = await browser.newContext({ viewport });
-      return { context, close: async () => { await context.close(); await browser.close(); } };
-    }
-    const browser = opts.wsEndpoint ? await connectServer(opts.wsEndpoint) : await launchChromium({ headless: opts.headless ?? true, extraArgs: WEBMCP_ARGS });
+    const guard = this.rules && !(opts.cdp && !opts.isolated) ? await startOriginProxy(this.rules) : undefined;
+    const proxy = guard && { proxy: { server: guard.server } };
+    const stopGuard = async () => { await guard?.close(); };
     try {
-      const context = await browser.newContext({ viewport });
-      return { context, close: async () => { await context.close().catch(() => {}); await browser.close(); } };
+      if (opts.userDataDir) {
+        const context = await launchPersistent(opts.userDataDir, viewport, opts.headless ?? true, proxy);
+        return { context, close: async () => { await context.close(); await stopGuard(); } };
+      }
+      if (opts.cdp && !opts.isolated) {
+        if (this.rules) process.stderr.write('pagelens: origin rules on an attached browser\'s own profile see first hops only (not redirects or WebSockets); add --isolated for all of them\n');
+        const browser = await connectChromium(opts.cdp);
+        // Attached without --isolated: the browser's own profile, as its user would. Only the
+        // pages this session opened are closed at the end; the browser keeps running.
+        const existing = browser.contexts()[0];
+        if (existing) {
+          return { context: existing, close: async () => { await this.closeOwnPages(); await browser.close(); } };
+        }
+        const context = await browser.newContext({ viewport });
+        return { context, close: async () => { await context.close(); await browser.close(); } };
+      }
+      // A context of our own, in a browser of our own or in the one the server's sessions share.
+      const browser = this.source ? await this.source.get() : await startBrowser(opts);
+      const ownsBrowser = !this.source;
+      try {
+        const context = await browser.newContext({ viewport, ...proxy });
+        return { context, close: async () => { await context.close().catch(() => {}); if (ownsBrowser) await browser.close(); await stopGuard(); } };
+      } catch (e) {
+        if (ownsBrowser) await browser.close().catch(() => {});
+        throw e;
+      }
     } catch (e) {
-      await browser.close().catch(() => {});
+      await stopGuard();
       throw e;
     }
   }
@@ -229,7 +274,7 @@ export class BrowserSession implements TabHost {
   }
 
   private lensOf(tab: Tab): Promise<Lens> {
-    tab.lens ??= Lens.attach(tab.page).catch((e) => { tab.lens = undefined; throw e; });
+    tab.lens ??= Lens.attach(tab.page, { numbering: this.numbering }).catch((e) => { tab.lens = undefined; throw e; });
     return tab.lens;
   }
 
@@ -244,11 +289,37 @@ export class BrowserSession implements TabHost {
   }
 }
 
+/** One browser (launched, or connected to) in which several sessions open contexts of their own. */
+export class SharedBrowser {
+  private browser?: Promise<Browser>;
+
+  constructor(private readonly opts: BrowserOptions) {}
+
+  get(): Promise<Browser> {
+    this.browser ??= startBrowser(this.opts).then((b) => {
+      b.on('disconnected', () => { this.browser = undefined; });
+      return b;
+    }, (e) => { this.browser = undefined; throw e; });
+    return this.browser;
+  }
+
+  async close(): Promise<void> {
+    const b = await this.browser?.catch(() => undefined);
+    this.browser = undefined;
+    await b?.close().catch(() => {});
+  }
+}
+
+function startBrowser(opts: BrowserOptions): Promise<Browser> {
+  if (opts.cdp) return connectChromium(opts.cdp);
+  return opts.wsEndpoint ? connectServer(opts.wsEndpoint) : launchChromium({ headless: opts.headless ?? true, extraArgs: WEBMCP_ARGS });
+}
+
 /** A persistent profile, with the executable and flags every other launch uses. */
-async function launchPersistent(dir: string, viewport: { width: number; height: number }, headless: boolean): Promise<BrowserContext> {
+async function launchPersistent(dir: string, viewport: { width: number; height: number }, headless: boolean, proxy?: { proxy: { server: string } }): Promise<BrowserContext> {
   const executablePath = findChromium();
   try {
-    return await chromium.launchPersistentContext(dir, { executablePath, headless, args: [...CHROMIUM_ARGS, ...WEBMCP_ARGS], viewport });
+    return await chromium.launchPersistentContext(dir, { executablePath, headless, args: [...CHROMIUM_ARGS, ...WEBMCP_ARGS], viewport, ...proxy });
   } catch (e) {
     throw new PagelensError('NO_BROWSER', `Chromium at ${executablePath} failed to start with the profile ${dir}: ${(e as Error).message.split('\n')[0]}`);
   }
@@ -267,18 +338,4 @@ function withTimeout<T>(p: Promise<T>, ms: number, fallback: T): Promise<T> {
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<T>((r) => { timer = setTimeout(() => r(fallback), ms); });
   return Promise.race([p.catch(() => fallback), late]).finally(() => clearTimeout(timer));
-}
-
-async function restrictOrigins(context: BrowserContext, allowed: string[], blocked: string[]): Promise<void> {
-  const norm = (o: string) => { try { return new URL(o).origin; } catch { throw new PagelensError('BAD_INPUT', `"${o}" is not an origin (expected e.g. https://example.com).`); } };
-  const allow = new Set(allowed.map(norm));
-  const block = new Set(blocked.map(norm));
-  await context.route('**/*', (route) => {
-    const url = route.request().url();
-    if (/^(data|blob|about):/.test(url)) return route.fallback();
-    let origin = '';
-    try { origin = new URL(url).origin; } catch { /* unparseable: blocked below */ }
-    if (block.has(origin) || (allow.size > 0 && !allow.has(origin))) return route.abort('blockedbyclient');
-    return route.fallback();
-  });
 }

@@ -1,16 +1,14 @@
 // The pagelens MCP server: every tool of the registry over stdio (or Streamable HTTP on
 // 127.0.0.1), on the current tab of a launched or attached Chromium. Stdout belongs to the protocol, so
 // every log goes to stderr; a tool that fails answers isError with its code, never a crash.
-import { randomUUID } from 'node:crypto';
-import { createServer as createHttpServer } from 'node:http';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { V3_LEGEND } from '../model/roles.js';
 import { runToolSafely, toolDefinitions } from '../tools/registry.js';
 import type { ToolResult } from '../tools/types.js';
 import { BrowserSession, type BrowserOptions } from './browser.js';
+import { DEFAULT_IDLE_MS, DEFAULT_MAX_SESSIONS, contextIsShared, startMcpHttp, type McpHttpOptions } from './http.js';
 
 export const INSTRUCTIONS = `pagelens: see and act on a live web page by element ID.
 Start with page_snapshot (or dom_overview / snapshot_regions on big pages); act with browser_click, browser_type… by the ID "i" the snapshot gives.
@@ -22,6 +20,8 @@ ${V3_LEGEND}`;
 export interface McpServerOptions extends BrowserOptions {
   /** Streamable HTTP on 127.0.0.1 at this port instead of stdio. */
   port?: number;
+  /** Token, session bounds and context sharing of the HTTP server. */
+  http?: Omit<McpHttpOptions, 'port' | 'log'>;
 }
 
 const log = (msg: string) => process.stderr.write(`pagelens mcp: ${msg}\n`);
@@ -37,6 +37,8 @@ function toMcp(r: ToolResult): CallToolResult {
 export function createMcpServer(session: BrowserSession): Server {
   const server = new Server({ name: 'pagelens', version: '0.1.0' }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   const tools = toolDefinitions('mcp');
+  // Uploads may read from the folders the client declares as its roots (asked for when needed).
+  session.files.setRootsProvider(async () => server.getClientCapabilities()?.roots ? (await server.listRoots()).roots.map((r) => r.uri) : []);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   // One page, one call at a time: two actions interleaved on it would each see the other's effects.
   let queue: Promise<unknown> = Promise.resolve();
@@ -60,18 +62,20 @@ export function createMcpServer(session: BrowserSession): Server {
 
 /** Runs the server until the client goes away (stdio) or the process is stopped (HTTP). */
 export async function runMcpServer(opts: McpServerOptions): Promise<void> {
-  const session = new BrowserSession(opts);
+  let closeAll: () => Promise<void> = async () => {};
   let closing = false;
   const shutdown = async (why: string) => {
     if (closing) return;
     closing = true;
     log(`${why}; closing the browser`);
-    await session.close();
+    await closeAll();
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('interrupted'));
   process.on('SIGTERM', () => void shutdown('terminated'));
   if (opts.port === undefined) {
+    const session = new BrowserSession(opts);
+    closeAll = () => session.close();
     const server = createMcpServer(session);
     const transport = new StdioServerTransport();
     transport.onclose = () => void shutdown('client disconnected');
@@ -80,30 +84,18 @@ export async function runMcpServer(opts: McpServerOptions): Promise<void> {
     log('ready on stdio');
     return;
   }
-  await serveHttp(session, opts.port);
+  const http = await startMcpHttp(opts, { ...opts.http, port: opts.port, log }, createMcpServer);
+  closeAll = () => http.close();
+  log(`ready on ${http.url} (${describeHttpProtection(opts)})`);
 }
 
-/** Streamable HTTP: one MCP session per client, all on the same page. */
-async function serveHttp(session: BrowserSession, port: number): Promise<void> {
-  const transports = new Map<string, StreamableHTTPServerTransport>();
-  const http = createHttpServer((req, res) => {
-    void (async () => {
-      const sid = req.headers['mcp-session-id'];
-      let transport = typeof sid === 'string' ? transports.get(sid) : undefined;
-      if (!transport) {
-        if (typeof sid === 'string') { res.writeHead(404).end('unknown MCP session'); return; }
-        const t = new StreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (id) => { transports.set(id, t); } });
-        t.onclose = () => { if (t.sessionId) transports.delete(t.sessionId); };
-        await createMcpServer(session).connect(t);
-        transport = t;
-      }
-      await transport.handleRequest(req, res);
-    })().catch((e) => {
-      log(`request failed: ${(e as Error).message}`);
-      if (!res.headersSent) res.writeHead(500).end();
-    });
-  });
-  await new Promise<void>((resolve, reject) => { http.once('error', reject); http.listen(port, '127.0.0.1', () => resolve()); });
-  const addr = http.address();
-  log(`ready on http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : port}/mcp`);
+/** What protects the HTTP server, said on start so the user knows what is on. */
+function describeHttpProtection(opts: McpServerOptions): string {
+  const h = opts.http ?? {};
+  return [
+    'Host and Origin checked (loopback only)',
+    h.token !== undefined ? 'bearer token required' : 'no token (set PAGELENS_MCP_TOKEN to require one)',
+    contextIsShared({ ...opts, ...h }) ? 'one browser context shared by all clients' : 'a browser context per client',
+    `at most ${h.maxSessions ?? DEFAULT_MAX_SESSIONS} sessions, closed after ${Math.round((h.idleMs ?? DEFAULT_IDLE_MS) / 1000)} s idle`,
+  ].join('; ');
 }

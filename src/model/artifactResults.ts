@@ -6,7 +6,7 @@ import type { PageModel } from './page.js';
 import type { SemanticNodeV3 } from './schema.js';
 import { renderSkeleton, type SelectOptions } from './skeleton.js';
 import { templatize } from './templatize.js';
-import { countTokens } from './tokens.js';
+import { tokenCounts } from './tokens.js';
 
 /** Milliseconds since `t0` (performance.now()), to a tenth. */
 export function elapsedMs(t0: number): number {
@@ -38,7 +38,7 @@ export async function skeletonResult(model: PageModel, selects: Map<string, Sele
     skeletonDom: renderSkeleton(model, { selects }),
     meta: { elements: model.nodes.length, totalElements: model.total, extractionTimeMs: elapsedMs(t0), estimatedTokens: 0 },
   };
-  result.meta.estimatedTokens = await countTokens(JSON.stringify(result));
+  Object.assign(result.meta, await tokenCounts({ estimatedTokens: JSON.stringify(result) }));
   return result;
 }
 
@@ -63,9 +63,8 @@ export async function fullResult(page: SerializedPage, t0: number): Promise<Full
     dom: packed.html,
     meta: {
       rawChars: raw.length,
-      rawTokens: await countTokens(raw),
       templatizedChars: packed.html.length,
-      estimatedTokens: await countTokens(packed.html),
+      ...await tokenCounts({ rawTokens: raw, estimatedTokens: packed.html }),
       templates: packed.templates,
       instances: packed.instances,
       elements,
@@ -102,6 +101,6 @@ export async function hybridResult(
       estimatedTokens: 0,
     },
   };
-  result.meta.estimatedTokens = await countTokens(JSON.stringify({ ...result, screenshot: '' }));
+  Object.assign(result.meta, await tokenCounts({ estimatedTokens: JSON.stringify({ ...result, screenshot: '' }) }));
   return result;
 }

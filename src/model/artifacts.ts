@@ -4,7 +4,8 @@
 // The in-page answers these are built from are here too (the engine contract imports them).
 import { z } from 'zod';
 import { DomModeContext } from './modes.js';
-import { SemanticResult, SemanticV3Result, SemanticNodeV3, SnapshotMode, Viewport } from './schema.js';
+import { APPROXIMATE_TOKENS, SemanticResult, SemanticV3Result, SemanticNodeV3, Viewport } from './schema.js';
+import { DomMode, RequestedDomMode } from './snapshotRequest.js';
 
 // ---- in-page answers ----
 
@@ -102,6 +103,7 @@ export const SkeletonMeta = z.object({
   totalElements: z.number(),
   extractionTimeMs: z.number(),
   estimatedTokens: z.number(),
+  ...APPROXIMATE_TOKENS,
 });
 
 export const SkeletonResult = z.object({
@@ -121,6 +123,7 @@ export const FullMeta = z.object({
   /** The same after templatizing (what `dom` is). */
   templatizedChars: z.number(),
   estimatedTokens: z.number(),
+  ...APPROXIMATE_TOKENS,
   templates: z.number(),
   /** Elements written as template instances. */
   instances: z.number(),
@@ -149,6 +152,7 @@ export const HybridMeta = z.object({
   extractionTimeMs: z.number(),
   /** o200k tokens of the payload without the screenshot. */
   estimatedTokens: z.number(),
+  ...APPROXIMATE_TOKENS,
 });
 
 export const HybridResult = z.object({
@@ -172,7 +176,7 @@ export type HybridResult = z.infer<typeof HybridResult>;
 // ---- lens.capture() ----
 
 /** What the backend asked for: a mode, or its negotiation answer (001 §3.2). */
-export const CaptureRequest = z.union([z.enum(['skeleton', 'hybrid', 'full']), DomModeContext.omit({ failed: true })]);
+export const CaptureRequest = z.union([RequestedDomMode, DomModeContext.omit({ failed: true })]);
 
 export const CaptureOptions = z.strictObject({
   /** The task, as the user put it: visual or spatial words choose the hybrid payload. */
@@ -182,11 +186,11 @@ export const CaptureOptions = z.strictObject({
 export type CaptureOptionsInput = z.input<typeof CaptureOptions>;
 
 export const CaptureResult = z.object({
-  mode: SnapshotMode,
+  mode: DomMode,
   payload: z.union([SemanticV3Result, SemanticResult, SkeletonResult, FullResult, HybridResult]),
   /** Why this mode: the choice, and what was skipped on the way. */
   reason: z.string(),
   /** The modes tried before, each with why it was left. */
-  fellBackFrom: z.array(z.object({ mode: SnapshotMode, reason: z.string() })).optional(),
+  fellBackFrom: z.array(z.object({ mode: DomMode, reason: z.string() })).optional(),
 });
 export type CaptureResult = z.infer<typeof CaptureResult>;

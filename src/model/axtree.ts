@@ -3,7 +3,8 @@
 // rendered as the semantic node schema or as a compact outline.
 import { z } from 'zod';
 import { CHROME_CONTROL_PARTS, isInteractiveAxRole } from './roles.js';
-import { FrameInfo, SemanticNode } from './schema.js';
+import { APPROXIMATE_TOKENS, FrameInfo, SemanticNode } from './schema.js';
+import { REDACTED, redactSecrets } from './secrets.js';
 
 /** The slice of CDP's Accessibility.AXNode that we read. */
 export interface CdpAxNode {
@@ -72,6 +73,8 @@ export interface AxBuildContext {
   llmIdOf(backendNodeId: number): string | undefined;
   /** Trees of child frames, keyed by the backend node ID of their iframe element. */
   frameRoots(iframeBackendNodeId: number): AxTreeNode[] | undefined;
+  /** Whether the DOM node is a secret field (src/model/secrets.ts): Chrome shows its value in clear. */
+  isSecret(backendNodeId: number): boolean;
 }
 
 /**
@@ -81,15 +84,23 @@ export interface AxBuildContext {
 export function buildAxTree(nodes: CdpAxNode[], ctx: AxBuildContext): AxTreeNode[] {
   if (!nodes.length) return [];
   const byId = new Map(nodes.map((n) => [n.nodeId, n]));
+  // Chrome shows a secret field's value in clear (all but type=password) and embeds it in any name
+  // built from the field (aria-labelledby, a label around it): every such value is found first,
+  // then masked wherever it appears, before names are cut (a cut could keep half of it).
+  const secrets = nodes.filter((n) => n.backendDOMNodeId !== undefined && ctx.isSecret(n.backendDOMNodeId))
+    .map((n) => text(n.value?.value)).filter(Boolean);
+  const masked = (v: unknown): string => redactSecrets(text(v), secrets);
   const convert = (id: string, parentName: string): AxTreeNode[] => {
     const raw = byId.get(id);
     if (!raw) return [];
     const role = text(raw.role?.value);
     if (DROPPED_ROLES.has(role)) return [];
-    const name = text(raw.name?.value);
+    const name = masked(raw.name?.value);
     // Text children that only repeat what this node already says (its name, its value) are dropped.
     const transparent = raw.ignored || (WRAPPER_ROLES.has(role) && !name);
-    const childParentName = transparent ? parentName : `${name} ${text(raw.value?.value)}`;
+    const secret = raw.backendDOMNodeId !== undefined && ctx.isSecret(raw.backendDOMNodeId);
+    const value = secret && text(raw.value?.value) ? REDACTED : masked(raw.value?.value);
+    const childParentName = transparent ? parentName : `${name} ${value}`;
     let children = (raw.childIds ?? []).flatMap((c) => convert(c, childParentName));
     if (role === 'Iframe' && raw.backendDOMNodeId !== undefined) children = ctx.frameRoots(raw.backendDOMNodeId) ?? children;
     if (raw.ignored) return children;
@@ -108,7 +119,6 @@ export function buildAxTree(nodes: CdpAxNode[], ctx: AxBuildContext): AxTreeNode
       interactive,
       children,
     };
-    const value = text(raw.value?.value);
     if (value && value !== name) node.value = value.slice(0, 100);
     if (llmId !== undefined) node.llmId = llmId;
     if (raw.backendDOMNodeId !== undefined) node.backendNodeId = raw.backendDOMNodeId;
@@ -179,6 +189,7 @@ export const AxTreeResult = z.object({
     taggedInteractive: z.number(),
     extractionTimeMs: z.number(),
     estimatedTokens: z.number(),
+    ...APPROXIMATE_TOKENS,
   }),
 });
 export type AxTreeResult = z.infer<typeof AxTreeResult>;

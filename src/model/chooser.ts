@@ -9,6 +9,7 @@ import type { Intent } from './intent.js';
 import { bm25, terms } from './lexical.js';
 import { nodeBag, roleFit, type Chunk, type Filtered, type FilteredResult, type KeptNode, type RagNode } from './rag.js';
 import { truncate } from './render.js';
+import { isSecretNode, REDACTED } from './secrets.js';
 
 export const Candidate = z.object({
   id: z.string(),
@@ -99,8 +100,8 @@ export function rankCandidates(filtered: Filtered, limit = 10): Ranked[] {
   if ((intent.ordinal !== undefined || intent.position) && ranked.length > 1) ranked = pickAmongLookalikes(ranked, intent);
   const out = ranked.slice(0, limit).map((r, i, all) => ({ node: r.node, chunk: r.chunk, score: r.score, candidate: toCandidate(r, i, all, intent) }));
   // A value meant for a password field may be a password: no suggestion repeats it, whichever field it names.
-  if (intent.value && out.some((r) => r.node.type === 'password')) {
-    for (const r of out) r.candidate.suggestedAction = r.candidate.suggestedAction.split(JSON.stringify(intent.value)).join('"***"');
+  if (intent.value && out.some((r) => isSecretNode(r.node))) {
+    for (const r of out) r.candidate.suggestedAction = r.candidate.suggestedAction.split(JSON.stringify(intent.value)).join(JSON.stringify(REDACTED));
   }
   return out;
 }
@@ -176,8 +177,8 @@ export function actionFor(n: RagNode, intent: Intent): { action: Action | null; 
   const fits = roleFit(n, { ...intent, roles: [] }) >= 0.8;
   const value = intent.value;
   // A password typed into its field is never written back out, not even in a suggestion.
-  const secret = n.type === 'password';
-  const make = (a: Action) => ({ action: a, text: formatAction(secret && 'value' in a ? { ...a, value: '***' } : a) });
+  const secret = isSecretNode(n);
+  const make = (a: Action) => ({ action: a, text: formatAction(secret && 'value' in a ? { ...a, value: REDACTED } : a) });
   // No verb in the instruction, or one the node cannot take: what the node is for.
   const verb = intent.explicitVerb && fits ? intent.verb : defaultVerb(n, intent);
   switch (verb) {

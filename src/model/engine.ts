@@ -93,7 +93,8 @@ export const TextEntry = z.discriminatedUnion('kind', [
   /** `secret`: a password or card field, whose value is never echoed back. */
   z.object({ kind: z.literal('type'), secret: z.boolean() }),
   z.object({ kind: z.literal('set'), secret: z.boolean() }),
-  z.object({ kind: z.literal('refuse'), reason: z.string() }),
+  /** `secret`: a refused field may still be a secret one, whose value is never echoed either. */
+  z.object({ kind: z.literal('refuse'), reason: z.string(), secret: z.boolean().optional() }),
 ]);
 export type TextEntry = z.infer<typeof TextEntry>;
 
@@ -138,6 +139,8 @@ export const ENGINE_CALLS = {
   mutationsSince: MutationsSince,
   recentMutationEvents: z.array(MutationEventSchema),
   tagAll: z.number(),
+  /** Where this document's ID numbering starts (set by the host's first call) and the last ID issued. */
+  numberFrom: z.object({ base: z.number().int().nonnegative(), last: z.number().int().nonnegative() }),
   /** Writes the document's token on <html> for selector engines outside pagelens; returns it. */
   markDocument: z.string(),
   frameOwners: z.array(OwnerInfo),

@@ -4,14 +4,11 @@
 // its TypeScript type.
 import { z } from 'zod';
 import { ExpectedOutcome, type ActionResult } from './outcome.js';
+import { DomMode, RequestedDomMode } from './snapshotRequest.js';
 import { FrameInfo, ScrollableContainer, SemanticNode, SemanticNodeV3, Viewport } from './schema.js';
 
-export const DomMode = z.enum(['semantic_v3', 'semantic', 'skeleton', 'hybrid', 'full']);
-export type DomMode = z.infer<typeof DomMode>;
+export { DomMode, RequestedDomMode } from './snapshotRequest.js';
 
-/** Artifacts a backend can ask for (never semantic_v3: that one is always sent). */
-export const RequestedDomMode = z.enum(['skeleton', 'hybrid', 'full']);
-export type RequestedDomMode = z.infer<typeof RequestedDomMode>;
 
 export const LastActionError = z.object({
   message: z.string(),
@@ -65,12 +62,14 @@ export const InteractRequest = z.object({
   domChanges: DomChanges.optional(),
   clientObservations: ClientObservations.optional(),
 }).superRefine((r, ctx) => {
-  if (!r.interactiveTree && !r.semanticNodes && !r.skeletonDom && !r.dom) {
+  // An artifact that is there counts even when empty: a page with no controls has an empty tree
+  // and an empty skeleton, and it is a state like any other (a form's "thank you" page).
+  if (r.interactiveTree === undefined && r.semanticNodes === undefined && r.skeletonDom === undefined && r.dom === undefined) {
     ctx.addIssue({ code: 'custom', path: ['interactiveTree'], message: 'a page state is required: interactiveTree (semantic_v3), semanticNodes, skeletonDom or dom' });
   }
   if (r.domMode === 'hybrid' && !r.screenshot) ctx.addIssue({ code: 'custom', path: ['screenshot'], message: 'domMode "hybrid" carries a screenshot' });
-  if ((r.domMode === 'skeleton' || r.domMode === 'hybrid') && !r.skeletonDom) ctx.addIssue({ code: 'custom', path: ['skeletonDom'], message: `domMode "${r.domMode}" carries skeletonDom` });
-  if (r.domMode === 'full' && !r.dom) ctx.addIssue({ code: 'custom', path: ['dom'], message: 'domMode "full" carries dom' });
+  if ((r.domMode === 'skeleton' || r.domMode === 'hybrid') && r.skeletonDom === undefined) ctx.addIssue({ code: 'custom', path: ['skeletonDom'], message: `domMode "${r.domMode}" carries skeletonDom` });
+  if (r.domMode === 'full' && r.dom === undefined) ctx.addIssue({ code: 'custom', path: ['dom'], message: 'domMode "full" carries dom' });
 });
 export type InteractRequest = z.infer<typeof InteractRequest>;
 export type InteractRequestInput = z.input<typeof InteractRequest>;

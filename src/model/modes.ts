@@ -3,7 +3,7 @@
 // goes out only when a backend asks for it. When a mode fails or comes back empty, the next one in
 // the chain is tried, and the answer says which ones were skipped and why.
 import { z } from 'zod';
-import { SnapshotMode } from './schema.js';
+import { DomMode, RequestedDomMode } from './snapshotRequest.js';
 import { parseInput } from './validate.js';
 
 /** Words that point at how the page looks or where things are: the semantic tree cannot answer them. */
@@ -28,30 +28,30 @@ export const SIMPLE_ACTIONS = [
 ] as const;
 
 /** The order modes are tried in when the chosen one fails or is empty (after the chosen one itself). */
-export const FALLBACK_CHAIN = ['semantic_v3', 'semantic', 'skeleton'] as const satisfies readonly SnapshotMode[];
+export const FALLBACK_CHAIN = ['semantic_v3', 'semantic', 'skeleton'] as const satisfies readonly DomMode[];
 
 /**
  * What a backend may say about the context it needs (001 §3.2); any other fields of its answer
  * are ignored. `failed` lists modes already tried that failed or came back empty.
  */
 export const DomModeContext = z.object({
-  requestedDomMode: z.enum(['skeleton', 'hybrid', 'full']).optional(),
+  requestedDomMode: RequestedDomMode.optional(),
   needs_full_dom: z.boolean().optional(),
   /** Backward compatibility: `status: "needs_full_dom"`. */
   status: z.string().optional(),
   needsSkeletonDom: z.boolean().optional(),
   needsScreenshot: z.boolean().optional(),
-  failed: z.array(SnapshotMode).optional(),
+  failed: z.array(DomMode).optional(),
 });
 export type DomModeContextInput = z.input<typeof DomModeContext>;
 export type DomModeContext = z.infer<typeof DomModeContext>;
 
 export const DomModeSelection = z.object({
   /** The mode to extract; null when every mode of the chain has failed or come back empty. */
-  mode: SnapshotMode.nullable(),
+  mode: DomMode.nullable(),
   reason: z.string(),
   /** Modes of the chain skipped because they failed or came back empty, in order. */
-  fellBackFrom: z.array(SnapshotMode).optional(),
+  fellBackFrom: z.array(DomMode).optional(),
 });
 export type DomModeSelection = z.infer<typeof DomModeSelection>;
 
@@ -88,7 +88,7 @@ const KIND_WORDS: Record<VisualKeywordClass, string> = {
 };
 
 /** The mode the query and the backend's context call for, before any failure. */
-function firstChoice(query: string, ctx: DomModeContext): { mode: SnapshotMode; reason: string } {
+function firstChoice(query: string, ctx: DomModeContext): { mode: DomMode; reason: string } {
   if (ctx.requestedDomMode === 'full' || ctx.needs_full_dom || ctx.status === 'needs_full_dom') {
     return { mode: 'full', reason: 'the backend asked for the full DOM (needs_full_dom); it is never sent unasked' };
   }
@@ -102,7 +102,7 @@ function firstChoice(query: string, ctx: DomModeContext): { mode: SnapshotMode; 
 }
 
 /** The chain that follows a first choice: the choice, then the fallback chain without it. */
-export function modeChain(first: SnapshotMode): SnapshotMode[] {
+export function modeChain(first: DomMode): DomMode[] {
   return [first, ...FALLBACK_CHAIN.filter((m) => m !== first)];
 }
 

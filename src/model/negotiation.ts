@@ -25,11 +25,11 @@ export const MANY_SIMILAR = 3;
 // The query classes that only pixels and boxes answer (a question about "the price" does not).
 const VISUAL_CLASSES: ReadonlySet<VisualKeywordClass> = new Set(['element', 'appearance', 'spatial', 'ordinal']);
 
-/** What the request already carries, by artifact. */
+/** What the request already carries, by artifact (an empty skeleton is the skeleton of a page with no controls). */
 export function carries(r: InteractRequest, mode: RequestedDomMode): boolean {
-  if (mode === 'skeleton') return !!r.skeletonDom;
-  if (mode === 'hybrid') return !!r.screenshot && !!r.skeletonDom;
-  return !!r.dom;
+  if (mode === 'skeleton') return r.skeletonDom !== undefined;
+  if (mode === 'hybrid') return !!r.screenshot && r.skeletonDom !== undefined;
+  return r.dom !== undefined;
 }
 
 export function negotiate(input: NegotiationInput): NeedsContext | null {

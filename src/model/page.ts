@@ -41,8 +41,8 @@ export interface PageModel {
   structure: PageStruct[];
   headings: PageHeading[];
   timeMs: number;
-  /** Time spent in the frames' engines (summed), and how many names they answered from earlier reads. */
-  engine: { ms: number; reusedNames: number };
+  /** Time spent in the frames' engines (summed), how many names they answered from earlier reads, and the bytes their answers took over CDP (when the host counts them). */
+  engine: { ms: number; reusedNames: number; bytes?: number };
 }
 
 export interface PlacedFrame {

@@ -164,6 +164,12 @@ export type SemanticNode = z.infer<typeof SemanticNode>;
 
 export const Viewport = z.object({ width: z.number(), height: z.number() });
 
+/**
+ * In a result's meta: a token count there is an estimate (a run of over 1,000 characters without
+ * a break was counted in chunks, to bound the work: src/model/tokens.ts). Absent: exact o200k counts.
+ */
+export const APPROXIMATE_TOKENS = { approximateTokens: z.literal(true).optional() };
+
 export const SnapshotMeta = z.object({
   totalElements: z.number(),
   viewportElements: z.number(),
@@ -171,6 +177,7 @@ export const SnapshotMeta = z.object({
   occludedElements: z.number(),
   extractionTimeMs: z.number(),
   estimatedTokens: z.number(),
+  ...APPROXIMATE_TOKENS,
 });
 export type SnapshotMeta = z.infer<typeof SnapshotMeta>;
 
@@ -205,40 +212,8 @@ export const SemanticResult = z.object({
 });
 export type SemanticResult = z.infer<typeof SemanticResult>;
 
-/**
- * The payloads a snapshot can take: `semantic_v3` (primary), `semantic`, and the heavier artifacts
- * a backend asks for: `skeleton` (minimal HTML of the controls), `full` (the annotated,
- * templatized document), `hybrid` (the tree with boxes, the skeleton and a screenshot).
- */
-export const SnapshotMode = z.enum(['semantic_v3', 'semantic', 'skeleton', 'full', 'hybrid']);
-export type SnapshotMode = z.infer<typeof SnapshotMode>;
-
-export const ScreenshotOptions = z.strictObject({
-  /** JPEG quality, 1–100. */
-  quality: z.number().int().min(1).max(100).default(60),
-  /** Draw each visible element's ID at its box (set-of-mark). */
-  setOfMark: z.boolean().default(true),
-});
-export type ScreenshotOptionsInput = z.input<typeof ScreenshotOptions>;
-
-export const SnapshotOptions = z.strictObject({
-  mode: SnapshotMode.default('semantic_v3'),
-  /** Keep elements outside the viewport too. */
-  fullPage: z.boolean().default(false),
-  /** Include [x,y,w,h] boxes in semantic_v3 (centre points are always there). */
-  boxes: z.boolean().default(false),
-  /**
-   * The task: with it the tree is filtered to what is relevant (DOM RAG, the `filtered`
-   * payload), within `maxTokens` when given.
-   */
-  query: z.string().min(1).optional(),
-  /** A hard ceiling on the payload's o200k tokens (with `query`). */
-  maxTokens: z.number().int().positive().optional(),
-  /** hybrid: the screenshot. */
-  screenshot: ScreenshotOptions.optional(),
-});
-export type SnapshotOptionsInput = z.input<typeof SnapshotOptions>;
-export type SnapshotOptions = z.infer<typeof SnapshotOptions>;
+// The snapshot request (modes, formats, which option applies to which mode) lives in snapshotRequest.ts.
+export { SnapshotMode, ScreenshotOptions, SnapshotOptions, type ScreenshotOptionsInput, type SnapshotOptionsInput } from './snapshotRequest.js';
 
 /** Options the Node side passes to each frame's engine. */
 export const EngineSnapshotOptions = z.object({

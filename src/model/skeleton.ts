@@ -7,6 +7,7 @@ import type { NativeOption } from './artifacts.js';
 import type { PageHeading, PageModel, PageNode, PageStruct } from './page.js';
 import type { Box } from './schema.js';
 import { truncate, V3_NAME_MAX } from './render.js';
+import { isSecretNode } from './secrets.js';
 
 /** The seed's lists (§10), and how the skeleton uses them. */
 export const SKELETON_LISTS = {
@@ -61,10 +62,6 @@ function impliedRole(n: PageNode): string {
   return '';
 }
 
-function isSecret(n: PageNode): boolean {
-  return n.value === '***' || (n.type ?? n.attrs?.type) === 'password';
-}
-
 /** One control, with its ID, the seed's attributes, its name and its value. */
 function renderNode(n: PageNode, selects: Map<string, SelectOptions> | undefined, isContainer: boolean): string {
   // A row whose own text is its item: the row is written around it already.
@@ -83,7 +80,7 @@ function renderNode(n: PageNode, selects: Map<string, SelectOptions> | undefined
     out.push([key, v]);
   }
   if (byLabel && name && !out.some(([k, v]) => v === n.name && (k === 'placeholder' || k === 'aria-label' || k === 'title'))) out.push(['aria-label', name]);
-  const value = isSecret(n) ? undefined : n.value;
+  const value = isSecretNode(n) ? undefined : n.value;
   if (value !== undefined && tag === 'input') out.push(['value', value]);
   for (const s of STATE_ATTRS) if (n.states.includes(s)) out.push([s, true]);
   if (tag === 'input' || tag === 'img') return `<${tag}${attrs(out)}>`;

@@ -1,13 +1,93 @@
 // Real o200k token counts (the GPT-4o / GPT-5 vocabulary). The tokenizer's tables take about a
 // second to load, so they are loaded once, on first use.
+//
+// Bounded work: BPE merges one pre-tokenizer piece (a word, a run of punctuation or of spaces) in
+// time that grows with the square of its length, so one 100,000-letter word held the event loop
+// for 105 s. Runs longer than EXACT_RUN_LIMIT characters are counted in chunks of that length:
+// the count is then an estimate (off by at most a token or so per chunk), and says so.
 type Counter = (text: string) => number;
 let counter: Promise<Counter> | undefined;
 
+/** Runs of one character class (spaces, or anything else) up to this length are counted exactly. */
+export const EXACT_RUN_LIMIT = 1000;
+
+export interface TokenCount {
+  tokens: number;
+  /** Some run was longer than EXACT_RUN_LIMIT and was counted in chunks: `tokens` is an estimate. */
+  estimated: boolean;
+}
+
 export function loadTokenizer(): Promise<Counter> {
-  counter ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => (text: string) => m.countTokens(text));
+  counter ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => (text: string) => boundedCount(m.countTokens, text).tokens);
   return counter;
 }
 
 export async function countTokens(text: string): Promise<number> {
   return (await loadTokenizer())(text);
+}
+
+/** The count, and whether it is an estimate (a run too long to count exactly in bounded time). */
+export async function countTokensDetailed(text: string): Promise<TokenCount> {
+  const m = await import('gpt-tokenizer/encoding/o200k_base');
+  return boundedCount(m.countTokens, text);
+}
+
+/**
+ * `count` over `text` with every run (of whitespace, or of anything else) longer than
+ * EXACT_RUN_LIMIT cut into chunks counted one by one; the text between long runs is counted whole.
+ * One linear scan finds the runs (a regex like /\S{1001}/ would cost length × limit).
+ */
+export function boundedCount(count: Counter, text: string): TokenCount {
+  let tokens = 0;
+  let estimated = false;
+  let from = 0;
+  let runStart = 0;
+  let runSpace = false;
+  const flushRun = (end: number) => {
+    if (end - runStart <= EXACT_RUN_LIMIT) return;
+    estimated = true;
+    if (runStart > from) tokens += count(text.slice(from, runStart));
+    for (let at = runStart; at < end;) {
+      let cut = Math.min(end, at + EXACT_RUN_LIMIT);
+      // Never between the two halves of a surrogate pair.
+      if (cut < end && /[\uDC00-\uDFFF]/.test(text[cut])) cut++;
+      tokens += count(text.slice(at, cut));
+      at = cut;
+    }
+    from = end;
+  };
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    const space = isSpace(c);
+    if (i === 0) { runSpace = space; continue; }
+    if (space !== runSpace) {
+      flushRun(i);
+      runStart = i;
+      runSpace = space;
+    }
+  }
+  flushRun(text.length);
+  if (from < text.length) tokens += count(text.slice(from));
+  return { tokens, estimated };
+}
+
+/** JavaScript's \s, the tokenizer's split between runs, by char code (a regex per character would be slower). */
+function isSpace(c: number): boolean {
+  if (c <= 32) return c === 32 || (c >= 9 && c <= 13);
+  if (c < 0xa0) return false;
+  return c === 0xa0 || c === 0x1680 || (c >= 0x2000 && c <= 0x200a) || c === 0x2028 || c === 0x2029 || c === 0x202f || c === 0x205f || c === 0x3000 || c === 0xfeff;
+}
+
+/**
+ * Token counts for a result's meta, by field name, with `approximateTokens: true` when any of
+ * them is an estimate, so that an answer never passes an estimate off as a count.
+ */
+export async function tokenCounts<K extends string>(texts: Record<K, string>): Promise<Record<K, number> & { approximateTokens?: true }> {
+  const out = {} as Record<K, number> & { approximateTokens?: true };
+  for (const key of Object.keys(texts) as K[]) {
+    const c = await countTokensDetailed(texts[key]);
+    out[key] = c.tokens as (typeof out)[K];
+    if (c.estimated) out.approximateTokens = true;
+  }
+  return out;
 }

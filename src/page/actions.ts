@@ -200,17 +200,26 @@ function isScrollContainer(el: Element): boolean {
 const PICKED_TYPES = new Set(['date', 'datetime-local', 'month', 'week', 'time', 'color', 'range']);
 const NO_TEXT_TYPES = new Set(['button', 'submit', 'reset', 'image', 'file', 'hidden']);
 
-/** How a field takes a value: typed with the keyboard, set in one step (pickers), or not at all. */
-export function textEntry(el: Element): TextEntry {
+/**
+ * How a field takes a value: typed with the keyboard, set in one step (pickers), or not at all.
+ * `focusIfReadOnly` (asked right before typing): a read-only field is focused first and asked
+ * again, since many login forms keep the password read-only until it takes focus (their focus
+ * handler removes `readonly`, so that browsers do not autofill it); a person clicks it first too.
+ */
+export function textEntry(el: Element, focusIfReadOnly = false): TextEntry {
+  if (focusIfReadOnly && (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) && el.readOnly && !el.disabled) {
+    el.focus();
+    if (el.readOnly) return { kind: 'refuse', reason: 'it is read-only, and stays so after taking focus', secret: isSecretField(el) };
+  }
   if (el instanceof HTMLSelectElement) return { kind: 'refuse', reason: 'it is a <select>: use select(id, "option")' };
   if (el instanceof HTMLInputElement) {
     if (el.type === 'checkbox' || el.type === 'radio') return { kind: 'refuse', reason: `it is a ${el.type}: use check(id) or uncheck(id)` };
     if (NO_TEXT_TYPES.has(el.type)) return { kind: 'refuse', reason: `it is an input of type ${el.type}, which takes no typed value` };
   }
   if (el instanceof HTMLInputElement || el instanceof HTMLTextAreaElement) {
-    if (el.disabled) return { kind: 'refuse', reason: 'it is disabled' };
-    if (el.readOnly) return { kind: 'refuse', reason: 'it is read-only' };
     const secret = isSecretField(el);
+    if (el.disabled) return { kind: 'refuse', reason: 'it is disabled', secret };
+    if (el.readOnly) return { kind: 'refuse', reason: 'it is read-only', secret };
     return el instanceof HTMLInputElement && PICKED_TYPES.has(el.type) ? { kind: 'set', secret } : { kind: 'type', secret };
   }
   if ((el as HTMLElement).isContentEditable) return { kind: 'type', secret: false };

@@ -18,7 +18,7 @@ import { nativeOptions } from './options.js';
 import { serializeDocument } from './serialize.js';
 import { markNameSources } from './names.js';
 import { namePaths } from './nameCheck.js';
-import { lastIssuedId, lookup, lookupIn, startAutoTagger, tagSubtree } from './tagger.js';
+import { lastIssuedId, lookup, lookupIn, numberFrom, startAutoTagger, tagSubtree } from './tagger.js';
 
 const ENGINE_KEY = '__pagelens';
 
@@ -30,6 +30,7 @@ const api = {
   lookup,
   lookupIn,
   lastIssuedId,
+  numberFrom,
   markDocument,
   tagAll: () => tagSubtree(document),
   frameOwners,

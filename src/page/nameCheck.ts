@@ -2,7 +2,7 @@
 // the engine has tagged, so that a test can prove the shortcut never says something else.
 import { fastName, fullName } from './names.js';
 import { roleOf } from './roles.js';
-import { lastIssuedId, lookup } from './tagger.js';
+import { idBase, lastIssuedId, lookup } from './tagger.js';
 
 export interface NamePath {
   id: string;
@@ -14,7 +14,7 @@ export interface NamePath {
 
 export function namePaths(): NamePath[] {
   const out: NamePath[] = [];
-  for (let i = 1, last = lastIssuedId(); i <= last; i++) {
+  for (let i = idBase() + 1, last = lastIssuedId(); i <= last; i++) {
     const id = String(i);
     const el = lookup(id);
     if (!el) continue;

@@ -1,15 +1,14 @@
+import { isSecretFieldFacts, REDACTED } from '../model/secrets.js';
 import { clean } from './names.js';
 
+export { REDACTED };
 const MAX_VALUE = 100;
-export const REDACTED = '***';
 const NO_VALUE_TYPES = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'hidden', 'file', 'color']);
-// Fields whose content is a secret even when the type does not say so.
-const SECRET_AUTOCOMPLETE = /\b(current-password|new-password|one-time-code|cc-number|cc-csc|cc-exp)\b/;
 
+/** The secret-field rule (src/model/secrets.ts) on a live element: its current type, its autofill tokens. */
 export function isSecretField(el: Element): boolean {
-  if (el.tagName !== 'INPUT') return false;
-  const input = el as HTMLInputElement;
-  return input.type === 'password' || SECRET_AUTOCOMPLETE.test(input.autocomplete || input.getAttribute('autocomplete') || '');
+  if (el.tagName !== 'INPUT' && el.tagName !== 'TEXTAREA') return false;
+  return isSecretFieldFacts({ tag: el.tagName, type: (el as HTMLInputElement).type, autocomplete: el.getAttribute('autocomplete') });
 }
 
 /** The current value of a field, truncated; secrets are replaced before anything leaves the page. */
@@ -21,7 +20,10 @@ export function valueOf(el: Element, role: string): string | undefined {
     if (isSecretField(el)) return REDACTED;
     return clean(input.value, MAX_VALUE);
   }
-  if (tag === 'TEXTAREA') return clean((el as HTMLTextAreaElement).value, MAX_VALUE) || undefined;
+  if (tag === 'TEXTAREA') {
+    const value = (el as HTMLTextAreaElement).value;
+    return value ? (isSecretField(el) ? REDACTED : clean(value, MAX_VALUE)) : undefined;
+  }
   if (tag === 'SELECT') {
     const selected = Array.from((el as HTMLSelectElement).selectedOptions, (o) => clean(o.label || o.textContent, 40));
     return selected.join(', ') || undefined;

@@ -13,8 +13,15 @@ export { ID_ATTR } from '../model/page.js';
 import { ID_ATTR } from '../model/page.js';
 
 let counter = 0;
+/**
+ * IDs up to here were issued by earlier documents of the session (the host says where this
+ * document's numbering starts): an ID is never reused, so one held from an earlier page can
+ * never name an element of this one.
+ */
+let base = 0;
+let numbered = false;
 const idOf = new WeakMap<Element, string>();
-const byId = new Map<string, WeakRef<Element>>();
+let byId = new Map<string, WeakRef<Element>>();
 
 export function idFor(el: Element): string | undefined {
   return idOf.get(el);
@@ -56,11 +63,44 @@ export function lookup(id: string): Element | null {
  */
 export function lookupIn(doc: string | null, id: string): Element | null | string {
   if (doc !== null && doc !== DOC) return DOC;
+  // Numbered before this document began: an earlier document's ID, whatever the caller believes.
+  if (/^\d+$/.test(id) && Number(id) <= base) return DOC;
   return lookup(id);
 }
 
 export function lastIssuedId(): number {
   return counter;
+}
+
+/** The last ID of earlier documents: this document's IDs are above it. */
+export function idBase(): number {
+  return base;
+}
+
+/**
+ * The host's first call into this document says where its numbering starts (above every ID the
+ * session has issued). The auto-tagger may have numbered elements from 1 before that call; nobody
+ * has seen those IDs yet, so they move up. Later calls change nothing: IDs once read never change.
+ */
+export function numberFrom(start: number): { base: number; last: number } {
+  if (!numbered && Number.isSafeInteger(start) && start > 0) {
+    const moved = new Map<string, WeakRef<Element>>();
+    pendingWrites.length = 0;
+    for (const [id, ref] of byId) {
+      const el = ref.deref();
+      if (!el) continue;
+      const now = String(start + Number(id));
+      idOf.set(el, now);
+      moved.set(now, ref);
+      pendingWrites.push([el, now]);
+    }
+    byId = moved;
+    base = start;
+    counter += start;
+    flushStamps();
+  }
+  numbered = true;
+  return { base, last: counter };
 }
 
 export interface Inspection {

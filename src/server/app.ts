@@ -10,7 +10,9 @@ import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import type { Planner } from '../agent/planner.js';
 import { InteractRequest, InteractResponse, type ErrorBody } from '../model/interact.js';
+import { redactCredentials } from '../model/redact.js';
 import { describeIssues } from '../model/validate.js';
+import { DEFAULT_MAX_BODY, DEFAULT_REQUEST_TIMEOUT_MS } from './limits.js';
 import { SessionStore } from './sessions.js';
 
 export interface AppOptions {
@@ -26,15 +28,24 @@ export interface AppOptions {
   sessions?: SessionStore;
   /** One line per request (default: none). */
   log?: (line: string) => void;
+  /** A request the planner has not answered by then gets 504 (default 120 s). */
+  requestTimeoutMs?: number;
 }
 
-export const DEFAULT_MAX_BODY = 10 * 1024 * 1024;
+export { DEFAULT_MAX_BODY, DEFAULT_REQUEST_TIMEOUT_MS };
+/**
+ * The task is a sentence or a paragraph. The body limit is sized for DOMs and screenshots, so a
+ * query as large as the body (megabytes) would pass it and cost the planner seconds of CPU,
+ * stalling every other request: it is refused before planning.
+ */
+export const MAX_QUERY_CHARS = 8_000;
 
 export function createApp(opts: AppOptions): Hono {
   const app = new Hono();
   const sessions = opts.sessions ?? new SessionStore();
   const log = opts.log ?? (() => {});
-  const bad = (c: Context, body: ErrorBody, status: 400 | 401 | 404 | 413 | 500 | 502) => c.json(body, status);
+  const bad = (c: Context, body: ErrorBody, status: 400 | 401 | 404 | 413 | 500 | 502 | 504) => c.json(body, status);
+  const timeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
 
   if (opts.corsOrigin) app.use('/api/*', cors({ origin: opts.corsOrigin, allowMethods: ['POST', 'OPTIONS'], allowHeaders: ['Content-Type', 'Authorization'] }));
   app.get('/healthz', (c) => c.json({ ok: true, planner: opts.planner.name }));
@@ -49,13 +60,20 @@ export function createApp(opts: AppOptions): Hono {
     async (c) => {
       const t0 = performance.now();
       const request = c.req.valid('json');
+      if (request.query.length > MAX_QUERY_CHARS) return bad(c, { error: 'PAYLOAD_TOO_LARGE', message: `query is ${request.query.length} characters; at most ${MAX_QUERY_CHARS}` }, 413);
       const session = sessions.open(request);
       let answer: InteractResponse;
       try {
-        answer = InteractResponse.parse(await opts.planner.plan(request, sessions.view(session)));
+        answer = InteractResponse.parse(await withDeadline(opts.planner.plan(request, sessions.view(session)), timeoutMs));
       } catch (e) {
-        log(`interact ${request.domMode} 502 planner failed: ${(e as Error).message}`);
-        return bad(c, { error: 'PLANNER_FAILED', message: (e as Error).message.split('\n')[0] }, 502);
+        if (e instanceof DeadlineError) {
+          log(`interact ${request.domMode} 504 planner did not answer within ${timeoutMs} ms`);
+          return bad(c, { error: 'TIMEOUT', message: `the planner did not answer within ${Math.round(timeoutMs / 1000)} s` }, 504);
+        }
+        // An upstream's message can carry its URL's credentials: never echoed, never logged.
+        const message = redactCredentials((e as Error).message.split('\n')[0]);
+        log(`interact ${request.domMode} 502 planner failed: ${message}`);
+        return bad(c, { error: 'PLANNER_FAILED', message }, 502);
       }
       if (opts.compat && 'status' in answer && answer.status === 'needs_context' && answer.requestedDomMode === 'full') {
         answer = { status: 'needs_full_dom', needsFullDomReason: answer.reason };
@@ -72,10 +90,19 @@ export function createApp(opts: AppOptions): Hono {
       if (err.status === 400) return bad(c, { error: 'BAD_INPUT', message: err.message || 'malformed request body (expected JSON)' }, 400);
       return c.json({ error: 'HTTP_ERROR', message: err.message }, err.status);
     }
-    log(`internal error: ${err.message.split('\n')[0]}`);
+    log(`internal error: ${redactCredentials(err.message.split('\n')[0])}`);
     return bad(c, { error: 'INTERNAL', message: 'internal error' }, 500);
   });
   return app;
+}
+
+class DeadlineError extends Error {}
+
+/** The planner's answer, or DeadlineError once `ms` have passed (the planner's work is not cancelled, only no longer awaited). */
+function withDeadline<T>(p: Promise<T>, ms: number): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => { timer = setTimeout(() => reject(new DeadlineError()), ms); });
+  return Promise.race([p, late]).finally(() => clearTimeout(timer));
 }
 
 /** What the log says of an answer: the verb and target of an action, never the values it types. */

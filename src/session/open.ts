@@ -4,11 +4,13 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { blockExternalRequests, connectChromium, launchChromium } from '../browser/chromium.js';
+import { connectChromium, launchChromium, routeOriginRules } from '../browser/chromium.js';
+import { startOriginProxy, type OriginProxy } from '../browser/originProxy.js';
 import { gotoSettled } from '../browser/goto.js';
 import { Lens } from '../browser/lens.js';
 import { serveFolder, type StaticServer } from '../browser/static.js';
 import { PagelensError } from '../model/errors.js';
+import { originKey, type OriginRules } from '../model/origins.js';
 
 export interface OpenOptions {
   viewport?: { width: number; height: number };
@@ -34,7 +36,8 @@ export async function openPage(target: string, opts: OpenOptions = {}): Promise<
   let url = target;
   const isFile = !/^[a-z][a-z0-9+.-]*:/i.test(target) && existsSync(target) && statSync(target).isFile();
   if (isFile) {
-    server = await serveFolder(dirname(resolve(target)));
+    // The page and what it references, not its folder (a page in ~ would otherwise read ~/.ssh).
+    server = await serveFolder(dirname(resolve(target)), { page: basename(target) });
     url = server.url + encodeURIComponent(basename(target));
   } else if (!/^(https?|file|data|about):/i.test(target)) {
     throw new PagelensError('BAD_INPUT', `"${target}" is neither a URL nor an existing file.`);
@@ -49,10 +52,16 @@ export async function openPage(target: string, opts: OpenOptions = {}): Promise<
     await server?.close();
     throw e;
   }
+  // A local page may reach its own server only; --offline, loopback only. Every hop and WebSocket
+  // goes through the origin proxy, first hops are also refused by route (a plainer error).
+  const rules: OriginRules | undefined = server ? { offline: true, allowed: [originKey(server.url)!], blocked: [] } : (opts.blockExternal ? { offline: true, allowed: [], blocked: [] } : undefined);
+  let guard: OriginProxy | undefined;
   try {
-    context = await browser.newContext({ viewport });
+    guard = rules && await startOriginProxy(rules);
+    context = await browser.newContext({ viewport, ...(guard && { proxy: { server: guard.server } }) });
   } catch (e) {
     await browser.close().catch(() => {});
+    await guard?.close();
     await server?.close();
     throw e;
   }
@@ -60,10 +69,11 @@ export async function openPage(target: string, opts: OpenOptions = {}): Promise<
     await context.close().catch(() => {});
     // For a browser we attached to, close() only disconnects: the browser keeps running.
     await browser.close().catch(() => {});
+    await guard?.close();
     await server?.close();
   };
   try {
-    if (opts.blockExternal ?? isFile) await blockExternalRequests(context);
+    if (rules) await routeOriginRules(context, rules);
     const page = await context.newPage();
     page.on('dialog', (d) => { void d.dismiss().catch(() => {}); });
     const lens = await Lens.attach(page);
@@ -77,8 +87,4 @@ export async function openPage(target: string, opts: OpenOptions = {}): Promise<
 
 export { gotoSettled };
 
-export function parseViewport(spec: string): { width: number; height: number } {
-  const m = /^(\d{2,5})x(\d{2,5})$/.exec(spec.trim());
-  if (!m) throw new PagelensError('BAD_INPUT', `--viewport must look like 1280x800, got "${spec}"`);
-  return { width: Number(m[1]), height: Number(m[2]) };
-}
+export { parseViewport } from '../model/viewport.js';

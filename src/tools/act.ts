@@ -6,6 +6,7 @@ import type { Lens } from '../browser/lens.js';
 import { ElementId, type Action } from '../model/actions.js';
 import { PagelensError, asPagelensError } from '../model/errors.js';
 import type { ActionResult } from '../model/outcome.js';
+import { unsafeSchemaReason } from '../model/schemaSafety.js';
 import { finishPending, refuseWhileDialog, runAction } from './acting.js';
 import { defineTool, type ToolContext, type ToolDef } from './types.js';
 
@@ -61,15 +62,22 @@ async function fillForm(ctx: ToolContext, fields: Array<{ id: string; value: str
 
 const TEXT_WAIT_MS = 10_000;
 
-/** Polls every frame's text until `text` shows (or, with gone, no longer shows), or the time is up. */
-async function waitText(lens: Lens, text: string, gone: boolean): Promise<boolean> {
+/**
+ * Polls every frame's text, read by the engine in its isolated world (the page cannot fake it),
+ * until `text` shows (or, with gone, shows nowhere), or the time is up: null when it happened,
+ * else why not. Text not found while a frame could not be searched is not gone.
+ */
+async function waitText(lens: Lens, text: string, gone: boolean): Promise<string | null> {
   const deadline = Date.now() + TEXT_WAIT_MS;
+  let last = { found: false, unread: [] as string[] };
   while (Date.now() < deadline) {
-    const texts = await Promise.all(lens.page.frames().map((f) => f.evaluate(() => document.body?.innerText ?? '').catch(() => '')));
-    if (texts.some((t) => t.includes(text)) !== gone) return true;
-    await new Promise((r) => setTimeout(r, 200));
+    last = await lens.findText(text);
+    if (gone ? !last.found && !last.unread.length : last.found) return null;
+    await new Promise((res) => setTimeout(res, 200));
   }
-  return false;
+  const unread = last.unread.join('; ');
+  if (gone && !last.found) return `"${text}" is not shown where the page could be searched, but it is not known to be gone: ${unread}`;
+  return `"${text}" ${gone ? 'still shows' : 'did not appear'} after ${TEXT_WAIT_MS / 1000} s${unread ? ` (${unread})` : ''}`;
 }
 
 export const ACT_TOOLS: ToolDef[] = [
@@ -77,7 +85,10 @@ export const ACT_TOOLS: ToolDef[] = [
     name: 'browser_navigate',
     description: 'Open a URL in the page. Answers with the new page\'s snapshot.',
     input: z.strictObject({ url: z.string().min(1).describe('The URL to open') }),
-    run: (ctx, a) => runAction(ctx, () => act(ctx, { type: 'navigate', url: a.url }), { snapshot: true }),
+    run: (ctx, a) => {
+      ctx.host?.checkNavigation?.(a.url);
+      return runAction(ctx, () => act(ctx, { type: 'navigate', url: a.url }), { snapshot: true });
+    },
   }),
   defineTool({
     name: 'browser_navigate_back',
@@ -180,29 +191,32 @@ export const ACT_TOOLS: ToolDef[] = [
       paths: z.array(z.string().min(1)).optional().describe('Absolute paths of the files'),
       id: id.optional().describe('A file input, when no chooser is open'),
     }),
-    run: (ctx, a) => runAction(ctx, () => {
-      const chooser = ctx.state.modal.chooser;
-      const paths = a.paths ?? [];
-      if (chooser) {
-        ctx.state.modal.chooser = undefined;
-        return viaPlaywright(`file_upload(${paths.length} files)`, 'none', async () => {
-          try {
-            await chooser.setFiles(paths, { timeout: LOCATOR_TIMEOUT_MS });
-          } catch (e) {
-            // A missing file fails before the chooser is touched: it stays open for a retry.
-            ctx.state.modal.chooser = chooser;
-            throw e;
-          }
-          return paths.length ? `set ${paths.length} file(s) on the open chooser` : 'cancelled the file chooser';
+    run: async (ctx, a) => {
+      // Refused before the chooser is touched: a refusal leaves it open for a path that may be read.
+      const paths = ctx.host?.checkUploads ? await ctx.host.checkUploads(a.paths ?? []) : a.paths ?? [];
+      return runAction(ctx, () => {
+        const chooser = ctx.state.modal.chooser;
+        if (chooser) {
+          ctx.state.modal.chooser = undefined;
+          return viaPlaywright(`file_upload(${paths.length} files)`, 'none', async () => {
+            try {
+              await chooser.setFiles(paths, { timeout: LOCATOR_TIMEOUT_MS });
+            } catch (e) {
+              // A file that cannot be read fails before the chooser is touched: it stays open for a retry.
+              ctx.state.modal.chooser = chooser;
+              throw e;
+            }
+            return paths.length ? `set ${paths.length} file(s) on the open chooser` : 'cancelled the file chooser';
+          });
+        }
+        const target = a.id;
+        if (!target) throw new PagelensError('NOT_ACTIONABLE', 'No file chooser is open: click the file input first, or give its id.');
+        return viaPlaywright(`file_upload(${target}, ${paths.length} files)`, 'none', async () => {
+          await (await locate(ctx.lens, target)).setInputFiles(paths, { timeout: LOCATOR_TIMEOUT_MS });
+          return `set ${paths.length} file(s) on ${target}`;
         });
-      }
-      const target = a.id;
-      if (!target) throw new PagelensError('NOT_ACTIONABLE', 'No file chooser is open: click the file input first, or give its id.');
-      return viaPlaywright(`file_upload(${target}, ${paths.length} files)`, 'none', async () => {
-        await (await locate(ctx.lens, target)).setInputFiles(paths, { timeout: LOCATOR_TIMEOUT_MS });
-        return `set ${paths.length} file(s) on ${target}`;
       });
-    }),
+    },
   }),
   defineTool({
     name: 'browser_handle_dialog',
@@ -234,9 +248,8 @@ export const ACT_TOOLS: ToolDef[] = [
         if (a.time !== undefined) await new Promise((r) => setTimeout(r, a.time! * 1000));
         for (const [text, gone] of [[a.text, false], [a.textGone, true]] as const) {
           if (text === undefined) continue;
-          if (!await waitText(ctx.lens, text, gone)) {
-            return { action: what, ok: false, method: 'none', error: { code: 'NOT_ACTIONABLE', message: `"${text}" ${gone ? 'still shows' : 'did not appear'} after ${TEXT_WAIT_MS / 1000} s` } };
-          }
+          const failed = await waitText(ctx.lens, text, gone);
+          if (failed) return { action: what, ok: false, method: 'none', error: { code: 'NOT_ACTIONABLE', message: failed } };
         }
         return { action: what, ok: true, method: 'none', detail: 'waited' };
       });
@@ -278,8 +291,17 @@ export const ACT_TOOLS: ToolDef[] = [
 ];
 
 function schemaFrom(text: string): z.ZodType {
+  let json: unknown;
   try {
-    return z.fromJSONSchema(JSON.parse(text) as Parameters<typeof z.fromJSONSchema>[0]);
+    json = JSON.parse(text);
+  } catch (e) {
+    throw new PagelensError('BAD_INPUT', `schema is not a JSON Schema in a JSON string: ${(e as Error).message.split('\n')[0]}`);
+  }
+  // Checked before it is built: validation runs on the event loop (src/model/schemaSafety.ts).
+  const unsafe = unsafeSchemaReason(json);
+  if (unsafe) throw new PagelensError('BAD_INPUT', `schema refused: ${unsafe}`);
+  try {
+    return z.fromJSONSchema(json as Parameters<typeof z.fromJSONSchema>[0]);
   } catch (e) {
     throw new PagelensError('BAD_INPUT', `schema is not a JSON Schema in a JSON string: ${(e as Error).message.split('\n')[0]}`);
   }

@@ -106,12 +106,16 @@ export async function answer(ctx: ToolContext, action: ActionResult, before: Pag
   const modal = state.modal.states();
   if (modal.length) out.modal = modal;
   const url = lens.page.url();
-  // Another URL, or another document at the same one (a reload, a form posted back to itself).
-  const navigated = stripHash(url) !== stripHash(before.url) || state.loads > before.loads;
+  // Another URL, or another document at the same one (a reload, a form posted back to itself),
+  // during the action or since the tree the client holds (a navigation that came late). The new
+  // document is sent whole, under its own IDs: never as a delta that would map old IDs onto it.
+  const left = (mark: PageMark) => stripHash(url) !== stripHash(mark.url) || state.loads > mark.loads;
+  const navigated = left(before) || (!!state.baseline && left(state.baseline.mark)) || action.error?.code === 'NAVIGATED';
   if (navigated || http) out.navigated = { url, ...(http && { status: http.status }) };
   // Reading the page while a dialog is open would hang on it.
   if (!state.modal.dialog) {
     const fullPage = state.baseline?.fullPage ?? false;
+    const mark = markPage(lens, state);
     const baseline = state.baseline;
     const whole = navigated || !baseline || opts.snapshot;
     // A page read anew: find what listens for hover, double click or drag first, so it is listed.
@@ -129,7 +133,7 @@ export async function answer(ctx: ToolContext, action: ActionResult, before: Pag
       const d = treeDelta(baseline.tree, snap.interactive_tree);
       out.delta = isEmptyDelta(d) ? 'no changes' : d;
     }
-    state.baseline = { tree: snap.interactive_tree, fullPage };
+    state.baseline = { tree: snap.interactive_tree, fullPage, mark };
   }
   return jsonResult(out, !action.ok);
 }

@@ -28,9 +28,6 @@ export function ceilingOf(tool: string): number {
   return CEILINGS[tool] ?? DEFAULT_CEILING;
 }
 
-/** The answer a client can read the rest of with browser_more. */
-export interface CutAnswer { tool: string; text: string; ceiling: number }
-
 function footer(tool: string, page: number, pages: number, ceiling: number): string {
   const next = page < pages ? `: browser_more page=${page + 1} for the next${ALTERNATIVES[tool] ?? ''}` : '';
   return `\n[${tool} answer cut at ${ceiling} tokens: page ${page} of ${pages}${next}]`;

@@ -21,6 +21,10 @@ export interface TabHost {
   closeTab(index?: number): Promise<void>;
   /** Closes the browser (or detaches from an attached one); the next call opens it again. */
   closeBrowser(): Promise<void>;
+  /** Throws BAD_INPUT with the reason when an agent may not open this URL (the MCP server: file:// is opt-in). */
+  checkNavigation?(url: string): void;
+  /** The real paths of files that may be uploaded, or throws BAD_INPUT with the reason (the MCP server: allowed folders only). */
+  checkUploads?(paths: string[]): Promise<string[]>;
   /** The folder the user chose for downloads; without one, downloads are reported, not saved. */
   readonly downloadsDir?: string;
 }

@@ -68,7 +68,7 @@ function withoutNulls(v: unknown): unknown {
 
 // ---- JSON Schemas ----
 
-type Json = { [k: string]: unknown };
+export type Json = { [k: string]: unknown };
 
 /** The input schema as plain JSON Schema: no $schema, no defaults, no ±2^53 integer bounds. */
 export function inputSchema(tool: ToolDef): Json {

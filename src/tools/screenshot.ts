@@ -2,8 +2,8 @@
 // box, matching page_snapshot), or a plain image of the viewport, the whole page or one element,
 // as PNG, JPEG or WebP. Playwright captures (it scrolls and stitches a full page, clips an
 // element in any frame); sharp encodes, so every format goes through the same path.
-import sharp from 'sharp';
 import { z } from 'zod';
+import { encodeImage as encode, imageSize } from '../browser/images.js';
 import { ElementId } from '../model/actions.js';
 import { PagelensError } from '../model/errors.js';
 import { defineTool, jsonResult, type ToolContext, type ToolDef, type ToolResult } from './types.js';
@@ -31,12 +31,6 @@ function refuseConflicts(a: ShotArgs): void {
   if (a.quality !== undefined && a.type === 'png') throw new PagelensError('BAD_INPUT', 'quality applies to jpeg and webp; png is lossless.');
 }
 
-async function encode(image: Buffer, type: ImageType, quality: number): Promise<Buffer> {
-  const s = sharp(image);
-  if (type === 'png') return s.png().toBuffer();
-  return type === 'jpeg' ? s.jpeg({ quality }).toBuffer() : s.webp({ quality }).toBuffer();
-}
-
 async function shoot(ctx: ToolContext, a: ShotArgs): Promise<ToolResult> {
   refuseConflicts(a);
   const { lens } = ctx;
@@ -54,7 +48,7 @@ async function shoot(ctx: ToolContext, a: ShotArgs): Promise<ToolResult> {
     ? await (await lens.locator(a.id)).screenshot({ type: 'png', timeout: LOCATOR_TIMEOUT_MS })
     : await lens.page.screenshot({ type: 'png', fullPage: a.fullPage ?? false });
   const image = await encode(png, type, quality);
-  const meta = await sharp(image).metadata();
+  const meta = await imageSize(image);
   const data = { url: lens.page.url(), of: a.id ?? (a.fullPage ? 'full page' : 'viewport'), type, width: meta.width, height: meta.height, bytes: image.length };
   return { ...jsonResult(data), images: [{ data: image.toString('base64'), mimeType: MIME[type] }] };
 }

@@ -3,31 +3,26 @@
 import { z } from 'zod';
 import { PagelensError } from '../model/errors.js';
 import { DomOverviewParams } from '../model/explore.js';
+import { FORMATS, givenOptions, MODE_HELP, OPTIONS, SnapshotFormat, SnapshotMode, snapshotRequestConflict } from '../model/snapshotRequest.js';
+import { markPage } from './state.js';
 import { PAGE_TEXT_TOOL } from './pagetext.js';
 import { SCREENSHOT_TOOL } from './screenshot.js';
 import { defineTool, jsonResult, type ToolContext, type ToolDef, type ToolResult } from './types.js';
 
+const modes = (m: readonly string[]) => m.join(', ');
+// The shared request schema (model/snapshotRequest.ts), with the options this tool offers.
 const SnapshotArgs = z.strictObject({
-  mode: z.enum(['semantic_v3', 'semantic', 'axtree', 'skeleton', 'full', 'hybrid']).optional()
-    .describe('semantic_v3 (default): compact interactive tree; semantic: verbose nodes; axtree: Chrome accessibility tree; skeleton: minimal HTML of the controls; full: the whole annotated DOM; hybrid: tree with boxes + screenshot with IDs drawn on it'),
-  fullPage: z.boolean().optional().describe('Keep elements outside the viewport too (semantic_v3, semantic, skeleton)'),
-  format: z.enum(['json', 'text']).optional().describe('json (default) or a compact text form (semantic_v3 and axtree)'),
+  mode: SnapshotMode.optional().describe(Object.entries(MODE_HELP).map(([m, help]) => `${m}: ${help}`).join('; ')),
+  fullPage: z.boolean().optional().describe(`Keep elements outside the viewport too (${modes(OPTIONS.fullPage.modes!)})`),
+  format: SnapshotFormat.optional().describe(Object.entries(FORMATS).map(([f, d]) => `${f}: ${d.help} (${modes(d.modes)})`).join('; ')),
   query: z.string().min(1).optional().describe('The task at hand ("price of the Dell monitor"): only what matters for it is returned, with what was left out'),
   maxTokens: z.number().int().positive().optional().describe('With query: a hard ceiling on the answer, in o200k tokens (default 2000)'),
 });
 
-// Combinations that mean nothing: refused, so a model never gets silently different output.
-const CONFLICTS: Array<[(a: z.infer<typeof SnapshotArgs>) => boolean, string]> = [
-  [(a) => a.maxTokens !== undefined && a.query === undefined, 'maxTokens only applies with query (the budget of a filtered snapshot).'],
-  [(a) => a.query !== undefined && (a.mode ?? 'semantic_v3') !== 'semantic_v3', 'query filters the semantic_v3 tree: leave mode out.'],
-  [(a) => a.query !== undefined && a.format === 'text', 'format text does not apply with query: the filtered snapshot is JSON.'],
-  [(a) => a.format === 'text' && !['semantic_v3', 'axtree', undefined].includes(a.mode), 'format text applies to mode semantic_v3 and axtree only.'],
-  [(a) => !!a.fullPage && ['axtree', 'full', 'hybrid'].includes(a.mode ?? ''), 'fullPage does not apply to axtree, full or hybrid (they always cover the page, or show the viewport).'],
-];
-
 async function snapshot(ctx: ToolContext, args: z.infer<typeof SnapshotArgs>): Promise<ToolResult> {
-  const conflict = CONFLICTS.find(([c]) => c(args));
-  if (conflict) throw new PagelensError('BAD_INPUT', conflict[1]);
+  // Combinations that mean nothing are refused, so a model never gets silently different output.
+  const conflict = snapshotRequestConflict({ mode: args.mode ?? 'semantic_v3', format: args.format, query: args.query, given: givenOptions(args) });
+  if (conflict) throw new PagelensError('BAD_INPUT', conflict);
   const { lens, state } = ctx;
   const mode = args.mode ?? 'semantic_v3';
   const fullPage = args.fullPage ?? false;
@@ -39,9 +34,10 @@ async function snapshot(ctx: ToolContext, args: z.infer<typeof SnapshotArgs>): P
     return args.format === 'text' ? { text: ax.outline, data: ax } : jsonResult(ax);
   }
   if (mode === 'semantic_v3') {
+    const mark = markPage(lens, state);
     const snap = await lens.snapshot({ fullPage });
     // The tree the client now knows: the base of the next action's delta.
-    state.baseline = { tree: snap.interactive_tree, fullPage };
+    state.baseline = { tree: snap.interactive_tree, fullPage, mark };
     if (args.format === 'text') return { text: await lens.text({ fullPage }), data: snap };
     return jsonResult(snap);
   }

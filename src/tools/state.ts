@@ -4,13 +4,15 @@ import type { Lens } from '../browser/lens.js';
 import type { ActionResult } from '../model/outcome.js';
 import type { SemanticNodeV3 } from '../model/schema.js';
 import { watchConsole } from './console.js';
-import type { CutAnswer } from './ceiling.js';
 import { ModalTracker } from './modal.js';
-import { watchNetwork } from './network.js';
+import { watchNetwork } from './requests.js';
 import type { ActionWatch } from './watch.js';
 
 /** Where the page was before an action: its URL and how many documents it had loaded. */
 export interface PageMark { url: string; loads: number }
+
+/** An answer cut at its ceiling (see ceiling.ts), kept whole for browser_more. */
+export interface CutAnswer { tool: string; text: string; ceiling: number }
 
 export interface PendingAction {
   promise: Promise<ActionResult>;
@@ -21,8 +23,11 @@ export interface PendingAction {
 
 export interface ToolState {
   modal: ModalTracker;
-  /** The semantic_v3 tree the client last saw, and whether it was the full page. */
-  baseline?: { tree: SemanticNodeV3[]; fullPage: boolean };
+  /**
+   * The semantic_v3 tree the client last saw, whether it was the full page, and where the page was
+   * then: a delta is only ever sent against a tree of the same document.
+   */
+  baseline?: { tree: SemanticNodeV3[]; fullPage: boolean; mark: PageMark };
   /** An action still running because a dialog opened under it; answered by browser_handle_dialog. */
   pending?: PendingAction;
   /**

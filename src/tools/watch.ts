@@ -1,11 +1,10 @@
 // What an action caused beyond the tree: the HTTP status of a document it loaded, console messages
 // and page errors, requests that failed, popups it opened and files it downloaded. Listening starts
 // before the action and stops when its answer is built, so each answer carries only its own effects.
-import { stat } from 'node:fs/promises';
-import { basename, join } from 'node:path';
 import type { Download, Page, Response } from 'playwright-core';
+import { saveDownload, type DownloadReport } from '../browser/downloads.js';
 import { renderConsole, watchConsole } from './console.js';
-import { failed, renderRequest, watchNetwork } from './network.js';
+import { failed, renderRequest, watchNetwork } from './requests.js';
 
 /** Console lines an answer carries at most (the rest: browser_console_messages). */
 const CONSOLE_LINES = 8;
@@ -18,14 +17,6 @@ const POPUP_WAIT_MS = 3000;
 
 function cutLine(line: string): string {
   return line.length > LINE_MAX ? `${line.slice(0, LINE_MAX - 1)}…` : line;
-}
-
-export interface DownloadReport {
-  file: string;
-  /** Where it was saved and its size, or why it was not. */
-  savedTo?: string;
-  bytes?: number;
-  notSaved?: string;
 }
 
 export interface Happened {
@@ -99,20 +90,8 @@ export class ActionWatch {
     return shown;
   }
 
-  private async save(d: Download): Promise<DownloadReport> {
-    // The page names the file: only its last path part is used, inside the chosen folder.
-    const file = basename(d.suggestedFilename()) || 'download';
-    if (!this.downloadsDir) {
-      await d.cancel().catch(() => {});
-      return { file, notSaved: 'no download folder was chosen (start pagelens mcp with --downloads-dir DIR)' };
-    }
-    const path = join(this.downloadsDir, file);
-    try {
-      await d.saveAs(path);
-      return { file, savedTo: path, bytes: (await stat(path)).size };
-    } catch (e) {
-      return { file, notSaved: (await d.failure().catch(() => null)) ?? (e as Error).message.split('\n')[0] };
-    }
+  private save(d: Download): Promise<DownloadReport> {
+    return saveDownload(d, this.downloadsDir);
   }
 
   private on(event: string, fn: (x: never) => void): void {

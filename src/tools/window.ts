@@ -34,6 +34,7 @@ export const WINDOW_TOOLS: ToolDef[] = [
       if (a.url !== undefined && a.action !== 'new') throw new PagelensError('BAD_INPUT', 'url only applies to browser_tabs new.');
       if (a.index !== undefined && (a.action === 'list' || a.action === 'new')) throw new PagelensError('BAD_INPUT', `index does not apply to browser_tabs ${a.action}.`);
       if (a.action === 'new') {
+        if (a.url !== undefined) host.checkNavigation?.(a.url);
         const lens = await host.newTab();
         if (a.url !== undefined) {
           const url = a.url;
