@@ -25,7 +25,7 @@ async function openInput(): Promise<void> {
 before(async () => {
   site = await serveFolder(FIXTURES, { replacements: {} });
   tmp = await mkdtemp(join(tmpdir(), 'pagelens-parity-'));
-  mcp = await McpClient.start(['--offline']);
+  mcp = await McpClient.start(['--offline', '--upload-dir', tmp]);
 });
 
 after(async () => {

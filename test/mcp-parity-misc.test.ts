@@ -18,7 +18,7 @@ let nodes: V3Node[];
 before(async () => {
   site = await serveFolder(FIXTURES, { replacements: {} });
   tmp = await mkdtemp(join(tmpdir(), 'pagelens-misc-'));
-  mcp = await McpClient.start(['--offline']);
+  mcp = await McpClient.start(['--offline', '--upload-dir', tmp]);
 });
 
 after(async () => {
