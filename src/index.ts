@@ -32,6 +32,8 @@ export type { ActOptions } from './browser/actions.js';
 export { ExpectedOutcome, VerificationResult, ActionResult, ActionMethod, OutcomeType, parseExpectSpec } from './model/outcome.js';
 export type { PreActionState, Presence } from './browser/verify.js';
 export { IdNumbering } from './browser/ids.js';
+export type { PageText, TextBlock } from './browser/pagetext.js';
+export type { WebMcpTool, WebMcpResult } from './browser/webmcp.js';
 export { StabilityOptions, type StabilityOptionsInput, type StabilityResult } from './browser/stability.js';
 export type { MutationEvent, MutationSummary, MutationCategory } from './model/mutations.js';
 export type { Marks, FrameMark } from './browser/events.js';

@@ -159,7 +159,10 @@ function huntFieldLabel(el: Element): string {
     const after = adjacentText(el, 'next');
     if (after) return after;
   }
-  return adjacentText(el, 'previous') || cellLabel(el) || attr('data-label') || attr('title') || humanize(el.getAttribute('name')) || humanize(el.id);
+  // An unlabelled file input is named by its button's caption, as Chrome (and Playwright's
+  // snapshot) name it: better than a field name made up from its name or id attribute.
+  const caption = type === 'file' ? 'Choose File' : '';
+  return adjacentText(el, 'previous') || cellLabel(el) || attr('data-label') || attr('title') || caption || humanize(el.getAttribute('name')) || humanize(el.id);
 }
 
 /** Text of the nearest siblings on one side, climbing a few levels while no other control is in the way. */

@@ -9,20 +9,23 @@ import { V3_LEGEND } from '../model/roles.js';
 import { parseInput } from '../model/validate.js';
 import { ACT_TOOLS } from './act.js';
 import { refuseWhileDialog } from './acting.js';
+import { MORE_TOOL, withCeiling } from './ceiling.js';
 import { DRAG_TOOLS } from './drag.js';
 import type { TabHost } from './host.js';
 import { LOG_TOOLS } from './logs.js';
 import { SEE_TOOLS } from './see.js';
 import { stateOf } from './state.js';
 import type { ToolDef, ToolResult } from './types.js';
+import { WEBMCP_TOOLS } from './webmcp.js';
 import { WINDOW_TOOLS } from './window.js';
 
-export const TOOLS: readonly ToolDef[] = [...SEE_TOOLS, ...LOG_TOOLS, ...ACT_TOOLS, ...DRAG_TOOLS, ...WINDOW_TOOLS];
+// Every tool answers under a token ceiling it can be asked to move (ceiling.ts).
+export const TOOLS: readonly ToolDef[] = [...[...SEE_TOOLS, ...LOG_TOOLS, ...ACT_TOOLS, ...DRAG_TOOLS, ...WINDOW_TOOLS, ...WEBMCP_TOOLS].map(withCeiling), MORE_TOOL];
 const BY_NAME = new Map(TOOLS.map((t) => [t.name, t]));
 
 export const TOOL_NAMES = TOOLS.map((t) => t.name);
 
-const NO_PAGE_SCRIPT = new Set(['browser_handle_dialog', 'browser_tabs', 'browser_close', 'browser_console_messages']);
+const NO_PAGE_SCRIPT = new Set(['browser_handle_dialog', 'browser_tabs', 'browser_close', 'browser_console_messages', 'browser_more']);
 
 /**
  * Runs one tool on a lens. Arguments are validated against the tool's schema (null counts as
