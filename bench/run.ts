@@ -5,7 +5,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defaultSets, resolveInputs } from './inputs.js';
 import { BASELINE, DEFAULT_ACCNAME, DEFAULT_OUT, readBaseline, runBench, saveBaseline, writeOutputs } from './runner.js';
-import { DEFAULT_SIZES } from './scale.js';
+import { DEFAULT_SIZES, VARIANTS, type Variant } from './scale.js';
 import { compare } from './summary.js';
 import { renderExtractReport, runExtractBench } from './extract.js';
 
@@ -15,6 +15,7 @@ interface Flags {
   runs: string;
   scale?: boolean;
   scaleSizes?: string;
+  scaleVariants?: string;
   scaleRuns: string;
   accname?: boolean | string;
   accnameLimit?: string;
@@ -41,6 +42,14 @@ function positive(name: string, s: string | undefined): number | undefined {
   return n;
 }
 
+function variants(s: string | undefined): Variant[] | undefined {
+  const wanted = list(s);
+  if (!wanted) return undefined;
+  const unknown = wanted.filter((v) => !(VARIANTS as string[]).includes(v));
+  if (unknown.length) throw new Error(`--scale-variants: unknown ${unknown.join(', ')} (expected some of ${VARIANTS.join(', ')})`);
+  return wanted as Variant[];
+}
+
 async function main(argv: string[]): Promise<number> {
   const program = new Command('pagelens bench')
     .description('Token, time, coverage and name benchmark against Playwright\'s AI snapshot and Chrome\'s accessibility tree.\n'
@@ -52,6 +61,7 @@ async function main(argv: string[]): Promise<number> {
     .option('--scale', 'run the generated-page scale test (default: on without inputs)')
     .option('--no-scale', 'skip the scale test')
     .option('--scale-sizes <list>', `interactive elements per generated page (default ${DEFAULT_SIZES.join(',')})`)
+    .option('--scale-variants <list>', `page shapes at scale (default ${VARIANTS.join(',')})`)
     .option('--scale-runs <n>', 'timed runs per extraction at scale', '3')
     .addOption(new Option('--accname [file]', 'run the WPT name/role conformance cases (default: on without inputs)'))
     .option('--no-accname', 'skip the conformance cases')
@@ -92,6 +102,7 @@ async function main(argv: string[]): Promise<number> {
     runs: positive('--runs', flags.runs) ?? 3,
     scaleSizes: scaleOn ? (list(flags.scaleSizes)?.map((s) => positive('--scale-sizes', s)!) ?? DEFAULT_SIZES) : [],
     scaleRuns: positive('--scale-runs', flags.scaleRuns) ?? 3,
+    scaleVariants: variants(flags.scaleVariants),
     accnameFile,
     accnameLimit: positive('--accname-limit', flags.accnameLimit),
     outDir: resolve(flags.out),

@@ -110,7 +110,8 @@ export class HeuristicPlanner implements Planner {
     const pick = close[0] ?? best;
     const why = close.length > 1 ? ` (${close.length} alike; took ${pick.node.gid} by ${this.tieBreak(intent, request)})` : '';
     return {
-      thought: `${label}: ${stepText} → ${pick.candidate.description}${why}.`,
+      // A value meant for a secret field is not repeated in the thought (sessions keep thoughts).
+      thought: `${label}: ${forSecret && intent.value ? stepText.split(intent.value).join('…') : stepText} → ${pick.candidate.description}${why}.`,
       // Suggestions never repeat a value meant for a password field; the action must type it.
       action: intent.value !== undefined ? pick.candidate.suggestedAction.split('"***"').join(JSON.stringify(intent.value)) : pick.candidate.suggestedAction,
       ...expectation(intent, pick.node),

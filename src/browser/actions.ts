@@ -3,13 +3,13 @@
 // document, real input where a person's input would go, and optional sentinel verification.
 import { z } from 'zod';
 import type { Response } from 'playwright-core';
-import { formatAction, toAction, targetOf, type Action } from '../model/actions.js';
+import { formatAction, formatMasked, toAction, targetOf, type Action } from '../model/actions.js';
 import type { ListedOption, OptionList } from '../model/engine.js';
 import { PagelensError, asPagelensError, isPagelensError } from '../model/errors.js';
-import { sameLabelIgnoringCounts, stillShows } from '../model/ghost.js';
 import { parseChord } from '../model/keys.js';
 import { ExpectedOutcome, parseExpectSpec, type ActionMethod, type ActionResult } from '../model/outcome.js';
 import { globalId } from '../model/page.js';
+import { staleReason } from '../model/stale.js';
 import { parseInput } from '../model/validate.js';
 import type { LensCore, Resolved } from './core.js';
 import { elementCall, engineCall } from './engine.js';
@@ -46,10 +46,8 @@ export async function performAction(core: LensCore, input: string | Action, opts
   const expected = opts.expect === undefined ? undefined
     : typeof opts.expect === 'string' ? parseExpectSpec(opts.expect) : parseInput(ExpectedOutcome, opts.expect, 'expected outcome');
   const settle = typeof opts.settle === 'object' ? parseInput(StabilityOptions, opts.settle, 'stability options') : AFTER_ACTION;
-  // A value is masked until its field is known not to be secret: a refusal (unknown, stale, gone,
-  // read-only) must not echo a password the caller meant for a field it never reached.
-  const masked = 'value' in action ? formatAction({ ...action, value: '***' }) : formatAction(action);
-  const result: ActionResult = { action: masked, ok: false, method: 'none' };
+  // Masked until the field is known not to be secret (model/actions.ts formatMasked).
+  const result: ActionResult = { action: formatMasked(action), ok: false, method: 'none' };
   const warnings: string[] = [];
   const requested = targetOf(action);
   let el: Resolved | undefined;
@@ -99,24 +97,13 @@ export async function performAction(core: LensCore, input: string | Action, opts
   return result;
 }
 
-/**
- * Within one document an ID always names the same element object, but the element itself can
- * change: a toggle that was "Play" is now "Pause", and clicking it would do the opposite of
- * what the agent chose. Another role, or another label (numbers aside: live counters), is refused.
- */
+/** The element must still be what the last snapshot showed (the rule: model/stale.ts). */
 async function refuseIfStale(core: LensCore, el: Resolved, gid: string): Promise<void> {
   const known = core.ids.sighting(gid);
   // Chrome's accessibility tree names roles its own way: only the engine's own sightings compare.
   if (!known || known.vocabulary === 'ax') return;
-  const now = await elementCall(el, 'elementState', [], GROUP);
-  // A row's item is the row's text, not a control: its element must still show those words.
-  if (known.role === 'item') {
-    if (stillShows(now.name, known.name)) return;
-    throw new PagelensError('STALE_ID', `${gid} no longer shows "${known.name}" (it shows "${now.name}"): the row changed. Take a new snapshot.`);
-  }
-  if (now.role !== known.role || !sameLabelIgnoringCounts(now.name, known.name)) {
-    throw new PagelensError('STALE_ID', `${gid} is now ${now.role} "${now.name}", not the ${known.role} "${known.name}" of the last snapshot: the page changed. Take a new snapshot.`);
-  }
+  const why = staleReason(gid, known, await elementCall(el, 'elementState', [], GROUP));
+  if (why) throw new PagelensError('STALE_ID', why);
 }
 
 /**

@@ -3,6 +3,7 @@
 // coordinates for CDP input on the page session. A check that cannot be made refuses the click:
 // "could not tell whether it is covered" is never read as "not covered".
 import type { Cover } from '../model/engine.js';
+import { controlHint, coveredReason } from '../model/cover.js';
 import { globalId, innerControlAdvice } from '../model/page.js';
 import type { LensCore, Resolved } from './core.js';
 import { elementCall, ownerCall } from './engine.js';
@@ -80,7 +81,7 @@ async function place(core: LensCore, el: Resolved, point: [number, number], gid:
       }
       if (cover) {
         if (cover.control) noteCoverControl(core, { frame: parent }, cover);
-        return { ok: false, code: 'COVERED', reason: `${gid} is covered by ${coverText(cover)}${controlHint(cover, parent.ordinal)}` } as const;
+        return { ok: false, code: 'COVERED', reason: coveredReason(gid, cover, parent.ordinal) } as const;
       }
       child = parent;
     }
@@ -93,12 +94,4 @@ function noteCoverControl(core: LensCore, at: { frame: LaidOutFrame; doc?: strin
   const doc = at.doc ?? core.ids.expectedDoc('', at.frame.ordinal);
   if (!doc || !cover.control) return;
   core.ids.note(globalId(at.frame.ordinal, cover.control.id), { doc, frame: at.frame.ordinal, role: cover.control.role, name: cover.control.name, centre: [0, 0] });
-}
-
-function coverText(c: Cover): string {
-  return `${c.selector}${c.text ? ` "${c.text}"` : ''}`;
-}
-
-function controlHint(c: Cover, frame: number): string {
-  return c.control ? ` (its control ${globalId(frame, c.control.id)} "${c.control.name}" may dismiss it)` : '';
 }

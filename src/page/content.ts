@@ -42,7 +42,12 @@ export function readContent(opts: ContentOptions): ContentRead {
   };
   walkElements(document, (el, ctx) => {
     if (truncated) return null;
-    if (isControl(el) || headingLevel(el) !== null) return null;
+    if (isControl(el)) return null;
+    const level = headingLevel(el);
+    if (level !== null) {
+      if (opts.headings) emit(el, 'heading', clean((el as HTMLElement).innerText ?? el.textContent, TEXT_MAX), String(level));
+      return null;
+    }
     if (el.tagName === 'DT') return null; // read with its DD
     if (el.tagName === 'DD') { readDefinition(el, emit); return null; }
     if ((el.tagName === 'TD' || el.tagName === 'TH') && readCell(el as HTMLTableCellElement, emit)) return null;

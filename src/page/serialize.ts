@@ -166,6 +166,7 @@ function writeFormState(el: Element, out: Element): void {
       return;
     }
     case 'TEXTAREA': {
+      if (isSecretField(el)) { out.textContent = ''; return; }
       const value = (el as HTMLTextAreaElement).value;
       if (value !== out.textContent) out.textContent = value.slice(0, MAX_VALUE);
       return;
