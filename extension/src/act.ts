@@ -6,6 +6,7 @@
 import { formatAction, formatMasked, toAction, type Action } from '../../src/model/actions.js';
 import type { ElementState, OkReason, PrepareResult, ScrollResult, SelectResult, SetValueResult, TextEntry } from '../../src/model/engine.js';
 import { ERROR_CODES } from '../../src/model/errors.js';
+import { innerControlAdvice } from '../../src/model/page.js';
 import type { ActionMethod, ActionResult, ExpectedOutcome } from '../../src/model/outcome.js';
 import { staleReason } from '../../src/model/stale.js';
 import { planToggle, toggleMissed } from '../../src/model/toggle.js';
@@ -88,7 +89,7 @@ function need(r: Resolved | undefined): Resolved {
 async function pointOf(tabId: number, r: Resolved): Promise<[number, number]> {
   if (r.frameId !== 0) await revealFrame(tabId, r.frameId);
   const p = await elementOp<PrepareResult>(tabId, r, { op: 'prepare' });
-  if (!p.ok) throw new Refused(p.code, `element ${r.gid} ${p.reason}`);
+  if (!p.ok) throw new Refused(p.code, `element ${r.gid} ${p.reason}${p.inner ? innerControlAdvice(p.inner, r.ordinal) : ''}`);
   return r.frameId === 0 ? p.point : pointInTab(tabId, r.frameId, p.point, r.gid);
 }
 

@@ -2,6 +2,7 @@
 // the ID and nowhere else, with self-healing when the element was re-rendered away in that same
 // document, real input where a person's input would go, and optional sentinel verification.
 import { z } from 'zod';
+import type { Response } from 'playwright-core';
 import { formatAction, formatMasked, toAction, targetOf, type Action } from '../model/actions.js';
 import type { ListedOption, OptionList } from '../model/engine.js';
 import { PagelensError, asPagelensError, isPagelensError } from '../model/errors.js';
@@ -14,6 +15,7 @@ import { parseInput } from '../model/validate.js';
 import type { LensCore, Resolved } from './core.js';
 import { elementCall, engineCall } from './engine.js';
 import { describeFailure } from './frames.js';
+import { checkStatus } from './goto.js';
 import { insertText, mouseMove, mousePress, pressChord, typeText } from './input.js';
 import { locate, type Located } from './locate.js';
 import { recoverElement } from './recovery.js';
@@ -35,7 +37,7 @@ export interface ActOptions {
   recover?: boolean;
 }
 
-interface Done { method: ActionMethod; detail: string; warnings?: string[] }
+interface Done { method: ActionMethod; detail: string; warnings?: string[]; /** A navigation's HTTP status. */ status?: number }
 
 const ActOptionsShape = z.strictObject({ expect: z.unknown().optional(), settle: z.unknown().optional(), recover: z.boolean().optional() });
 
@@ -72,6 +74,7 @@ export async function performAction(core: LensCore, input: string | Action, opts
     const done = await execute(core, action, el, gid);
     result.ok = true;
     result.method = done.method;
+    if (done.status !== undefined) result.status = done.status;
     result.detail = (result.recovered ? `${result.recovered.message}; ` : '') + done.detail;
     warnings.push(...done.warnings ?? []);
     if (expected && pre) {
@@ -86,6 +89,7 @@ export async function performAction(core: LensCore, input: string | Action, opts
     }
   } catch (e) {
     const err = asPagelensError(e);
+    if (typeof err.details?.status === 'number') result.status = err.details.status;
     result.error = { code: err.code, message: result.recovered ? `${result.recovered.message}; then: ${err.message}` : err.message };
   } finally {
     if (el) await el.frame.target.release(GROUP).catch(() => {});
@@ -101,6 +105,18 @@ async function refuseIfStale(core: LensCore, el: Resolved, gid: string): Promise
   if (!known || known.vocabulary === 'ax') return;
   const why = staleReason(gid, known, await elementCall(el, 'elementState', [], GROUP));
   if (why) throw new PagelensError('STALE_ID', why);
+}
+
+/**
+ * The state a click left a checkbox in. A framework that re-renders on change replaces the element
+ * the click landed on: the replacement (same role and name where it stood) holds the state now.
+ */
+async function checkedAfterClick(core: LensCore, el: Resolved, gid: string): Promise<boolean | 'mixed' | null> {
+  const now = await elementCall(el, 'checkedOf', [], GROUP);
+  if ((await elementCall(el, 'elementState', [], GROUP)).connected) return now;
+  const r = await recoverElement(core, gid);
+  if (!r.ok) return now;
+  return elementCall(await core.resolve(r.gid, GROUP, { doc: r.doc }), 'checkedOf', [], GROUP);
 }
 
 /** A field that takes text and is not secret: what is typed there may be echoed. */
@@ -171,7 +187,7 @@ async function execute(core: LensCore, action: Action, el: Resolved | undefined,
       let method: ActionMethod = 'mouse';
       if (at.ok) await mousePress(cdp, at.x, at.y);
       else if (at.code === 'UNREACHABLE') { await elementCall(e, 'clickJs', [], GROUP); method = 'js'; } else throw refuse(at.code, at.reason);
-      const missed = toggleMissed(gid, plan.want, await elementCall(e, 'checkedOf', [], GROUP));
+      const missed = toggleMissed(gid, plan.want, await checkedAfterClick(core, e, gid));
       if (missed) throw refuse('NOT_ACTIONABLE', missed);
       return { method, detail: `${plan.want ? 'checked' : 'unchecked'} ${gid}` };
     }
@@ -201,18 +217,24 @@ async function execute(core: LensCore, action: Action, el: Resolved | undefined,
     }
     case 'navigate': {
       const url = absoluteUrl(action.url, core.page.url());
-      await navigation(() => core.page.goto(url, { waitUntil: 'domcontentloaded', timeout: 30_000 }), `open ${url}`);
-      return { method: 'navigation', detail: `opened ${core.page.url()}` };
+      const r = await navigation(() => core.page.goto(url, { waitUntil: 'domcontentloaded', timeout: 30_000 }), `open ${url}`);
+      return { method: 'navigation', detail: `opened ${core.page.url()}`, ...statusOf(core, r, `open ${url}`) };
     }
     case 'back': case 'forward': {
       const r = await navigation(() => action.type === 'back' ? core.page.goBack({ waitUntil: 'domcontentloaded' }) : core.page.goForward({ waitUntil: 'domcontentloaded' }), action.type);
       if (r === null && core.page.url() === 'about:blank') throw refuse('NOT_ACTIONABLE', `no page to go ${action.type} to`);
-      return { method: 'navigation', detail: `went ${action.type} to ${core.page.url()}` };
+      return { method: 'navigation', detail: `went ${action.type} to ${core.page.url()}`, ...statusOf(core, r, `go ${action.type}`) };
     }
     case 'reload':
-      await navigation(() => core.page.reload({ waitUntil: 'domcontentloaded' }), 'reload');
-      return { method: 'navigation', detail: `reloaded ${core.page.url()}` };
+      const r = await navigation(() => core.page.reload({ waitUntil: 'domcontentloaded' }), 'reload');
+      return { method: 'navigation', detail: `reloaded ${core.page.url()}`, ...statusOf(core, r, 'reload') };
   }
+}
+
+/** The main document's HTTP status, when it has one; a 4xx/5xx answer fails the action (NAVIGATION_FAILED, with the status). */
+function statusOf(core: LensCore, response: Response | null, what: string): { status?: number } {
+  const { status } = checkStatus(core.page, response, what, 'NAVIGATION_FAILED');
+  return status === null ? {} : { status };
 }
 
 async function navigation<T>(go: () => Promise<T>, what: string): Promise<T> {

@@ -4,7 +4,7 @@
 // "could not tell whether it is covered" is never read as "not covered".
 import type { Cover } from '../model/engine.js';
 import { controlHint, coveredReason } from '../model/cover.js';
-import { globalId } from '../model/page.js';
+import { globalId, innerControlAdvice } from '../model/page.js';
 import type { LensCore, Resolved } from './core.js';
 import { elementCall, ownerCall } from './engine.js';
 import { describeFailure, LAYOUT_GROUP, type LaidOutFrame } from './frames.js';
@@ -24,6 +24,10 @@ export async function locate(core: LensCore, el: Resolved, gid: string, opts: { 
   const p = await elementCall(el, 'prepare', [{ allowDisabled: opts.allowDisabled ?? false, nearest: frame.ordinal !== 0 }], opts.group);
   if (!p.ok) {
     if (p.cover?.control) noteCoverControl(core, el, p.cover);
+    if (p.inner) {
+      noteCoverControl(core, el, { selector: '', text: '', control: p.inner });
+      return { ok: false, code: p.code, reason: `${gid} ${p.reason}${innerControlAdvice(p.inner, frame.ordinal)}` };
+    }
     return { ok: false, code: p.code, reason: `${gid} ${p.reason}${p.cover ? controlHint(p.cover, frame.ordinal) : ''}` };
   }
   if (frame.ordinal === 0) return { ok: true, x: p.point[0], y: p.point[1] };

@@ -633,7 +633,7 @@ function regionBlock(r: RegionNode): string {
 
 function regionLine(r: RegionNode): string {
   const subs = r.children.length ? ` {${r.children.slice(0, 4).map((c) => c.short).join(', ')}${r.children.length > 4 ? ', …' : ''}}` : '';
-  return `  [${r.id}] ${r.label} ${r.path}${quoteName(clipText(r.name, 40))}: ${countsText(countsOf(r.nodes))}${r.summary ? ` — ${clipText(r.summary, 60)}` : ''}${subs}`;
+  return `  [${r.id}] ${r.label} ${r.path}${quoteName(clipText(r.name, 40))}: ${countsText(countsOf(r.nodes))}${r.summary ? ` — ${JSON.stringify(clipText(r.summary, 60))}` : ''}${subs}`;
 }
 
 export function regionsResult(model: PageModel, tree: RegionTree, snapshotId: string): RegionsResult {
