@@ -3,9 +3,9 @@
 import { Command, Option } from 'commander';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { defaultSets, resolveInputs } from './inputs.js';
+import { defaultSets, resolveInputs, type PageSet } from './inputs.js';
 import { BASELINE, DEFAULT_ACCNAME, DEFAULT_OUT, readBaseline, runBench, saveBaseline, writeOutputs } from './runner.js';
-import { DEFAULT_SIZES } from './scale.js';
+import { DEFAULT_SIZES, VARIANTS, type Variant } from './scale.js';
 import { compare } from './summary.js';
 
 interface Flags {
@@ -15,6 +15,8 @@ interface Flags {
   scale?: boolean;
   scaleSizes?: string;
   scaleRuns: string;
+  variants?: string;
+  only?: string;
   accname?: boolean | string;
   accnameLimit?: string;
   out: string;
@@ -29,6 +31,15 @@ interface Flags {
  * would take about twice the 15 minutes the whole run may take.
  */
 const DEFAULT_LIMIT = 100;
+
+/** The parts of a run, for --only. */
+const PARTS = ['corpus', 'accname', 'scale'] as const;
+
+function choose<T extends string>(name: string, given: string[] | undefined, allowed: readonly T[]): T[] | undefined {
+  const bad = given?.filter((x) => !allowed.includes(x as T));
+  if (bad?.length) throw new Error(`BAD_INPUT: ${name} expects a comma-separated list of ${allowed.join(', ')}; got "${bad.join(', ')}"`);
+  return given as T[] | undefined;
+}
 
 const list = (s?: string) => s?.split(',').map((x) => x.trim()).filter(Boolean);
 
@@ -51,6 +62,8 @@ async function main(argv: string[]): Promise<number> {
     .option('--no-scale', 'skip the scale test')
     .option('--scale-sizes <list>', `interactive elements per generated page (default ${DEFAULT_SIZES.join(',')})`)
     .option('--scale-runs <n>', 'timed runs per extraction at scale', '3')
+    .option('--variants <list>', `generated page shapes, comma-separated (default ${VARIANTS.join(',')})`)
+    .option('--only <parts>', `run only these parts, comma-separated: ${PARTS.join(', ')} (e.g. --only scale --scale-sizes 5000,20000)`)
     .addOption(new Option('--accname [file]', 'run the WPT name/role conformance cases (default: on without inputs)'))
     .option('--no-accname', 'skip the conformance cases')
     .option('--accname-limit <n>', 'only the first n conformance pages')
@@ -63,9 +76,13 @@ async function main(argv: string[]): Promise<number> {
   const inputs = program.args;
   const flags = program.opts<Flags>();
 
+  const parts = choose('--only', list(flags.only), PARTS);
+  const variants = choose<Variant>('--variants', list(flags.variants), VARIANTS);
   const only = list(flags.sets);
-  let sets;
-  if (inputs.length) {
+  let sets: PageSet[];
+  if (parts && !parts.includes('corpus')) {
+    sets = [];
+  } else if (inputs.length) {
     sets = resolveInputs(inputs).filter((s) => !only || only.includes(s.name));
   } else {
     const found = defaultSets(only);
@@ -76,8 +93,9 @@ async function main(argv: string[]): Promise<number> {
     sets = found;
   }
   const defaultOn = inputs.length === 0;
-  const scaleOn = flags.scale ?? defaultOn;
-  const accnameFile = typeof flags.accname === 'string' ? resolve(flags.accname) : (flags.accname ?? defaultOn) ? DEFAULT_ACCNAME : undefined;
+  const scaleOn = parts ? parts.includes('scale') : flags.scale ?? defaultOn;
+  const accnameOn = parts ? parts.includes('accname') : flags.accname ?? defaultOn;
+  const accnameFile = typeof flags.accname === 'string' ? resolve(flags.accname) : accnameOn ? DEFAULT_ACCNAME : undefined;
   if (accnameFile && !existsSync(accnameFile) && typeof flags.accname === 'string') throw new Error(`no conformance file at ${accnameFile}`);
   const compareFile = typeof flags.compare === 'string' ? resolve(flags.compare) : flags.compare ? BASELINE : undefined;
   const baseline = compareFile ? readBaseline(compareFile) : undefined;
@@ -88,6 +106,7 @@ async function main(argv: string[]): Promise<number> {
     runs: positive('--runs', flags.runs) ?? 3,
     scaleSizes: scaleOn ? (list(flags.scaleSizes)?.map((s) => positive('--scale-sizes', s)!) ?? DEFAULT_SIZES) : [],
     scaleRuns: positive('--scale-runs', flags.scaleRuns) ?? 3,
+    scaleVariants: variants,
     accnameFile,
     accnameLimit: positive('--accname-limit', flags.accnameLimit),
     outDir: resolve(flags.out),

@@ -1,0 +1,56 @@
+// Bytes that cross CDP during one read, counted from outside the host: every answer a Playwright
+// CDP session receives (pagelens's sessions and any other) while a meter is open is serialized
+// and measured. The host's own count (`model.engine.bytes`) covers only the engines' answers;
+// this one also covers frame layout, closed shadow roots and whatever else a read asks Chrome,
+// and it works for calls (lens.snapshot) that do not hand the model back.
+import type { CDPSession, Page } from 'playwright-core';
+
+type Send = CDPSession['send'];
+
+let installed: { proto: { send: Send }; original: Send } | undefined;
+let open = 0;
+let counted = 0;
+
+/**
+ * Wraps CDPSession.send (on the shared prototype, so sessions opened later are covered too).
+ * Idempotent; `page` is only needed to reach the prototype once.
+ */
+export async function installCdpMeter(page: Page): Promise<void> {
+  if (installed) return;
+  const probe = await page.context().newCDPSession(page);
+  const proto = Object.getPrototypeOf(probe) as { send: Send };
+  await probe.detach().catch(() => {});
+  if (installed) return;
+  const original = proto.send;
+  installed = { proto, original };
+  proto.send = async function (this: CDPSession, ...args: Parameters<Send>) {
+    const answer = await original.apply(this, args);
+    // Only while someone measures: serializing every answer is not free.
+    if (open > 0) counted += JSON.stringify(answer ?? null).length;
+    return answer;
+  } as Send;
+}
+
+/** Undoes installCdpMeter (tests, and the end of a bench run). */
+export function uninstallCdpMeter(): void {
+  if (!installed) return;
+  installed.proto.send = installed.original;
+  installed = undefined;
+}
+
+/**
+ * Runs `fn` and counts the characters of every CDP answer received meanwhile (JSON text: the
+ * size the protocol carries, in UTF-16 code units; ASCII pages make that the byte count).
+ * Meters must not overlap with other CDP work the caller does not want counted.
+ */
+export async function meterCdp<T>(fn: () => Promise<T>): Promise<{ value: T; bytes: number }> {
+  if (!installed) throw new Error('meterCdp: call installCdpMeter(page) first');
+  const start = counted;
+  open++;
+  try {
+    const value = await fn();
+    return { value, bytes: counted - start };
+  } finally {
+    open--;
+  }
+}
