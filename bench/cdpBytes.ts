@@ -10,6 +10,8 @@ type Send = CDPSession['send'];
 let installed: { proto: { send: Send }; original: Send } | undefined;
 let open = 0;
 let counted = 0;
+/** Characters per CDP method while any meter is open (running totals; meters take differences). */
+const byMethod = new Map<string, number>();
 
 /**
  * Wraps CDPSession.send (on the shared prototype, so sessions opened later are covered too).
@@ -26,7 +28,11 @@ export async function installCdpMeter(page: Page): Promise<void> {
   proto.send = async function (this: CDPSession, ...args: Parameters<Send>) {
     const answer = await original.apply(this, args);
     // Only while someone measures: serializing every answer is not free.
-    if (open > 0) counted += JSON.stringify(answer ?? null).length;
+    if (open > 0) {
+      const n = JSON.stringify(answer ?? null).length;
+      counted += n;
+      byMethod.set(args[0], (byMethod.get(args[0]) ?? 0) + n);
+    }
     return answer;
   } as Send;
 }
@@ -39,17 +45,21 @@ export function uninstallCdpMeter(): void {
 }
 
 /**
- * Runs `fn` and counts the characters of every CDP answer received meanwhile (JSON text: the
+ * Runs `fn` and counts the characters of every CDP answer received meanwhile, in all and per
+ * command (JSON text: the
  * size the protocol carries, in UTF-16 code units; ASCII pages make that the byte count).
  * Meters must not overlap with other CDP work the caller does not want counted.
  */
-export async function meterCdp<T>(fn: () => Promise<T>): Promise<{ value: T; bytes: number }> {
+export async function meterCdp<T>(fn: () => Promise<T>): Promise<{ value: T; bytes: number; byMethod: Record<string, number> }> {
   if (!installed) throw new Error('meterCdp: call installCdpMeter(page) first');
   const start = counted;
+  const startBy = new Map(byMethod);
   open++;
   try {
     const value = await fn();
-    return { value, bytes: counted - start };
+    // Which commands carried the bytes, largest first: where a read's traffic goes.
+    const per = [...byMethod].map(([m, n]) => [m, n - (startBy.get(m) ?? 0)] as const).filter(([, n]) => n > 0).sort((a, b) => b[1] - a[1]);
+    return { value, bytes: counted - start, byMethod: Object.fromEntries(per) };
   } finally {
     open--;
   }

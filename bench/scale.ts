@@ -126,17 +126,17 @@ async function measureScale(browser: Browser, url: string, plan: ScalePlan, runs
     await cdp.send('HeapProfiler.collectGarbage');
     const before = await heapUsage(cdp);
     const t0 = performance.now();
-    const { value: first, bytes: cdpBytesFirst } = await meterCdp(() => lens.snapshot({ mode: 'semantic_v3', fullPage: true }));
+    const { value: first, bytes: cdpBytesFirst, byMethod: cdpMethodsFirst } = await meterCdp(() => lens.snapshot({ mode: 'semantic_v3', fullPage: true }));
     const firstMs = performance.now() - t0;
     const after = await heapUsage(cdp);
     // The first snapshot warmed the engine up: every call after it is a timed one, repeated
     // unless a single warm call is already slow. One more metered call each gives the bytes
     // a warm read moves (outside the timed ones: metering serializes every answer).
     const full = await timeAdaptive(runs, () => lens.snapshot({ mode: 'semantic_v3', fullPage: true }));
-    const cdpBytesFull = (await meterCdp(() => lens.snapshot({ mode: 'semantic_v3', fullPage: true }))).bytes;
+    const { value: warm, bytes: cdpBytesFull, byMethod: cdpMethodsFull } = await meterCdp(() => lens.snapshot({ mode: 'semantic_v3', fullPage: true }));
     const model = await timeAdaptive(runs, () => lens.model({ fullPage: true }));
     const viewport = await timeAdaptive(runs, () => lens.snapshot({ mode: 'semantic_v3' }));
-    const cdpBytesViewport = (await meterCdp(() => lens.snapshot({ mode: 'semantic_v3' }))).bytes;
+    const { bytes: cdpBytesViewport, byMethod: cdpMethodsViewport } = await meterCdp(() => lens.snapshot({ mode: 'semantic_v3' }));
     const bytesFull = (await lens.model({ fullPage: true })).engine.bytes;
     const bytesViewport = (await lens.model({ fullPage: false })).engine.bytes;
     const reread = await rereadAfterOneChange(page, lens, runs);
@@ -164,6 +164,7 @@ async function measureScale(browser: Browser, url: string, plan: ScalePlan, runs
       variant: plan.variant,
       elements: plan.elements,
       listedFull: first.interactive_tree.length,
+      listedWarm: warm.interactive_tree.length,
       firstMs: round(firstMs, 1),
       fullMs: full.ms,
       viewportMs: viewport.ms,
@@ -176,6 +177,7 @@ async function measureScale(browser: Browser, url: string, plan: ScalePlan, runs
       cdpBytesFirst,
       cdpBytesFull,
       cdpBytesViewport,
+      cdpMethods: { first: cdpMethodsFirst, full: cdpMethodsFull, viewport: cdpMethodsViewport },
       ...reread,
       tokensFull: await countTokens(JSON.stringify(first)),
       heapGrowthMb: round((after.used - before.used) / 2 ** 20, 1),

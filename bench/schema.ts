@@ -94,6 +94,8 @@ export const ScaleResult = z.object({
   variant: z.string(),
   elements: z.number(),
   listedFull: z.number(),
+  /** Listed by a warm full-page read (the first may miss what a slow step left for later, e.g. closed shadow roots). */
+  listedWarm: z.number().optional(),
   /** The first full-page extraction on the page (cold: the engine tags everything first). */
   firstMs: Num,
   fullMs: Num,
@@ -111,6 +113,8 @@ export const ScaleResult = z.object({
   cdpBytesFirst: z.number().optional(),
   cdpBytesFull: z.number().optional(),
   cdpBytesViewport: z.number().optional(),
+  /** The same, per CDP command, largest first. */
+  cdpMethods: z.object({ first: z.record(z.string(), z.number()), full: z.record(z.string(), z.number()), viewport: z.record(z.string(), z.number()) }).optional(),
   /** Full-page model after one element's text changed, and a cold one (fresh) in the same session; their ratio. */
   rereadMs: z.number().optional(),
   coldMs: z.number().optional(),

@@ -125,6 +125,11 @@ test('the scale runner measures every variant end to end at a tiny size, and the
     // The first read carries at least the engine's full answer (a later warm one may carry only a delta).
     assert.ok(r.bytesFull! > 0 && r.bytesViewport! > 0 && r.cdpBytesFirst! >= r.bytesFull!, at);
     assert.ok(r.cdpBytesFull! > 0 && r.cdpBytesViewport! > 0, at);
+    // The per-command split adds up to the total it splits.
+    const sum = (m: Record<string, number>) => Object.values(m).reduce((a, b) => a + b, 0);
+    assert.equal(sum(r.cdpMethods!.first), r.cdpBytesFirst, at);
+    assert.equal(sum(r.cdpMethods!.viewport), r.cdpBytesViewport, at);
+    assert.equal(r.listedWarm, SIZE, at);
     assert.ok(Number.isFinite(r.heapRetainedMb), at);
   }
   // The goals pick the flat rows of their size; a 20k row measured here feeds the 20k goals.
