@@ -30,7 +30,8 @@ export { DomModeContext, DomModeSelection, type DomModeContextInput } from './mo
 export { Action, parseAction, formatAction, type ActionType } from './model/actions.js';
 export type { ActOptions } from './browser/actions.js';
 export { ExpectedOutcome, VerificationResult, ActionResult, ActionMethod, OutcomeType, parseExpectSpec } from './model/outcome.js';
-export type { PreActionState } from './browser/verify.js';
+export type { PreActionState, Presence } from './browser/verify.js';
+export { IdNumbering } from './browser/ids.js';
 export { StabilityOptions, type StabilityOptionsInput, type StabilityResult } from './browser/stability.js';
 export type { MutationEvent, MutationSummary, MutationCategory } from './model/mutations.js';
 export type { Marks, FrameMark } from './browser/events.js';
