@@ -27,6 +27,8 @@ const PLAYWRIGHT_LIMIT_MS = 20_000;
 const SLOW_MS = 1500;
 /** Beyond this (first or warm extraction), the variant's larger sizes are skipped. */
 const STOP_MS = 20_000;
+/** Opening a generated page (not timed). */
+const LOAD_TIMEOUT_MS = 180_000;
 
 export function planScale(sizes: number[], variants: Variant[] = VARIANTS): ScalePlan[] {
   const plans: ScalePlan[] = [];
@@ -118,7 +120,8 @@ export async function runScale(browser: Browser, plans: ScalePlan[], runs: numbe
 }
 
 async function measureScale(browser: Browser, url: string, plan: ScalePlan, runs: number): Promise<ScaleResult> {
-  const { page, lens, close } = await openTask(browser, { set: 'scale', name: url, url, offline: true });
+  // Loading a 50k-element page is not what is measured, and takes over 20 s on a busy machine.
+  const { page, lens, close } = await openTask(browser, { set: 'scale', name: url, url, offline: true }, LOAD_TIMEOUT_MS);
   try {
     await waitForVariant(page, plan);
     await installCdpMeter(page);
