@@ -6,6 +6,9 @@
 //             — result + delta, not a snapshot — vs Playwright MCP's answer to the same hover,
 //             which is the AI snapshot taken again after it.
 // Tokens are o200k. Hover is the action because it never navigates or submits on any page.
+// Then, per tool, the median and largest answer over the same pages, next to Playwright MCP's
+// answer to the same call where it has one (its snapshot for navigate/snapshot/hover; its console
+// and network lists written in its own line format from the same messages and requests).
 //   Run: node dist/bench/mcp.js [--limit N] [--sets news,shop,forms]   (N pages per set, default 5)
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,6 +17,8 @@ import { launchChromium } from '../src/browser/chromium.js';
 import type { Lens } from '../src/browser/lens.js';
 import type { SemanticV3Result } from '../src/model/schema.js';
 import { countTokens, loadTokenizer } from '../src/model/tokens.js';
+import { watchConsole } from '../src/tools/console.js';
+import { watchNetwork } from '../src/tools/requests.js';
 import { runTool } from '../src/tools/registry.js';
 import { CORPUS, DEFAULT_SETS } from './inputs.js';
 import { htmlPagesIn, visitPages } from './measurePage.js';
@@ -42,6 +47,55 @@ async function playwrightSnapshot(page: Page): Promise<number> {
   return countTokens(playwrightMcpText(page.url(), await page.title(), yaml));
 }
 
+/** Per tool: pagelens's answer sizes, and Playwright MCP's to the same call (when it has that tool). */
+const perTool = new Map<string, { pl: number[]; pw: number[] }>();
+
+function note(tool: string, pl: number, pw?: number): void {
+  let t = perTool.get(tool);
+  if (!t) { t = { pl: [], pw: [] }; perTool.set(tool, t); }
+  t.pl.push(pl);
+  if (pw !== undefined) t.pw.push(pw);
+}
+
+/** Playwright MCP's browser_console_messages, in its line format, from the same messages. */
+function playwrightConsole(page: Page): string {
+  const lines = watchConsole(page).select('debug', true).map((e) => `[${e.type.toUpperCase()}] ${e.text}${e.location ? ` @ ${e.location}` : ''}`);
+  return `### Result\n${lines.join('\n')}`;
+}
+
+/** Playwright MCP's browser_network_requests (static resources left out, as its default), from the same requests. */
+function playwrightNetwork(page: Page): string {
+  const lines = watchNetwork(page).entries.filter((e) => !['image', 'font', 'stylesheet', 'media'].includes(e.type))
+    .map((e) => `[${e.method}] ${e.url} => ${e.failure ? `[FAILED] ${e.failure}` : `[${e.status ?? ''}]`}`);
+  return `### Result\n${lines.join('\n')}`;
+}
+
+/** Every answer's size per tool, on one page: read-only tools and a reload through browser_navigate. */
+async function measureTools(lens: Lens, page: Page): Promise<void> {
+  const tokens = async (tool: string, args: Record<string, unknown> = {}) => countTokens((await runTool(lens, tool, args)).text);
+  // Watching starts at the first call; the reload then fills the console and network logs.
+  note('browser_navigate', await tokens('browser_navigate', { url: page.url() }), await playwrightSnapshot(page));
+  const pw = await playwrightSnapshot(page);
+  note('page_snapshot', await tokens('page_snapshot'), pw);
+  note('page_snapshot fullPage', await tokens('page_snapshot', { fullPage: true }), pw);
+  note('page_snapshot query', await tokens('page_snapshot', { query: 'search for a product', maxTokens: 600 }));
+  note('browser_page_text', await tokens('browser_page_text'));
+  note('snapshot_regions', await tokens('snapshot_regions'));
+  note('dom_overview', await tokens('dom_overview'));
+  note('browser_console_messages', await tokens('browser_console_messages', { all: true, level: 'debug' }), await countTokens(playwrightConsole(page)));
+  note('browser_network_requests', await tokens('browser_network_requests'), await countTokens(playwrightNetwork(page)));
+  note('page_snapshot axtree text', await tokens('page_snapshot', { mode: 'axtree', format: 'text' }));
+}
+
+export function renderToolTable(): string {
+  const head = ['tool', 'pagelens median', 'pagelens max', 'Playwright MCP median', 'Playwright MCP max', 'pages'];
+  const body = [...perTool.entries()].map(([tool, t]) => [tool, num(median(t.pl)), num(Math.max(...t.pl)),
+    t.pw.length ? num(median(t.pw)) : '–', t.pw.length ? num(Math.max(...t.pw)) : '–', String(t.pl.length)]);
+  const widths = head.map((h, c) => Math.max(h.length, ...body.map((r) => r[c].length)));
+  const line = (cells: string[]) => `| ${cells.map((x, c) => x.padEnd(widths[c])).join(' | ')} |`;
+  return [line(head), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...body.map(line)].join('\n');
+}
+
 /** The first action answer, printed after the table so a reader sees what the tokens are. */
 let sample: string | undefined;
 
@@ -57,6 +111,7 @@ async function measure(lens: Lens, page: Page, name: string): Promise<Row> {
   const plAction = await countTokens(hovered.text);
   // The same hover has happened on the page: Playwright MCP would now send the snapshot again.
   const pwAction = await playwrightSnapshot(page);
+  note('browser_hover', plAction, pwAction);
   const ok = (hovered.data as { action?: { ok?: boolean } }).action?.ok === true;
   sample ??= `${name}: ${hovered.text}`;
   return { page: name, plSnapshot, plFull, pwSnapshot, plAction, pwAction, target: `${target.r} "${target.n.slice(0, 24)}"`, actionOk: ok };
@@ -92,6 +147,7 @@ async function main(): Promise<void> {
       const folder = join(CORPUS, set);
       if (!existsSync(folder)) { console.log(`bench mcp: set ${set} skipped — not in ${CORPUS}`); continue; }
       await visitPages(browser, folder, htmlPagesIn(folder), limit, set, async (opened, file) => {
+        await measureTools(opened.lens, opened.page);
         rows.push(await measure(opened.lens, opened.page, `${set}/${file}`));
         return true;
       });
@@ -101,6 +157,8 @@ async function main(): Promise<void> {
   }
   console.log(renderTable(rows));
   if (sample) console.log(`a pagelens action answer: ${sample}`);
+  console.log(`\nper tool, answer tokens over ${rows.length} pages (– : Playwright MCP has no such tool):`);
+  console.log(renderToolTable());
   console.log('tokens: o200k. snapshot: page_snapshot (semantic_v3, viewport; full page: fullPage true) vs Playwright MCP browser_snapshot (AI snapshot with its URL/title header); action: browser_hover\'s answer (result + delta) vs the AI snapshot Playwright MCP sends after the same hover.');
 }
 

@@ -7,6 +7,7 @@ import { defaultSets, resolveInputs, type PageSet } from './inputs.js';
 import { BASELINE, DEFAULT_ACCNAME, DEFAULT_OUT, readBaseline, runBench, saveBaseline, writeOutputs } from './runner.js';
 import { DEFAULT_SIZES, VARIANTS, type Variant } from './scale.js';
 import { compare } from './summary.js';
+import { renderExtractReport, runExtractBench } from './extract.js';
 
 interface Flags {
   sets?: string;
@@ -14,8 +15,8 @@ interface Flags {
   runs: string;
   scale?: boolean;
   scaleSizes?: string;
+  scaleVariants?: string;
   scaleRuns: string;
-  variants?: string;
   only?: string;
   accname?: boolean | string;
   accnameLimit?: string;
@@ -23,6 +24,7 @@ interface Flags {
   saveBaseline?: boolean;
   compare?: boolean | string;
   quiet?: boolean;
+  extract?: boolean;
 }
 
 /**
@@ -33,12 +35,13 @@ interface Flags {
 const DEFAULT_LIMIT = 100;
 
 /** The parts of a run, for --only. */
-const PARTS = ['corpus', 'accname', 'scale'] as const;
+const PARTS = ['corpus', 'accname', 'scale', 'extract'] as const;
 
-function choose<T extends string>(name: string, given: string[] | undefined, allowed: readonly T[]): T[] | undefined {
-  const bad = given?.filter((x) => !allowed.includes(x as T));
-  if (bad?.length) throw new Error(`BAD_INPUT: ${name} expects a comma-separated list of ${allowed.join(', ')}; got "${bad.join(', ')}"`);
-  return given as T[] | undefined;
+function parts(s: string | undefined): Array<(typeof PARTS)[number]> | undefined {
+  const given = list(s);
+  const bad = given?.filter((x) => !(PARTS as readonly string[]).includes(x));
+  if (bad?.length) throw new Error(`BAD_INPUT: --only expects a comma-separated list of ${PARTS.join(', ')}; got "${bad.join(', ')}"`);
+  return given as Array<(typeof PARTS)[number]> | undefined;
 }
 
 const list = (s?: string) => s?.split(',').map((x) => x.trim()).filter(Boolean);
@@ -48,6 +51,14 @@ function positive(name: string, s: string | undefined): number | undefined {
   const n = Number(s);
   if (!Number.isInteger(n) || n < 1) throw new Error(`${name} must be a positive integer, got "${s}"`);
   return n;
+}
+
+function variants(s: string | undefined): Variant[] | undefined {
+  const wanted = list(s);
+  if (!wanted) return undefined;
+  const unknown = wanted.filter((v) => !(VARIANTS as string[]).includes(v));
+  if (unknown.length) throw new Error(`--scale-variants: unknown ${unknown.join(', ')} (expected some of ${VARIANTS.join(', ')})`);
+  return wanted as Variant[];
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -61,8 +72,8 @@ async function main(argv: string[]): Promise<number> {
     .option('--scale', 'run the generated-page scale test (default: on without inputs)')
     .option('--no-scale', 'skip the scale test')
     .option('--scale-sizes <list>', `interactive elements per generated page (default ${DEFAULT_SIZES.join(',')})`)
+    .option('--scale-variants <list>', `page shapes at scale (default ${VARIANTS.join(',')})`)
     .option('--scale-runs <n>', 'timed runs per extraction at scale', '3')
-    .option('--variants <list>', `generated page shapes, comma-separated (default ${VARIANTS.join(',')})`)
     .option('--only <parts>', `run only these parts, comma-separated: ${PARTS.join(', ')} (e.g. --only scale --scale-sizes 5000,20000)`)
     .addOption(new Option('--accname [file]', 'run the WPT name/role conformance cases (default: on without inputs)'))
     .option('--no-accname', 'skip the conformance cases')
@@ -71,16 +82,17 @@ async function main(argv: string[]): Promise<number> {
     .option('--save-baseline', `write the summary to ${BASELINE}`)
     .addOption(new Option('--compare [file]', 'flag regressions against the baseline; exit 1 when there are any'))
     .option('--quiet', 'no progress bar')
+    .option('--extract', 'measure extract() price and brand F1 on the shop corpus against its ground truth (default: on without inputs)')
+    .option('--no-extract', 'skip the extraction benchmark')
     .showHelpAfterError();
   program.parse(argv, { from: 'user' });
   const inputs = program.args;
   const flags = program.opts<Flags>();
 
-  const parts = choose('--only', list(flags.only), PARTS);
-  const variants = choose<Variant>('--variants', list(flags.variants), VARIANTS);
+  const wantedParts = parts(flags.only);
   const only = list(flags.sets);
   let sets: PageSet[];
-  if (parts && !parts.includes('corpus')) {
+  if (wantedParts && !wantedParts.includes('corpus')) {
     sets = [];
   } else if (inputs.length) {
     sets = resolveInputs(inputs).filter((s) => !only || only.includes(s.name));
@@ -93,8 +105,9 @@ async function main(argv: string[]): Promise<number> {
     sets = found;
   }
   const defaultOn = inputs.length === 0;
-  const scaleOn = parts ? parts.includes('scale') : flags.scale ?? defaultOn;
-  const accnameOn = parts ? parts.includes('accname') : flags.accname ?? defaultOn;
+  const scaleOn = wantedParts ? wantedParts.includes('scale') : flags.scale ?? defaultOn;
+  const accnameOn = wantedParts ? wantedParts.includes('accname') : flags.accname ?? defaultOn;
+  const extractOn = wantedParts ? wantedParts.includes('extract') : flags.extract ?? defaultOn;
   const accnameFile = typeof flags.accname === 'string' ? resolve(flags.accname) : accnameOn ? DEFAULT_ACCNAME : undefined;
   if (accnameFile && !existsSync(accnameFile) && typeof flags.accname === 'string') throw new Error(`no conformance file at ${accnameFile}`);
   const compareFile = typeof flags.compare === 'string' ? resolve(flags.compare) : flags.compare ? BASELINE : undefined;
@@ -106,7 +119,7 @@ async function main(argv: string[]): Promise<number> {
     runs: positive('--runs', flags.runs) ?? 3,
     scaleSizes: scaleOn ? (list(flags.scaleSizes)?.map((s) => positive('--scale-sizes', s)!) ?? DEFAULT_SIZES) : [],
     scaleRuns: positive('--scale-runs', flags.scaleRuns) ?? 3,
-    scaleVariants: variants,
+    scaleVariants: variants(flags.scaleVariants),
     accnameFile,
     accnameLimit: positive('--accname-limit', flags.accnameLimit),
     outDir: resolve(flags.out),
@@ -121,6 +134,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const text = writeOutputs(results, resolve(flags.out), compared);
   process.stdout.write(text + '\n');
+  if (extractOn) {
+    const run = await runExtractBench({ ...(flags.quiet && { quiet: true }) });
+    process.stdout.write(('skipped' in run ? `EXTRACTION skipped: ${run.skipped}` : renderExtractReport(run.results)) + '\n');
+  }
   process.stderr.write(`pagelens bench: wrote ${resolve(flags.out, 'results.json')} and ${resolve(flags.out, 'report.html')}\n`);
   if (flags.saveBaseline) {
     // A run whose browser died (or whose pages failed wholesale) would become the yardstick of every later one.

@@ -27,6 +27,9 @@ import { actOn, extract, observe, type ActOnOptions, type ActOnResult, type Extr
 import { snapshotPayload, type SnapshotPayload } from './snapshot.js';
 import { readPageModel } from './read.js';
 import { waitForDomStability, type StabilityOptionsInput, type StabilityResult } from './stability.js';
+import { markGestureTargets } from './gestures.js';
+import { readPageText, type PageText } from './pagetext.js';
+import { callWebMcpTool, listWebMcpTools, type WebMcpResult, type WebMcpTool } from './webmcp.js';
 import { capturePreActionState, defaultOutcome, findOnFrames, verifyOutcome, type PreActionState, type Presence } from './verify.js';
 
 export class Lens {
@@ -62,6 +65,29 @@ export class Lens {
    */
   axtree(): Promise<AxTreeResult> {
     return readAxTree(this.core);
+  }
+
+  /**
+   * Finds the elements that listen for double clicks, hover or drag and drop (not only by an
+   * attribute), so that the next snapshot lists them; see gestures.ts for what it costs.
+   */
+  markGestureTargets(): Promise<{ marked: number; warnings: string[] }> {
+    return markGestureTargets(this.core);
+  }
+
+  /** Tools the page declares through WebMCP (document.modelContext), every frame's. */
+  webMcpTools(): Promise<WebMcpTool[]> {
+    return listWebMcpTools(this.core);
+  }
+
+  /** Calls one of them, in the frame that registered it; its output is the page's, untrusted. */
+  callWebMcpTool(tool: WebMcpTool, input: object): Promise<WebMcpResult> {
+    return callWebMcpTool(this.core, tool, input);
+  }
+
+  /** The page's headings and text blocks, every frame's, in document order (see pagetext.ts). */
+  pageText(): Promise<PageText> {
+    return readPageText(this.core);
   }
 
   /** The compact text form of the same model. */

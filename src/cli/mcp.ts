@@ -22,6 +22,7 @@ interface McpFlags {
   sharedContext?: boolean;
   maxSessions?: number;
   sessionIdle?: number;
+  downloadsDir?: string;
 }
 
 function parsePort(text: string): number {
@@ -69,6 +70,7 @@ export function addMcpCommand(program: Command): void {
     .option('--shared-context', 'with --port: every client works in one browser context (default: one context per client)')
     .option('--max-sessions <n>', 'with --port: open MCP sessions at most (default 8)', parseCount('--max-sessions', 1))
     .option('--session-idle <seconds>', 'with --port: close a session unused this long, with its browser context (default 900)', parseCount('--session-idle', 1))
+    .option('--downloads-dir <dir>', 'save files the page downloads in this folder (absolute path); without it downloads are reported, not saved')
     .action(async (flags: McpFlags) => {
       const httpOnly = [flags.token !== undefined && '--token', flags.sharedContext && '--shared-context', flags.maxSessions !== undefined && '--max-sessions', flags.sessionIdle !== undefined && '--session-idle'].filter(Boolean);
       if (flags.port === undefined && httpOnly.length) throw new PagelensError('BAD_INPUT', `${httpOnly.join(', ')} only mean something with --port (stdio has one client, its parent process).`);
@@ -94,6 +96,7 @@ export function addMcpCommand(program: Command): void {
           ...(flags.maxSessions !== undefined && { maxSessions: flags.maxSessions }),
           ...(flags.sessionIdle !== undefined && { idleMs: flags.sessionIdle * 1000 }),
         },
+        ...(flags.downloadsDir && { downloadsDir: flags.downloadsDir }),
       });
     });
   program.command('tools').description('print the tool definitions as JSON (OpenAI functions with strict: true, or MCP tools)')

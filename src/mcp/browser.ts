@@ -2,6 +2,8 @@
 // never needs one: launched headless Chromium in a fresh context (isolated, the default), a
 // persistent profile (--user-data-dir), or an attached browser (--cdp, --ws-endpoint). It holds
 // the tabs — every page of the context, popups included — one lens per page, and the current tab.
+import { mkdir } from 'node:fs/promises';
+import { isAbsolute } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { CHROMIUM_ARGS, connectChromium, findChromium, launchChromium, parseOriginRules, routeOriginRules } from '../browser/chromium.js';
 import { IdNumbering } from '../browser/ids.js';
@@ -9,8 +11,10 @@ import { startOriginProxy } from '../browser/originProxy.js';
 import { hasOriginRules, type OriginRules } from '../model/origins.js';
 import { FilePolicy } from './filePolicy.js';
 import { Lens } from '../browser/lens.js';
+import { WEBMCP_ARGS } from '../browser/webmcp.js';
 import { PagelensError } from '../model/errors.js';
 import { watchConsole } from '../tools/console.js';
+import { watchNetwork } from '../tools/requests.js';
 import type { TabHost, TabInfo } from '../tools/host.js';
 
 export interface BrowserOptions {
@@ -38,6 +42,8 @@ export interface BrowserOptions {
   fileRoots?: string[];
   /** Folders browser_file_upload may read from (besides the client's MCP roots). */
   uploadDirs?: string[];
+  /** Save files the page downloads here (created if missing); without it they are reported, not saved. */
+  downloadsDir?: string;
 }
 
 interface Opened {
@@ -59,6 +65,7 @@ const TITLE_WAIT_MS = 1000;
 export function checkBrowserOptions(opts: BrowserOptions): void {
   const attach = [opts.cdp && '--cdp', opts.wsEndpoint && '--ws-endpoint', opts.userDataDir && '--user-data-dir'].filter(Boolean);
   if (attach.length > 1) throw new PagelensError('BAD_INPUT', `${attach.join(' and ')} cannot be combined: each says where the browser comes from.`);
+  if (opts.downloadsDir !== undefined && !isAbsolute(opts.downloadsDir)) throw new PagelensError('BAD_INPUT', `--downloads-dir must be an absolute path, got "${opts.downloadsDir}".`);
   if (opts.userDataDir && opts.isolated) throw new PagelensError('BAD_INPUT', '--isolated keeps the profile in memory; --user-data-dir keeps it on disk: choose one.');
 }
 
@@ -83,6 +90,10 @@ export class BrowserSession implements TabHost {
     this.files = new FilePolicy(opts);
     const rules = parseOriginRules(opts);
     if (hasOriginRules(rules)) this.rules = rules;
+  }
+
+  get downloadsDir(): string | undefined {
+    return this.opts.downloadsDir;
   }
 
   /** The lens of the current tab (a new tab when none is open). */
@@ -167,10 +178,12 @@ export class BrowserSession implements TabHost {
   }
 
   private async open(): Promise<Opened> {
+    if (this.opts.downloadsDir) await mkdir(this.opts.downloadsDir, { recursive: true });
     const opened = await this.openContext();
     try {
       const { context } = opened;
       if (this.rules) await routeOriginRules(context, this.rules);
+      await this.files.guardContext(context);
       // Pages already there (an attached profile's tabs, a persistent context's first page) are
       // tabs too; their lenses are attached when first used. New pages, popups included, get
       // theirs at once, so the tagger is in before their first document loads.
@@ -247,6 +260,7 @@ export class BrowserSession implements TabHost {
       this.lensOf(tab).catch(() => {});
     }
     watchConsole(page);
+    watchNetwork(page);
     page.on('close', () => this.forget(page));
     return tab;
   }
@@ -299,14 +313,14 @@ export class SharedBrowser {
 
 function startBrowser(opts: BrowserOptions): Promise<Browser> {
   if (opts.cdp) return connectChromium(opts.cdp);
-  return opts.wsEndpoint ? connectServer(opts.wsEndpoint) : launchChromium({ headless: opts.headless ?? true });
+  return opts.wsEndpoint ? connectServer(opts.wsEndpoint) : launchChromium({ headless: opts.headless ?? true, extraArgs: WEBMCP_ARGS });
 }
 
 /** A persistent profile, with the executable and flags every other launch uses. */
 async function launchPersistent(dir: string, viewport: { width: number; height: number }, headless: boolean, proxy?: { proxy: { server: string } }): Promise<BrowserContext> {
   const executablePath = findChromium();
   try {
-    return await chromium.launchPersistentContext(dir, { executablePath, headless, args: CHROMIUM_ARGS, viewport, ...proxy });
+    return await chromium.launchPersistentContext(dir, { executablePath, headless, args: [...CHROMIUM_ARGS, ...WEBMCP_ARGS], viewport, ...proxy });
   } catch (e) {
     throw new PagelensError('NO_BROWSER', `Chromium at ${executablePath} failed to start with the profile ${dir}: ${(e as Error).message.split('\n')[0]}`);
   }

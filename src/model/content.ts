@@ -12,6 +12,8 @@ export const ContentKind = z.enum([
   'value',
   /** A cell of a data table: `name` its column (and row) header, `value` its text. */
   'cell',
+  /** A heading (only when ContentOptions.headings): `name` its text, `value` its level ("1"-"6"). */
+  'heading',
 ]);
 export type ContentKind = z.infer<typeof ContentKind>;
 
@@ -42,4 +44,6 @@ export type ContentRead = z.infer<typeof ContentRead>;
 export interface ContentOptions {
   /** At most this many items per frame. */
   max: number;
+  /** Emit headings too, in document order with the text (the page's text as a reader sees it). */
+  headings?: boolean;
 }

@@ -59,6 +59,12 @@ const PUNCTUATION: Record<string, [string, number]> = {
   '/': ['Slash', 191], '\\': ['Backslash', 220], '`': ['Backquote', 192],
 };
 
+/** Characters typed with Shift on a US layout, by the unshifted character of the same key. */
+const SHIFTED: Record<string, string> = {
+  '!': '1', '@': '2', '#': '3', '$': '4', '%': '5', '^': '6', '&': '7', '*': '8', '(': '9', ')': '0',
+  '_': '-', '+': '=', '{': '[', '}': ']', ':': ';', '"': "'", '<': ',', '>': '.', '?': '/', '|': '\\', '~': '`',
+};
+
 function single(ch: string): KeyDefinition | undefined {
   if (/^[a-z]$/i.test(ch)) {
     const upper = ch.toUpperCase();
@@ -80,6 +86,10 @@ export function keyForChar(ch: string): { def: KeyDefinition; shift: boolean } |
     const lower = single(ch.toLowerCase())!;
     return { def: { ...lower, key: ch, text: ch }, shift: true };
   }
+  // "!", "@", "?"…: the key of its unshifted character, pressed with Shift, as a person types it
+  // (a page listening for keydown must see them, not only an input event).
+  const base = SHIFTED[ch];
+  if (base) return { def: { ...single(base)!, key: ch, text: ch }, shift: true };
   const def = single(ch);
   return def ? { def, shift: false } : undefined;
 }

@@ -260,12 +260,13 @@ function containerOf(n: RagNode, sizes: Map<string, number>): StructRef | undefi
 }
 
 /**
- * Chunks in reading order: by region (top-level landmark, form or dialog), then container (a form
+ * Chunks in reading order: by region (top-level landmark, form or dialog; numbered as `regionIdOf`
+ * says when given, else in reading order), then container (a form
  * or dialog whole, a card or table row whole, else the innermost section, fieldset or table),
  * then spatial proximity: loose nodes and oversized containers are cut at vertical gaps, at
  * headings and every MAX_RUN nodes.
  */
-export function chunkDomNodes(nodes: RagNode[]): Chunk[] {
+export function chunkDomNodes(nodes: RagNode[], regionIdOf?: (n: RagNode) => string | undefined): Chunk[] {
   const sizes = new Map<string, number>();
   for (const n of nodes) for (const s of n.path) sizes.set(s.gid, (sizes.get(s.gid) ?? 0) + 1);
   const regionIds = new Map<string, string>();
@@ -285,7 +286,8 @@ export function chunkDomNodes(nodes: RagNode[]): Chunk[] {
   const lastHeading = new Map<string, string>();
   const ordered = [...groups.values()].sort((a, b) => a.nodes[0].order - b.nodes[0].order);
   for (const g of ordered) {
-    const rid = regionIds.get(g.region?.gid ?? '')!;
+    // The page's region numbering (lens.regions) when the caller has it, so that "R2" means one region everywhere.
+    const rid = (regionIdOf && g.nodes.map(regionIdOf).find((id) => id !== undefined)) || regionIds.get(g.region?.gid ?? '')!;
     const rlabel = regionLabel(g.region);
     const keepWhole = g.container && (g.container.kind === 'form' || g.container.kind === 'dialog' || g.container.kind === 'row') && g.nodes.length <= MAX_WHOLE;
     const runs = keepWhole ? [g.nodes] : splitByProximity(g.nodes);
@@ -589,7 +591,11 @@ export function filterDom(nodes: RagNode[], opts: FilterOptions, chunks: Chunk[]
 
   const chunkOf = new Map<RagNode, Chunk>();
   for (const c of chunks) for (const n of c.nodes) chunkOf.set(n, c);
-  const ctx: Assembly = { nodes, chunkOf, relOf: new Map(ranked.map((r) => [r.chunk, r.relevance])), opts, maxTokens, query, matched, weak, top, count };
+  const ctx: Assembly = { nodes, chunkOf, relOf: new Map(ranked.map((r) => [r.chunk, r.relevance])), opts, maxTokens, query, matched, weak, top, count, lean: false };
+  // A small ceiling is for nodes, not for the envelope: when the full account of the page would
+  // leave too little of it for nodes, the lean envelope (short reason, no URL, groups or per-region
+  // account) is sent instead.
+  ctx.lean = maxTokens - count(JSON.stringify(skeleton(ctx, []))) < maxTokens * LEAN_BELOW;
   const nodeCost = new Map<RagNode, number>();
   const costOf = (n: RagNode) => {
     let c = nodeCost.get(n);
@@ -603,7 +609,7 @@ export function filterDom(nodes: RagNode[], opts: FilterOptions, chunks: Chunk[]
   for (const [rank, { chunk, relevance }] of order.entries()) {
     // Nothing more fits, or chunk after chunk is too big for what is left: stop looking.
     if (kept.length >= maxNodes || budget < MIN_NODE_TOKENS || misses >= MAX_MISSES) break;
-    const groupCost = count(JSON.stringify({ in: chunk.label, ids: [], rel: 0.99 })) + 1;
+    const groupCost = ctx.lean ? 0 : count(JSON.stringify({ in: chunk.label, ids: [], rel: 0.99 })) + 1;
     const scored = chunk.nodes.map((node) => ({ node, chunk, score: scoreNode(node, relevance, query, corpus, chunk) })).sort((a, b) => b.score - a.score || a.node.order - b.node.order);
     let whole = groupCost;
     for (const k of scored) { whole += costOf(k.node); if (whole > budget) break; }
@@ -644,6 +650,8 @@ export function filterDom(nodes: RagNode[], opts: FilterOptions, chunks: Chunk[]
   return { payload, kept, chunks, ranked, query, corpus };
 }
 
+/** When the full envelope leaves less than this share of the ceiling for nodes, the lean one is sent. */
+const LEAN_BELOW = 0.25;
 /** Below this best relevance a match is weak: the budget left is filled with other likely parts. */
 const STRONG_MATCH = 0.5;
 /** No node costs fewer tokens than this: with less budget left, nothing else fits. */
@@ -663,6 +671,8 @@ interface Assembly {
   weak: boolean;
   top: number;
   count: (s: string) => number;
+  /** The lean envelope (see filterDom): short reason, no URL or title, no groups, one omitted line. */
+  lean: boolean;
 }
 
 /** Counts the payload and writes the count into it (the count's own digits are tokens too). */
@@ -683,6 +693,24 @@ function skeleton(a: Assembly, kept: KeptNode[]): FilteredResult {
   const keptSet = new Set(kept.map((k) => k.node));
   const groupsCount = new Set(kept.map((k) => k.chunk)).size;
   const { nodes, query, opts } = a;
+  if (a.lean) {
+    const left = nodes.length - kept.length;
+    return {
+      mode: 'filtered',
+      reason: `${JSON.stringify(truncate(query.text, 40))}: ${kept.length} of ${nodes.length} nodes${a.matched ? (a.weak ? ', weak match' : '') : ', no match'}`,
+      url: '',
+      title: '',
+      originalCount: nodes.length,
+      filteredCount: kept.length,
+      tokenReduction: 0,
+      tree: [],
+      groups: [],
+      omitted: left ? [{ region: 'page', omitted: left, what: 'raise maxTokens' }] : [],
+      tokens: 0,
+      maxTokens: a.maxTokens,
+      ...(opts.warnings?.length && { warnings: opts.warnings }),
+    };
+  }
   const reason = a.matched
     ? `Filtered for ${JSON.stringify(truncate(query.text, 120))}: ${kept.length} of ${nodes.length} nodes in ${groupsCount} group${groupsCount === 1 ? '' : 's'}${a.weak ? ` (a weak match, best relevance ${a.top.toFixed(2)}: the rest of the budget holds other parts that may be meant)` : ''}`
     : `Nothing on the page matched ${JSON.stringify(truncate(query.text, 120))} (best relevance ${a.top.toFixed(2)}): the parts that can do it, top of the page first, ${kept.length} of ${nodes.length} nodes`;
@@ -714,7 +742,8 @@ function assemble(a: Assembly, kept: KeptNode[]): FilteredResult {
     if (!g) { g = { in: c.label, ids: [], rel: Math.round((a.relOf.get(c) ?? 0) * 100) / 100 }; groups.set(c, g); }
     g.ids.push(k.node.gid);
   }
-  payload.groups = [...groups.values()];
+  // The lean envelope leaves groups out: the tree alone says what was kept.
+  payload.groups = a.lean ? [] : [...groups.values()];
   const original = estimateTreeTokens(a.nodes, a.count);
   const shown = payload.tree.length ? a.count(JSON.stringify(payload.tree)) : 0;
   payload.tokenReduction = original > 0 ? Math.max(0, Math.round(100 * (1 - shown / original))) : 0;

@@ -42,7 +42,12 @@ export function readContent(opts: ContentOptions): ContentRead {
   };
   walkElements(document, (el, ctx) => {
     if (truncated) return null;
-    if (isControl(el) || headingLevel(el) !== null) return null;
+    if (isControl(el)) return null;
+    const level = headingLevel(el);
+    if (level !== null) {
+      if (opts.headings) emit(el, 'heading', clean((el as HTMLElement).innerText ?? el.textContent, TEXT_MAX), String(level));
+      return null;
+    }
     if (el.tagName === 'DT') return null; // read with its DD
     if (el.tagName === 'DD') { readDefinition(el, emit); return null; }
     if ((el.tagName === 'TD' || el.tagName === 'TH') && readCell(el as HTMLTableCellElement, emit)) return null;
@@ -93,6 +98,8 @@ function readOwnText(el: Element, own: string, emit: Emit, done: Set<Element>): 
 
 /** A price's label: the word the page marks it with (its itemprop, class or id), else "price". */
 function priceLabel(el: Element): string {
+  // A struck-through amount is the price it was: the page says so by crossing it out.
+  if (el.closest('s,del,strike') || getComputedStyle(el).textDecorationLine.includes('line-through')) return 'old price';
   for (let e: Element | null = el, i = 0; e && i < 3; e = e.parentElement, i++) {
     const hint = [e.getAttribute('itemprop'), typeof e.className === 'string' ? e.className : '', e.id].join(' ');
     const m = /\b(?:was|old|list|regular|original)[-_ ]?price\b|\b(?:sale|new|special|our|final|current)[-_ ]?price\b/i.exec(hint);

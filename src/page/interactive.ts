@@ -1,5 +1,6 @@
 import { INTERACTIVE_ROLES } from '../model/roles.js';
 import { roleFor } from './accname.js';
+import { hasGestureListener } from './gestures.js';
 
 const NATIVE_CONTROLS = new Set(['BUTTON', 'SELECT', 'TEXTAREA', 'SUMMARY']);
 const REAL_CONTROLS = 'a[href],button,input:not([type=hidden]),select,textarea,[role=button],[role=link],[onclick]';
@@ -13,6 +14,7 @@ export function isInteractiveByMarkup(el: Element): boolean {
   if ((tag === 'A' || tag === 'AREA') && el.hasAttribute('href')) return true;
   if (el.hasAttribute('role') && INTERACTIVE_ROLES.has(roleFor(el))) return true;
   if (el.hasAttribute('onclick')) return true;
+  if (reactsByAttribute(el)) return true;
   const tabindex = el.getAttribute('tabindex');
   if (tabindex !== null && Number(tabindex) >= 0 && tag !== 'IFRAME') return true;
   if ((el as HTMLElement).isContentEditable) {
@@ -20,6 +22,18 @@ export function isInteractiveByMarkup(el: Element): boolean {
     const parent = el.parentElement as HTMLElement | null;
     return !parent || !parent.isContentEditable;
   }
+  return false;
+}
+
+/**
+ * Handlers in markup for the other gestures an agent may have to perform (double click, right
+ * click, hover, drag and drop), and drag sources: without them such an element has no ID.
+ */
+const GESTURE_HANDLERS = ['ondblclick', 'oncontextmenu', 'onmouseover', 'onmouseenter', 'ondragover', 'ondrop'];
+
+function reactsByAttribute(el: Element): boolean {
+  if (el.getAttribute('draggable') === 'true' || hasGestureListener(el)) return true;
+  for (const a of GESTURE_HANDLERS) if (el.hasAttribute(a)) return true;
   return false;
 }
 

@@ -1,5 +1,6 @@
 // Entry of the in-page engine: bundled by esbuild into one script that every host injects,
 // in an isolated world, so that the page can neither break it nor read its state.
+import { markGestures } from './gestures.js';
 import type { EngineShape } from '../model/engine.js';
 import type { EngineSnapshotOptions } from '../model/schema.js';
 import { markDocument } from './document.js';
@@ -10,9 +11,11 @@ import * as actions from './actions.js';
 import { domActivity, getMutationSummary, getRecentMutations, mutationsSince, recentMutationEvents, startMutationLog } from './mutationLog.js';
 import { adoptShadowRoot } from './shadow.js';
 import { startChangeTracking } from './changes.js';
+import { startViewportMembers } from './viewportMembers.js';
 import { snapshot } from './snapshot.js';
 import { describeElements, elementContext, findSelector, hiddenControls, pageLayout, textBlocks, xpathOf } from './context.js';
 import { readContent } from './content.js';
+import { readStructured } from './structured.js';
 import { nativeOptions } from './options.js';
 import { serializeDocument } from './serialize.js';
 import { markNameSources } from './names.js';
@@ -38,6 +41,8 @@ const api = {
   findOnPage: actions.findOnPage,
   scrollPage: actions.scrollPage,
   content: readContent,
+  structured: readStructured,
+  markGestures,
   nativeOptions,
   serializeDocument,
   namePaths,
@@ -53,4 +58,5 @@ if (!(ENGINE_KEY in globalThis)) {
   startAutoTagger(document);
   startMutationLog(document);
   startChangeTracking(document);
+  startViewportMembers(document);
 }

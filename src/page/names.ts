@@ -72,6 +72,15 @@ export function describeNameSince(
   return { ...remember(el, named.name, named.from), reused: false };
 }
 
+/**
+ * Drops the name an earlier read derived for an element that changed since. A read that passes
+ * a changed element without naming it (off screen in a viewport read) takes the change with it:
+ * a later read would find the element clean and reuse the old name.
+ */
+export function forgetName(el: Element): void {
+  cache.delete(el);
+}
+
 /** The full computation alone (no hunt), cleaned as every name is. */
 export function fullName(el: Element, role: string): string {
   return fullNameWithReach(el, role).name;
@@ -150,7 +159,10 @@ function huntFieldLabel(el: Element): string {
     const after = adjacentText(el, 'next');
     if (after) return after;
   }
-  return adjacentText(el, 'previous') || cellLabel(el) || attr('data-label') || attr('title') || humanize(el.getAttribute('name')) || humanize(el.id);
+  // An unlabelled file input is named by its button's caption, as Chrome (and Playwright's
+  // snapshot) name it: better than a field name made up from its name or id attribute.
+  const caption = type === 'file' ? 'Choose File' : '';
+  return adjacentText(el, 'previous') || cellLabel(el) || attr('data-label') || attr('title') || caption || humanize(el.getAttribute('name')) || humanize(el.id);
 }
 
 /** Text of the nearest siblings on one side, climbing a few levels while no other control is in the way. */

@@ -3,6 +3,7 @@
 // came along with cloneNode, is never believed: it is replaced or removed.
 import { watchForChanges } from './changes.js';
 import { DOC } from './document.js';
+import { hasGestureListener } from './gestures.js';
 import { isInteractiveByMarkup, isScrollingOverflow, looksClickable, scrollOverflow } from './interactive.js';
 import { onShadowRootAdopted, shadowRootOf } from './shadow.js';
 import type { Box } from '../model/schema.js';
@@ -160,7 +161,8 @@ function styleFacts(el: Element, cache: CacheUse): StyleFacts {
 export function inspect(el: Element, ctx: WalkContext, cache: CacheUse = REFRESH, dirtyBelow = false): Inspection {
   const facts = styleFacts(el, cache);
   const cursor = facts.cursor;
-  const interactive = facts.markup || looksClickable(el, cursor, ctx.parentCursor);
+  // Gesture marks come after the facts were cached (the host adds them before a read): asked each time.
+  const interactive = facts.markup || hasGestureListener(el) || looksClickable(el, cursor, ctx.parentCursor);
   const isRoot = el.tagName === 'BODY' || el.tagName === 'HTML';
   const scroll = isRoot ? null : scrollOverflow(el, facts.overflowX, facts.overflowY);
   if (el.hasAttribute(ID_ATTR) && !idOf.has(el) && !interactive && !scroll) el.removeAttribute(ID_ATTR);

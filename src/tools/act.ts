@@ -102,17 +102,20 @@ export const ACT_TOOLS: ToolDef[] = [
     input: z.strictObject({
       id,
       doubleClick: z.boolean().optional().describe('Double-click instead'),
+      button: z.enum(['left', 'right', 'middle']).optional().describe('Mouse button (default left)'),
       modifiers: z.array(z.enum(['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift'])).optional().describe('Modifier keys held during the click'),
       expect,
     }),
     run: (ctx, a) => runAction(ctx, async () => {
-      if (!a.modifiers?.length) return act(ctx, { type: a.doubleClick ? 'dblclick' : 'click', id: a.id }, a.expect);
-      // lens.act has no modifier keys: Playwright's locator clicks with them held.
-      const what = `${a.doubleClick ? 'dblclick' : 'click'}(${a.id}) with ${a.modifiers.join('+')}`;
+      const button = a.button ?? 'left';
+      if (!a.modifiers?.length && button === 'left') return act(ctx, { type: a.doubleClick ? 'dblclick' : 'click', id: a.id }, a.expect);
+      // lens.act clicks the left button alone: Playwright's locator presses another or holds modifiers.
+      const how = [button !== 'left' && `${button} button`, a.modifiers?.length && `holding ${a.modifiers.join('+')}`].filter(Boolean).join(', ');
+      const what = `${a.doubleClick ? 'dblclick' : 'click'}(${a.id}) with ${how}`;
       return viaPlaywright(what, 'mouse', async () => {
         const loc = await locate(ctx.lens, a.id);
-        await loc.click({ modifiers: a.modifiers, clickCount: a.doubleClick ? 2 : 1, timeout: LOCATOR_TIMEOUT_MS });
-        return `clicked ${a.id} holding ${a.modifiers?.join('+')}`;
+        await loc.click({ button, ...(a.modifiers && { modifiers: a.modifiers }), clickCount: a.doubleClick ? 2 : 1, timeout: LOCATOR_TIMEOUT_MS });
+        return `${a.doubleClick ? 'double-clicked' : 'clicked'} ${a.id} with ${how}`;
       });
     }),
   }),
@@ -196,7 +199,13 @@ export const ACT_TOOLS: ToolDef[] = [
         if (chooser) {
           ctx.state.modal.chooser = undefined;
           return viaPlaywright(`file_upload(${paths.length} files)`, 'none', async () => {
-            await chooser.setFiles(paths, { timeout: LOCATOR_TIMEOUT_MS });
+            try {
+              await chooser.setFiles(paths, { timeout: LOCATOR_TIMEOUT_MS });
+            } catch (e) {
+              // A file that cannot be read fails before the chooser is touched: it stays open for a retry.
+              ctx.state.modal.chooser = chooser;
+              throw e;
+            }
             return paths.length ? `set ${paths.length} file(s) on the open chooser` : 'cancelled the file chooser';
           });
         }
@@ -218,8 +227,9 @@ export const ACT_TOOLS: ToolDef[] = [
       if (!d) throw new PagelensError('NOT_ACTIONABLE', 'No dialog is open.');
       ctx.state.modal.dialog = undefined;
       const what = `${a.accept ? 'accepted' : 'dismissed'} the ${d.type()} "${d.message()}"`;
+      const next = ctx.state.modal.next();
       if (a.accept) await d.accept(a.promptText); else await d.dismiss();
-      return finishPending(ctx, { action: `handle_dialog(${a.accept ? 'accept' : 'dismiss'})`, ok: true, method: 'none', detail: what });
+      return finishPending(ctx, { action: `handle_dialog(${a.accept ? 'accept' : 'dismiss'})`, ok: true, method: 'none', detail: what }, next);
     },
   }),
   defineTool({

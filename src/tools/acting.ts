@@ -6,20 +6,27 @@ import type { ActionResult } from '../model/outcome.js';
 import type { SemanticV3Result } from '../model/schema.js';
 import { isEmptyDelta, treeDelta, type TreeDelta } from './delta.js';
 import type { ModalState } from './modal.js';
+import { textSection } from './pagetext.js';
+import { webMcpLine } from './webmcp.js';
 import { markPage, type PageMark } from './state.js';
 import type { ToolContext, ToolResult } from './types.js';
 import { jsonResult } from './types.js';
+import { ActionWatch, type Happened } from './watch.js';
 
 /** How long browser_handle_dialog waits for the action the dialog interrupted to finish. */
 const PENDING_WAIT_MS = 15_000;
 
-export interface ActionAnswer {
+export interface ActionAnswer extends Happened {
   action: ActionResult;
-  navigated?: { url: string };
+  navigated?: { url: string; status?: number };
   modal?: ModalState[];
   /** Changes since the last tree the client saw (absent when a snapshot is sent instead). */
   delta?: TreeDelta | 'no changes';
   snapshot?: SemanticV3Result;
+  /** With a snapshot: the tools the page declares through WebMCP, by name. */
+  webmcp?: string;
+  /** With a snapshot: the first of the page's headings and text blocks (see pagetext.ts). */
+  text?: string[];
   note?: string;
 }
 
@@ -43,6 +50,7 @@ export async function runAction(ctx: ToolContext, perform: () => Promise<ActionR
   refuseWhileDialog(ctx);
   const { state, lens } = ctx;
   const before = markPage(lens, state);
+  const watch = new ActionWatch(lens.page, ctx.host?.downloadsDir);
   const promise = perform();
   const opened = state.modal.next().then((m) => ({ modal: m }) as const);
   const raced = await Promise.race([promise.then((r) => ({ done: r }) as const), opened]);
@@ -50,31 +58,51 @@ export async function runAction(ctx: ToolContext, perform: () => Promise<ActionR
   if ('modal' in raced && state.modal.dialog) {
     // Keep a rejection from going unhandled; browser_handle_dialog awaits the promise itself.
     promise.catch(() => {});
-    state.pending = { promise, before };
+    state.pending = { promise, before, watch };
     return jsonResult({
       modal: state.modal.states(),
       note: 'The action opened a dialog and waits on it: answer with browser_handle_dialog (accept, promptText).',
     });
   }
-  return answer(ctx, 'done' in raced ? raced.done : await promise, before, opts);
+  return answer(ctx, 'done' in raced ? raced.done : await promise, before, opts, watch);
 }
 
-/** After browser_handle_dialog: the interrupted action's result, or a plain answer. */
-export async function finishPending(ctx: ToolContext, handled: ActionResult): Promise<ToolResult> {
+/**
+ * After browser_handle_dialog: the interrupted action's result, or a plain answer. `nextModal`
+ * was asked for before the dialog was answered: the action may open another dialog at once (two
+ * alerts in a row), which blocks it again and is reported as the first one was.
+ */
+export async function finishPending(ctx: ToolContext, handled: ActionResult, nextModal: Promise<ModalState>): Promise<ToolResult> {
   const pending = ctx.state.pending;
   ctx.state.pending = undefined;
-  if (!pending) return answer(ctx, handled, markPage(ctx.lens, ctx.state));
+  if (!pending) { ctx.state.modal.cancelWaits(); return answer(ctx, handled, markPage(ctx.lens, ctx.state)); }
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<'timeout'>((r) => { timer = setTimeout(() => r('timeout'), PENDING_WAIT_MS); });
-  const r = await Promise.race([pending.promise, timeout]).finally(() => clearTimeout(timer));
-  if (r === 'timeout') return answer(ctx, { ...handled, warnings: ['the action behind the dialog had not finished; take a snapshot to see the page'] }, pending.before);
-  return answer(ctx, { ...r, detail: [r.detail, handled.detail].filter(Boolean).join('; ') }, pending.before);
+  const another = nextModal.then(() => 'modal' as const);
+  const r = await Promise.race([pending.promise, another, timeout]).finally(() => clearTimeout(timer));
+  ctx.state.modal.cancelWaits();
+  if (r === 'modal' && ctx.state.modal.dialog) {
+    ctx.state.pending = pending;
+    return jsonResult({
+      action: handled,
+      modal: ctx.state.modal.states(),
+      note: 'Another dialog opened: answer it with browser_handle_dialog.',
+    });
+  }
+  if (r === 'timeout' || r === 'modal') return answer(ctx, { ...handled, warnings: ['the action behind the dialog had not finished; take a snapshot to see the page'] }, pending.before, {}, pending.watch);
+  return answer(ctx, { ...r, detail: [r.detail, handled.detail].filter(Boolean).join('; ') }, pending.before, {}, pending.watch);
 }
 
 /** Builds the response of a finished action: result, modal states, and delta or snapshot. */
-export async function answer(ctx: ToolContext, action: ActionResult, before: PageMark, opts: AnswerOptions = {}): Promise<ToolResult> {
+export async function answer(ctx: ToolContext, action: ActionResult, before: PageMark, opts: AnswerOptions = {}, watch?: ActionWatch): Promise<ToolResult> {
   const { lens, state } = ctx;
-  const out: ActionAnswer = { action };
+  const happened = await watch?.finish({ tabIndexOf: (u) => popupIndex(ctx, u) }) ?? {};
+  const { http, ...effects } = happened;
+  if (http && http.status >= 400) {
+    // The page loaded, but it is an error page: the agent must not read it as the page it asked for.
+    action = { ...action, warnings: [...action.warnings ?? [], `the page answered HTTP ${http.status}${http.statusText ? ` ${http.statusText}` : ''}`] };
+  }
+  const out: ActionAnswer = { action, ...effects };
   const modal = state.modal.states();
   if (modal.length) out.modal = modal;
   const url = lens.page.url();
@@ -83,21 +111,37 @@ export async function answer(ctx: ToolContext, action: ActionResult, before: Pag
   // document is sent whole, under its own IDs: never as a delta that would map old IDs onto it.
   const left = (mark: PageMark) => stripHash(url) !== stripHash(mark.url) || state.loads > mark.loads;
   const navigated = left(before) || (!!state.baseline && left(state.baseline.mark)) || action.error?.code === 'NAVIGATED';
-  if (navigated) out.navigated = { url };
+  if (navigated || http) out.navigated = { url, ...(http && { status: http.status }) };
   // Reading the page while a dialog is open would hang on it.
   if (!state.modal.dialog) {
     const fullPage = state.baseline?.fullPage ?? false;
     const mark = markPage(lens, state);
+    const baseline = state.baseline;
+    const whole = navigated || !baseline || opts.snapshot;
+    // A page read anew: find what listens for hover, double click or drag first, so it is listed.
+    if (whole) {
+      const g = await lens.markGestureTargets().catch((e: Error) => ({ warnings: [`hover and drag targets could not be found (${e.message.split('\n')[0]})`] }));
+      if (g.warnings.length) out.action = { ...out.action, warnings: [...out.action.warnings ?? [], ...g.warnings] };
+    }
     const snap = await lens.snapshot({ fullPage });
-    if (navigated || !state.baseline || opts.snapshot) {
+    if (whole || !baseline) {
       out.snapshot = snap;
+      const tools = await webMcpLine(lens);
+      if (tools) out.webmcp = tools;
+      out.text = await textSection(lens).catch((e: Error) => [`warning: the page's text could not be read (${e.message.split('\n')[0]})`]);
     } else {
-      const d = treeDelta(state.baseline.tree, snap.interactive_tree);
+      const d = treeDelta(baseline.tree, snap.interactive_tree);
       out.delta = isEmptyDelta(d) ? 'no changes' : d;
     }
     state.baseline = { tree: snap.interactive_tree, fullPage, mark };
   }
   return jsonResult(out, !action.ok);
+}
+
+/** The tab a popup opened in: the last one at its URL that is not the current tab. */
+async function popupIndex(ctx: ToolContext, url: string): Promise<number | undefined> {
+  const tabs = await ctx.host?.listTabs().catch(() => undefined);
+  return tabs?.filter((t) => t.url === url && !t.current).pop()?.index;
 }
 
 function stripHash(url: string): string {

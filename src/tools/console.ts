@@ -2,6 +2,7 @@
 // errors, with their level, in a bounded buffer (a page that logs in a loop must not grow the
 // server without end; what was dropped is counted and said).
 import type { ConsoleMessage, Page } from 'playwright-core';
+import { oneLine } from '../model/pageText.js';
 
 export type ConsoleLevel = 'error' | 'warning' | 'info' | 'debug';
 export const CONSOLE_LEVELS: readonly ConsoleLevel[] = ['error', 'warning', 'info', 'debug'];
@@ -14,6 +15,10 @@ export interface ConsoleEntry {
   /** url:line of the call, when the browser says. */
   location?: string;
   timestamp: number;
+  /** Which document of the tab logged it (0 = the first one watched); see ConsoleLog.document. */
+  document?: number;
+  /** 1 for the tab's first message, then one more per message: what `since` counts. */
+  seq?: number;
 }
 
 /** Messages kept per page; older ones are dropped first. */
@@ -26,19 +31,38 @@ const LEVEL_OF: Record<string, ConsoleLevel> = { error: 'error', assert: 'error'
 export class ConsoleLog {
   readonly entries: ConsoleEntry[] = [];
   dropped = 0;
+  /**
+   * The tab's current document, counted from 0: a main-frame navigation commits before the new
+   * document's first script runs, so every message after it belongs to the new page.
+   */
+  document = 0;
 
   constructor(page: Page) {
     page.on('console', (m) => this.push(fromMessage(m)));
-    page.on('pageerror', (e) => this.push({ level: 'error', type: 'pageerror', text: e.stack ?? e.message, timestamp: Date.now() }));
+    page.on('pageerror', (e) => this.push({ level: 'error', type: 'pageerror', text: e.stack || e.message, timestamp: Date.now() }));
+    // A #hash change or history.pushState keeps the document (and its console); another URL, or
+    // a document request at the same one (a reload, a form posted back to itself), does not.
+    let url = stripHash(page.url());
+    let requested = false;
+    page.on('request', (r) => { if (r.isNavigationRequest() && r.frame() === page.mainFrame()) requested = true; });
+    page.on('framenavigated', (f) => {
+      if (f !== page.mainFrame()) return;
+      const now = stripHash(f.url());
+      if (now !== url || requested) this.document++;
+      url = now;
+      requested = false;
+    });
   }
 
-  /** Entries at `level` or more severe, oldest first. */
-  select(level: ConsoleLevel = 'info'): ConsoleEntry[] {
+  /** Entries at `level` or more severe, oldest first; only the current document's unless `all`. */
+  select(level: ConsoleLevel = 'info', all = false): ConsoleEntry[] {
     const max = CONSOLE_LEVELS.indexOf(level);
-    return this.entries.filter((e) => CONSOLE_LEVELS.indexOf(e.level) <= max);
+    return this.entries.filter((e) => CONSOLE_LEVELS.indexOf(e.level) <= max && (all || e.document === this.document));
   }
 
   private push(e: ConsoleEntry): void {
+    e.document = this.document;
+    e.seq = this.dropped + this.entries.length + 1;
     if (e.text.length > TEXT_LIMIT) e.text = `${e.text.slice(0, TEXT_LIMIT)}… (${e.text.length} chars)`;
     this.entries.push(e);
     if (this.entries.length > CONSOLE_LIMIT) {
@@ -59,6 +83,11 @@ function fromMessage(m: ConsoleMessage): ConsoleEntry {
   };
 }
 
+function stripHash(url: string): string {
+  const i = url.indexOf('#');
+  return i < 0 ? url : url.slice(0, i);
+}
+
 const logs = new WeakMap<Page, ConsoleLog>();
 
 /** The page's console log, started on first call (a holder calls it when the page opens). */
@@ -71,7 +100,7 @@ export function watchConsole(page: Page): ConsoleLog {
   return log;
 }
 
-/** One line per entry: what a model reads. */
+/** One line per entry, whatever the page printed (its line breaks escaped): what a model reads. */
 export function renderConsole(entries: readonly ConsoleEntry[]): string {
-  return entries.map((e) => `[${e.level}] ${e.text}${e.location ? ` @ ${e.location}` : ''}`).join('\n');
+  return entries.map((e) => `[${e.level}] ${oneLine(e.text)}${e.location ? ` @ ${oneLine(e.location)}` : ''}`).join('\n');
 }

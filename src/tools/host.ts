@@ -25,6 +25,8 @@ export interface TabHost {
   checkNavigation?(url: string): void;
   /** The real paths of files that may be uploaded, or throws BAD_INPUT with the reason (the MCP server: allowed folders only). */
   checkUploads?(paths: string[]): Promise<string[]>;
+  /** The folder the user chose for downloads; without one, downloads are reported, not saved. */
+  readonly downloadsDir?: string;
 }
 
 export function requireHost(host: TabHost | undefined, tool: string): TabHost {

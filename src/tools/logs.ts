@@ -3,8 +3,15 @@
 import { z } from 'zod';
 import { renderEvents } from '../browser/events.js';
 import { summarize } from '../model/outcome.js';
+import { quotedPageText } from '../model/pageText.js';
+import { fitLines } from './budget.js';
+import { NETWORK_TOOL } from './network.js';
+import { ceilingOf } from './ceiling.js';
 import { CONSOLE_LEVELS, renderConsole, watchConsole, type ConsoleLevel } from './console.js';
 import { defineTool, type ToolDef } from './types.js';
+
+/** Tokens kept for the lines around the messages (dropped count, "N more"). */
+const CONSOLE_ENVELOPE = 40;
 
 export const LOG_TOOLS: ToolDef[] = [
   defineTool({
@@ -15,8 +22,9 @@ export const LOG_TOOLS: ToolDef[] = [
       const { events, unread } = await lens.recentEvents(a.limit ?? 10);
       const summary = summarize(events);
       const lines = events.length ? renderEvents(events) : ['no changes recorded'];
-      if (summary.errors.length) lines.push(`errors: ${summary.errors.join(' | ')}`);
-      if (summary.successes.length) lines.push(`successes: ${summary.successes.join(' | ')}`);
+      // The messages are page text: quoted (src/model/pageText.ts), so none can pass for our own words.
+      if (summary.errors.length) lines.push(`errors: ${summary.errors.map(quotedPageText).join(', ')}`);
+      if (summary.successes.length) lines.push(`successes: ${summary.successes.map(quotedPageText).join(', ')}`);
       if (summary.has_loading) lines.push('loading: something was still loading');
       for (const u of unread) lines.push(`warning: ${u}`);
       return { text: lines.join('\n'), data: { events, summary, ...(unread.length && { unread }) } };
@@ -24,15 +32,23 @@ export const LOG_TOOLS: ToolDef[] = [
   }),
   defineTool({
     name: 'browser_console_messages',
-    description: 'Console messages and uncaught errors of the current tab since it opened, oldest first.',
+    description: 'Console messages and uncaught errors of the current page (all: since the tab opened), oldest first.',
     input: z.strictObject({
       level: z.enum(CONSOLE_LEVELS as [ConsoleLevel, ...ConsoleLevel[]]).optional().describe('Least severe level to return: error, warning, info (default) or debug'),
+      all: z.boolean().optional().describe('Include the messages of earlier pages of this tab (default: the current page only)'),
+      since: z.number().int().min(0).optional().describe('Only messages after this one (the number an earlier answer gave in "since=")'),
     }),
-    run: async ({ lens }, a) => {
+    run: async ({ lens, ceiling }, a) => {
       const log = watchConsole(lens.page);
-      const entries = log.select(a.level ?? 'info');
+      const entries = log.select(a.level ?? 'info', a.all ?? false).filter((e) => a.since === undefined || (e.seq ?? 0) > a.since);
       const head = log.dropped ? `(${log.dropped} older messages dropped)\n` : '';
-      return { text: head + (entries.length ? renderConsole(entries) : 'no console messages'), data: { messages: entries, dropped: log.dropped } };
+      // Oldest first, as many as the ceiling holds (less room for the lines around them); the rest by since=.
+      const { kept } = await fitLines(entries, (e) => renderConsole([e]), (ceiling ?? ceilingOf('browser_console_messages')) - CONSOLE_ENVELOPE);
+      const shown = kept.length || !entries.length ? kept : entries.slice(0, 1);
+      const rest = entries.length - shown.length;
+      const tail = rest ? `\n${rest} more messages: browser_console_messages since=${shown[shown.length - 1].seq}` : '';
+      return { text: head + (shown.length ? renderConsole(shown) : 'no console messages') + tail, data: { messages: shown, more: rest, dropped: log.dropped } };
     },
   }),
+  NETWORK_TOOL,
 ];

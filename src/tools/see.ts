@@ -5,6 +5,8 @@ import { PagelensError } from '../model/errors.js';
 import { DomOverviewParams } from '../model/explore.js';
 import { FORMATS, givenOptions, MODE_HELP, OPTIONS, SnapshotFormat, SnapshotMode, snapshotRequestConflict } from '../model/snapshotRequest.js';
 import { markPage } from './state.js';
+import { PAGE_TEXT_TOOL } from './pagetext.js';
+import { SCREENSHOT_TOOL } from './screenshot.js';
 import { defineTool, jsonResult, type ToolContext, type ToolDef, type ToolResult } from './types.js';
 
 const modes = (m: readonly string[]) => m.join(', ');
@@ -24,6 +26,8 @@ async function snapshot(ctx: ToolContext, args: z.infer<typeof SnapshotArgs>): P
   const { lens, state } = ctx;
   const mode = args.mode ?? 'semantic_v3';
   const fullPage = args.fullPage ?? false;
+  // Elements that listen for hover, double click or drag are listed once found (see gestures.ts).
+  if (mode === 'semantic_v3') await lens.markGestureTargets();
   if (args.query !== undefined) return jsonResult(await lens.snapshot({ query: args.query, ...(args.maxTokens && { maxTokens: args.maxTokens }) }));
   if (mode === 'axtree') {
     const ax = await lens.axtree();
@@ -103,17 +107,6 @@ export const SEE_TOOLS: ToolDef[] = [
     input: z.strictObject({ snapshotA: z.string().min(1), snapshotB: z.string().min(1) }),
     run: async ({ lens }, args) => textOf(await lens.diff(args.snapshotA, args.snapshotB)),
   }),
-  defineTool({
-    name: 'browser_take_screenshot',
-    description: 'A JPEG of the viewport; with marks (default), each element\'s ID drawn at its box (set-of-mark), matching page_snapshot IDs.',
-    input: z.strictObject({
-      marks: z.boolean().optional().describe('Draw element IDs on the screenshot (default true)'),
-      quality: z.number().int().min(1).max(100).optional().describe('JPEG quality (default 60)'),
-    }),
-    run: async ({ lens }, args) => {
-      const r = await lens.snapshot({ mode: 'hybrid', screenshot: { setOfMark: args.marks ?? true, ...(args.quality && { quality: args.quality }) } });
-      const data = { url: r.url, title: r.title, marks: r.meta.marks, bytes: r.meta.screenshotBytes, screenshotHash: r.screenshotHash };
-      return { ...jsonResult(data), images: [{ data: r.screenshot, mimeType: 'image/jpeg' }] };
-    },
-  }),
+  SCREENSHOT_TOOL,
+  PAGE_TEXT_TOOL,
 ];

@@ -5,13 +5,20 @@ import type { ActionResult } from '../model/outcome.js';
 import type { SemanticNodeV3 } from '../model/schema.js';
 import { watchConsole } from './console.js';
 import { ModalTracker } from './modal.js';
+import { watchNetwork } from './requests.js';
+import type { ActionWatch } from './watch.js';
 
 /** Where the page was before an action: its URL and how many documents it had loaded. */
 export interface PageMark { url: string; loads: number }
 
+/** An answer cut at its ceiling (see ceiling.ts), kept whole for browser_more. */
+export interface CutAnswer { tool: string; text: string; ceiling: number }
+
 export interface PendingAction {
   promise: Promise<ActionResult>;
   before: PageMark;
+  /** What the action caused, still being collected while the dialog waits. */
+  watch?: ActionWatch;
 }
 
 export interface ToolState {
@@ -28,6 +35,8 @@ export interface ToolState {
    * the same URL is a new document (old IDs refused) though the URL did not change.
    */
   loads: number;
+  /** The last answer cut at its ceiling, for browser_more. */
+  cut?: CutAnswer;
 }
 
 // Keyed by lens so that runTool(lens, …) keeps the same signature for every face.
@@ -43,6 +52,7 @@ export function stateOf(lens: Lens): ToolState {
     lens.page.on('domcontentloaded', () => { state.loads++; });
     // A library caller has no holder watching the console: from the first tool call, then.
     watchConsole(lens.page);
+    watchNetwork(lens.page);
   }
   return s;
 }

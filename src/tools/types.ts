@@ -19,6 +19,8 @@ export interface ToolContext {
   state: ToolState;
   /** The holder of the browser (tabs, closing it); absent when runTool is called on a bare lens. */
   host?: TabHost;
+  /** Most tokens the answer may take (see ceiling.ts): tools that can cut their answer well read it. */
+  ceiling?: number;
 }
 
 export interface ToolDef<S extends z.ZodObject = z.ZodObject> {
