@@ -5,8 +5,9 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { defaultSets, resolveInputs } from './inputs.js';
 import { BASELINE, DEFAULT_ACCNAME, DEFAULT_OUT, readBaseline, runBench, saveBaseline, writeOutputs } from './runner.js';
-import { DEFAULT_SIZES } from './scale.js';
+import { DEFAULT_SIZES, VARIANTS, type Variant } from './scale.js';
 import { compare } from './summary.js';
+import { renderExtractReport, runExtractBench } from './extract.js';
 
 interface Flags {
   sets?: string;
@@ -14,6 +15,7 @@ interface Flags {
   runs: string;
   scale?: boolean;
   scaleSizes?: string;
+  scaleVariants?: string;
   scaleRuns: string;
   accname?: boolean | string;
   accnameLimit?: string;
@@ -21,6 +23,7 @@ interface Flags {
   saveBaseline?: boolean;
   compare?: boolean | string;
   quiet?: boolean;
+  extract?: boolean;
 }
 
 /**
@@ -39,6 +42,14 @@ function positive(name: string, s: string | undefined): number | undefined {
   return n;
 }
 
+function variants(s: string | undefined): Variant[] | undefined {
+  const wanted = list(s);
+  if (!wanted) return undefined;
+  const unknown = wanted.filter((v) => !(VARIANTS as string[]).includes(v));
+  if (unknown.length) throw new Error(`--scale-variants: unknown ${unknown.join(', ')} (expected some of ${VARIANTS.join(', ')})`);
+  return wanted as Variant[];
+}
+
 async function main(argv: string[]): Promise<number> {
   const program = new Command('pagelens bench')
     .description('Token, time, coverage and name benchmark against Playwright\'s AI snapshot and Chrome\'s accessibility tree.\n'
@@ -50,6 +61,7 @@ async function main(argv: string[]): Promise<number> {
     .option('--scale', 'run the generated-page scale test (default: on without inputs)')
     .option('--no-scale', 'skip the scale test')
     .option('--scale-sizes <list>', `interactive elements per generated page (default ${DEFAULT_SIZES.join(',')})`)
+    .option('--scale-variants <list>', `page shapes at scale (default ${VARIANTS.join(',')})`)
     .option('--scale-runs <n>', 'timed runs per extraction at scale', '3')
     .addOption(new Option('--accname [file]', 'run the WPT name/role conformance cases (default: on without inputs)'))
     .option('--no-accname', 'skip the conformance cases')
@@ -58,6 +70,8 @@ async function main(argv: string[]): Promise<number> {
     .option('--save-baseline', `write the summary to ${BASELINE}`)
     .addOption(new Option('--compare [file]', 'flag regressions against the baseline; exit 1 when there are any'))
     .option('--quiet', 'no progress bar')
+    .option('--extract', 'measure extract() price and brand F1 on the shop corpus against its ground truth (default: on without inputs)')
+    .option('--no-extract', 'skip the extraction benchmark')
     .showHelpAfterError();
   program.parse(argv, { from: 'user' });
   const inputs = program.args;
@@ -88,6 +102,7 @@ async function main(argv: string[]): Promise<number> {
     runs: positive('--runs', flags.runs) ?? 3,
     scaleSizes: scaleOn ? (list(flags.scaleSizes)?.map((s) => positive('--scale-sizes', s)!) ?? DEFAULT_SIZES) : [],
     scaleRuns: positive('--scale-runs', flags.scaleRuns) ?? 3,
+    scaleVariants: variants(flags.scaleVariants),
     accnameFile,
     accnameLimit: positive('--accname-limit', flags.accnameLimit),
     outDir: resolve(flags.out),
@@ -102,6 +117,10 @@ async function main(argv: string[]): Promise<number> {
   }
   const text = writeOutputs(results, resolve(flags.out), compared);
   process.stdout.write(text + '\n');
+  if (flags.extract ?? defaultOn) {
+    const run = await runExtractBench({ ...(flags.quiet && { quiet: true }) });
+    process.stdout.write(('skipped' in run ? `EXTRACTION skipped: ${run.skipped}` : renderExtractReport(run.results)) + '\n');
+  }
   process.stderr.write(`pagelens bench: wrote ${resolve(flags.out, 'results.json')} and ${resolve(flags.out, 'report.html')}\n`);
   if (flags.saveBaseline) {
     // A run whose browser died (or whose pages failed wholesale) would become the yardstick of every later one.

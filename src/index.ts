@@ -7,7 +7,7 @@
 export { attach, Lens } from './browser/lens.js';
 export { openPage, type OpenOptions, type OpenPage } from './session/open.js';
 export { launchChromium, connectChromium, findChromium, blockExternalRequests, type LaunchChromiumOptions } from './browser/chromium.js';
-export { gotoSettled } from './browser/goto.js';
+export { gotoSettled, type Navigated } from './browser/goto.js';
 
 // ---- Errors ----
 export { PagelensError, ERROR_CODES, isPagelensError, type ErrorCode } from './model/errors.js';
@@ -30,7 +30,8 @@ export { DomModeContext, DomModeSelection, type DomModeContextInput } from './mo
 export { Action, parseAction, formatAction, type ActionType } from './model/actions.js';
 export type { ActOptions } from './browser/actions.js';
 export { ExpectedOutcome, VerificationResult, ActionResult, ActionMethod, OutcomeType, parseExpectSpec } from './model/outcome.js';
-export type { PreActionState } from './browser/verify.js';
+export type { PreActionState, Presence } from './browser/verify.js';
+export { IdNumbering } from './browser/ids.js';
 export type { PageText, TextBlock } from './browser/pagetext.js';
 export type { WebMcpTool, WebMcpResult } from './browser/webmcp.js';
 export { StabilityOptions, type StabilityOptionsInput, type StabilityResult } from './browser/stability.js';
@@ -41,7 +42,8 @@ export type { Marks, FrameMark } from './browser/events.js';
 export type { ObserveOptions, ObserveResult, ActOnOptions, ActOnResult, ExtractOptions, ExtractResult } from './browser/observe.js';
 export type { Intent, Verb, Vertical, Horizontal } from './model/intent.js';
 export { Candidate, ChooseAnswer, heuristicChooser, type Chooser, type ChooseRequest, type FillRequest } from './model/chooser.js';
-export type { FillResult, JsonSchema } from './model/extract.js';
+export type { FillResult, JsonSchema, PageFacts } from './model/extract.js';
+export type { ProductFacts } from './model/productFacts.js';
 export { ChatClient, llmChooser, llmConfigFromEnv, type LlmConfig, type ChatMessage } from './agent/llm.js';
 
 // ---- Exploring a large page: the hierarchical index and the toolkit ----

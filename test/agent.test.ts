@@ -74,6 +74,23 @@ test('duplicated labels: the backend asks for the skeleton and clicks the one th
   assert.equal(await page.textContent('#out'), 'deleted shipping');
 });
 
+test('a region the task names that is not on the page is a refusal, not the other region\'s button', async () => {
+  const { page, lens } = await h.open('agent-lookalikes.html');
+  // Only the Billing address is left: "Delete in Shipping" must not delete it.
+  await page.evaluate(() => document.querySelectorAll('section')[1].remove());
+  const run = await runAgent(lens, { task: 'Click Delete in Shipping', backend: inProcess(), maxSteps: 4 });
+  assert.equal(run.success, false, JSON.stringify(run.steps.map((s) => s.response)));
+  assert.match(run.message ?? '', /no "Shipping" section/, JSON.stringify(run.steps.map((s) => s.response)));
+  assert.equal(await page.textContent('#out'), 'nothing yet');
+});
+
+test('same-named look-alikes: the button of the form the task fills in, not the navigation link', async () => {
+  const { page, lens } = await h.open('agent-login.html');
+  const run = await runAgent(lens, { task: 'Type "ada" into Brugernavn, type "hemmelig" into Adgangskode, then click Log ind', backend: inProcess(), maxSteps: 8 });
+  assert.equal(await page.textContent('#out'), 'logged in as ada', JSON.stringify(run.steps.map((s) => s.response)));
+  assert.equal(run.success, true);
+});
+
 test('colour words: the backend asks for the screenshot and reads the pixels in each box', async () => {
   for (const [colour, expected] of [['green', 'chose green'], ['red', 'chose red'], ['blue', 'chose blue']]) {
     const { page, lens } = await h.open('agent-lookalikes.html');

@@ -38,7 +38,7 @@ function startTags(html: string): Tag[] {
 
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr']);
 
-/** Start tags with the visibility the full DOM's sparse data-visible rule gives them. */
+/** Start tags with their visibility (data-visible, else the parent's). */
 function visibility(html: string): Array<Tag & { visible: boolean }> {
   const out: Array<Tag & { visible: boolean }> = [];
   const stack: Array<{ tag: string; visible: boolean }> = [{ tag: '#root', visible: true }];
@@ -84,12 +84,15 @@ for (const fixture of ['actions-frames.html', 'frames-main.html', 'artifacts-pag
 
     const full = FullResult.parse(await lens.snapshot({ mode: 'full' }));
     const tags = visibility(untemplatize(full.dom));
+    // Seed 000 §5: every element says whether it is interactive and whether it is visible.
+    const bare = tags.filter((t) => t.tag !== 'template' && (!/^(true|false)$/.test(t.attrs['data-interactive'] ?? '') || !/^(true|false)$/.test(t.attrs['data-visible'] ?? '')));
+    assert.deepEqual(bare.slice(0, 3).map((t) => `<${t.tag} ${JSON.stringify(t.attrs)}>`), [], `${bare.length} elements without both annotations`);
     const withId = new Map(tags.filter((t) => t.attrs['data-id']).map((t) => [t.attrs['data-id'], t]));
     for (const n of v3.interactive_tree) {
       const t = withId.get(n.i);
       assert.ok(t, `${n.i} "${n.n}" has its data-id in the full DOM`);
       assert.equal(t.visible, true, n.i);
-      if (n.r !== 'item' && !n.scr) assert.equal(t.attrs['data-interactive'], undefined, `${n.i} "${n.n}" is interactive`);
+      if (n.r !== 'item' && !n.scr) assert.equal(t.attrs['data-interactive'], 'true', `${n.i} "${n.n}" is interactive`);
     }
     // Nothing interactive and visible in the full DOM is missing from semantic_v3.
     const shown = tags.filter((t) => t.attrs['data-id'] && t.attrs['data-interactive'] !== 'false' && t.visible).map((t) => t.attrs['data-id']);
@@ -113,7 +116,7 @@ test('the closed shadow root and the cross-origin frame sit where they belong in
   const pay = v3.interactive_tree.find((n) => n.n === 'Pay')!.i;
   const dom = untemplatize((await lens.snapshot({ mode: 'full' })).dom);
   assert.match(dom, new RegExp(`<closed-widget[^>]*><template shadowrootmode="closed"><button[^>]*data-id="${shadow}"[^>]*>Shadow action</button></template></closed-widget>`));
-  assert.match(dom, new RegExp(`<iframe [^>]*title="Payment"[^>]*data-frame-id="1"[^>]*><html data-frame-id="1">.*data-id="${pay}"[^>]*>Pay</button>.*</html></iframe>`, 's'));
+  assert.match(dom, new RegExp(`<iframe [^>]*title="Payment"[^>]*data-frame-id="1"[^>]*><html [^>]*data-frame-id="1"[^>]*>.*data-id="${pay}"[^>]*>Pay</button>.*</html></iframe>`, 's'));
   assert.match(pay, /^f1_/);
 });
 
@@ -134,17 +137,17 @@ test('no script, style, comment or secret in skeleton, full or hybrid; the page\
     }
   }
   // Templates in the full DOM are only pagelens's own: shadow roots and templatize's definitions.
-  for (const t of startTags(full.dom).filter((x) => x.tag === 'template')) assert.ok('shadowrootmode' in t.attrs || /^t\d+$/.test(t.attrs.id), JSON.stringify(t));
+  for (const t of startTags(full.dom).filter((x) => x.tag === 'template')) assert.ok('shadowrootmode' in t.attrs || /^[ta]\d+$/.test(t.attrs.id), JSON.stringify(t));
   assert.doesNotMatch(dom, /template row/);
   // Form state as it is now: the typed holder value, the chosen option; the password field, no value at all.
-  assert.match(dom, /<input id="pw" type="password" name="pw" data-id="\d+">/);
-  assert.match(dom, /<option value="tw" selected="">Taiwan<\/option>/);
+  assert.match(dom, /<input id="pw" type="password" name="pw" data-id="\d+"[^>]*>/);
+  assert.match(dom, /<option value="tw" selected=""[^>]*>Taiwan<\/option>/);
   assert.match(skeleton, /<input data-llm-id="\d+" name="pw" type="password" aria-label="Password">/);
   // The page's own data-id attributes are renamed, so data-id always means a pagelens ID.
   assert.match(dom, /data-page-id="product-3"/);
   assert.ok(startTags(dom).every((t) => !t.attrs['data-id'] || /^(f\d+_)?\d+$/.test(t.attrs['data-id'])));
   // The svg stays (its box, its label), without its body; a long data: URL is cut.
-  assert.match(dom, /<svg width="16" height="16" viewBox="0 0 16 16"><\/svg>/);
+  assert.match(dom, /<svg width="16" height="16" viewBox="0 0 16 16"[^>]*><\/svg>/);
   assert.match(dom, /src="data:image\/gif;base64,…\(\d+ chars\)"/);
   assert.equal(full.meta.rawChars, dom.length);
 });
@@ -413,4 +416,14 @@ test('CLI: --mode skeleton|full|hybrid, --screenshot writes the JPEG, flags that
   }
   const badQuality = await runCli(['snapshot', 'http://127.0.0.1:9/never.html', '--mode', 'hybrid', '--quality', '0'], { env: noBrowser });
   assert.match(badQuality.stderr, /^pagelens: BAD_INPUT: --quality expects an integer from 1 to 100/);
+});
+
+test('templatize writes the annotations every element carries once (rule 3) and undoes it exactly, a page\'s own bare attribute of that name included', () => {
+  const row = (k: number) => `<p data-interactive="false" data-visible="true">para ${k} <b data-interactive="false" data-visible="true">${k}</b></p><hr data-interactive="false" data-visible="false">`;
+  const page = `<main data-interactive="false" data-visible="true">${Array.from({ length: 12 }, (_, k) => row(k)).join(' ')}<input a1 data-interactive="true" data-visible="true"></main>`;
+  const t = templatize(page).html;
+  assert.equal(untemplatize(t), page);
+  assert.match(t, /^(<template id="a\d+">[^<]*<\/template>)*<template id="a\d+">data-interactive="false" data-visible="true"<\/template>/);
+  assert.ok(!/<template id="a1">/.test(t), 'a1 is a bare attribute of the page: another name is used');
+  assert.ok(t.length < page.length * 0.5, `${t.length} of ${page.length}`);
 });

@@ -109,7 +109,8 @@ test('a hostile local page cannot read files next to its folder through the loop
     assert.equal(r.code, 0, r.stderr);
     assert.ok(!r.stdout.includes(secret) && !r.stderr.includes(secret), 'the secret never reaches the output');
     const payload = SemanticV3Result.parse(JSON.parse(r.stdout));
-    assert.deepEqual(payload.interactive_tree.map((n) => n.n), ['fetched: 403,400'], 'refused, and the server survived the malformed escape');
+    assert.deepEqual(payload.interactive_tree.map((n) => n.n), ['fetched: 403,400'],
+      'refused as a way out of the folder (checked before the page-mode rules), and the server survived the malformed escape');
   } finally {
     rmSync(base, { recursive: true, force: true });
   }

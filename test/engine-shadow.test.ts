@@ -106,3 +106,15 @@ test('a command queued behind a long read of the page is not timed out while tha
   await assert.rejects(cdp.send('Runtime.evaluate', { expression: '{ const t = Date.now(); while (Date.now() - t < 1000); } 1' }), (e: any) => e.code === 'CDP_TIMEOUT');
   await session.detach();
 });
+
+test('an open shadow root attached after a read is in the next viewport read, though no DOM change shows it', async () => {
+  const { page, lens } = await h.open('engine-states.html');
+  await lens.snapshot({ mode: 'semantic' });
+  // A frame later the viewport read may visit only the targets it already knows near the viewport.
+  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const quiet = await lens.model({ fullPage: false });
+  assert.ok(quiet.engine.visited < 60, `the quiet read visited only what is near the viewport (${quiet.engine.visited})`);
+  await page.evaluate(() => { document.querySelector('h1')!.attachShadow({ mode: 'open' }).innerHTML = '<slot></slot><button>Open late button</button>'; });
+  const snap = validSemantic(await lens.snapshot({ mode: 'semantic' }));
+  assert.equal(byName(snap.nodes, 'Open late button')?.isInShadow, true, JSON.stringify(snap.nodes.map((n) => n.name)));
+});

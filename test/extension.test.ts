@@ -10,7 +10,7 @@ import type { BrowserContext, Worker } from 'playwright-core';
 import { HeuristicPlanner } from '../src/agent/heuristic.js';
 import { serveFolder, type StaticServer } from '../src/browser/static.js';
 import { DEMO_TASK } from '../src/model/demo.js';
-import type { ActionResult } from '../src/model/outcome.js';
+import type { ActionResult, ExpectedOutcome } from '../src/model/outcome.js';
 import type { SemanticV3Result } from '../src/model/schema.js';
 import { startServer, type RunningServer } from '../src/server/serve.js';
 import { launchWithExtension, openTab as openTabIn, ROOT, type ExtensionBrowser } from './extension-helpers.js';
@@ -48,7 +48,7 @@ const openTab = (url: string) => openTabIn(ext, url);
 
 // The service worker's API, called inside it.
 const extSnapshot = (tabId: number) => worker.evaluate((id) => (self as any).pagelens.snapshot(id), tabId) as Promise<SemanticV3Result>;
-const extAct = (tabId: number, action: string, options: { trusted?: boolean } = {}) =>
+const extAct = (tabId: number, action: string, options: { trusted?: boolean; expect?: ExpectedOutcome } = {}) =>
   worker.evaluate(([id, a, o]) => (self as any).pagelens.act(id, a, o), [tabId, action, options] as const) as Promise<ActionResult>;
 
 const essentials = (s: SemanticV3Result) => s.interactive_tree.map((n) => ({ i: n.i, r: n.r, n: n.n }));
@@ -109,7 +109,8 @@ test('act: a trusted click inside the cross-origin iframe and one in the closed 
   const { page, tabId } = await openTab(harness.originA + 'actions-frames.html');
   const snap = await extSnapshot(tabId);
   const pay = snap.interactive_tree.find((n) => n.n === 'Pay')!;
-  const result = await extAct(tabId, `click(${pay.i})`);
+  // Verified because an outcome is expected (as on the CDP host, nothing is verified by default).
+  const result = await extAct(tabId, `click(${pay.i})`, { expect: { type: 'any_change' } });
   assert.equal(result.ok, true, JSON.stringify(result));
   assert.equal(result.method, 'mouse');
   assert.equal(result.verification?.success, true, JSON.stringify(result.verification));
@@ -146,7 +147,7 @@ test('act two frames deep (cross-origin, then same-site leaf): uncheck, verified
   const snap = await extSnapshot(tabId);
   const check = snap.interactive_tree.find((n) => n.n === 'Leaf check')!;
   assert.match(check.i, /^f\d+_\d+$/);
-  const result = await extAct(tabId, `uncheck(${check.i})`);
+  const result = await extAct(tabId, `uncheck(${check.i})`, { expect: { type: 'state_changes' } });
   assert.equal(result.ok, true, JSON.stringify(result));
   assert.equal(result.method, 'mouse');
   assert.equal(result.verification?.verifiedOutcome, 'state_changes', JSON.stringify(result.verification));

@@ -39,7 +39,7 @@ const MUTATE = ([seed, step]: [number, number]) => {
   const el = pick(all);
   if (!el) return 'nothing to change';
   const where = `<${el.tagName.toLowerCase()}${el.id ? '#' + el.id : ''}>`;
-  const kind = Math.floor(rand() * 11);
+  const kind = Math.floor(rand() * 13);
   switch (kind) {
     case 0: {
       const texts: Text[] = [];
@@ -116,6 +116,19 @@ const MUTATE = ([seed, step]: [number, number]) => {
       window.scrollTo(0, Math.floor(rand() * document.documentElement.scrollHeight));
       return 'page scrolled';
     }
+    case 11: {
+      // Geometry only: everything after a new block moves down, though none of it changed.
+      const block = document.createElement('div');
+      block.style.height = `${50 + Math.floor(rand() * 400)}px`;
+      (el.parentNode ?? document.body).insertBefore(block, el);
+      return `${where} pushed down`;
+    }
+    case 12: {
+      const [w, h] = [pick(['', '40px', '300px', '50%'])!, pick(['', '10px', '120px', '600px'])!];
+      (el as HTMLElement).style.width = w;
+      (el as HTMLElement).style.height = h;
+      return `${where} resized to ${w || 'auto'} x ${h || 'auto'}`;
+    }
     default: {
       // State no mutation shows: a value or a check set by script, or focus.
       const fields = all.filter((e) => /^(INPUT|TEXTAREA|SELECT)$/.test(e.tagName)) as HTMLInputElement[];
@@ -146,7 +159,11 @@ async function differential(page: Page, lens: Lens, seed: number, steps: number)
   await lens.model({ fullPage: true });
   let reused = 0;
   let moving = 0;
+  let viewportReused = 0;
+  const sizes = [{ width: 1280, height: 800 }, { width: 900, height: 640 }];
   for (let step = 0; step < steps; step++) {
+    // The window resized now and then: everything may move, though nothing in the page changed.
+    if (step % 9 === 8) await page.setViewportSize(sizes[(step / 9 | 0) % 2]);
     const change = await page.evaluate(MUTATE, [seed, step] as [number, number]);
     await page.waitForTimeout(50);
     // Cold, incremental, cold: when both cold reads agree the page stood still, and the incremental
@@ -154,6 +171,15 @@ async function differential(page: Page, lens: Lens, seed: number, steps: number)
     for (let attempt = 1; ; attempt++) {
       const key = (m: PageModel) => JSON.stringify({ nodes: m.nodes, total: m.total });
       const m0 = await moves();
+      // Every other step the viewport is read first, straight after the change: a read that
+      // reused the last walk then would miss it. Otherwise it is read after the full reads, once
+      // the page has rendered a frame, when it may visit only the targets near the viewport.
+      const viewportFirst = step % 2 === 1;
+      const readViewport = async () => {
+        if (!viewportFirst) await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        return { seenWarm: await lens.model({ fullPage: false }), seenCold: await lens.model({ fullPage: false, fresh: true }) };
+      };
+      const early = viewportFirst ? await readViewport() : null;
       const before = await lens.model({ fullPage: true, fresh: true });
       const warm = await lens.model({ fullPage: true });
       const cold = await lens.model({ fullPage: true, fresh: true });
@@ -162,14 +188,24 @@ async function differential(page: Page, lens: Lens, seed: number, steps: number)
           const diff = warm.nodes.map((n, i) => [n, cold.nodes[i]] as const).find(([x, y]) => JSON.stringify(x) !== JSON.stringify(y));
           assert.fail(`step ${step} (${change}): the incremental read differs from a cold one\n  incremental: ${JSON.stringify(diff?.[0])}\n  cold:        ${JSON.stringify(diff?.[1])}\n  nodes ${warm.nodes.length} vs ${cold.nodes.length}`);
         }
-        reused += warm.engine.reusedNames;
-        break;
+        const { seenWarm, seenCold } = early ?? await readViewport();
+        if (await moves() === m0) {
+          if (key(seenWarm) !== key(seenCold)) {
+            const diff = seenWarm.nodes.map((n, i) => [n, seenCold.nodes[i]] as const).find(([x, y]) => JSON.stringify(x) !== JSON.stringify(y));
+            assert.fail(`step ${step} (${change}): the incremental viewport read differs from a cold one (visited ${seenWarm.engine.visited} vs ${seenCold.engine.visited})\n  incremental: ${JSON.stringify(diff?.[0])}\n  cold:        ${JSON.stringify(diff?.[1])}\n  nodes ${seenWarm.nodes.length} vs ${seenCold.nodes.length}, total ${seenWarm.total} vs ${seenCold.total}`);
+          }
+          if (seenWarm.engine.visited < seenCold.engine.visited) viewportReused++;
+          reused += warm.engine.reusedNames;
+          break;
+        }
       }
       if (attempt >= 5) { moving++; break; }
       await page.waitForTimeout(300);
     }
   }
   assert.ok(moving <= steps / 10, `the page kept moving during ${moving} of ${steps} steps: too few comparisons`);
+  // The short viewport read is what was compared, not a walk every time.
+  assert.ok(viewportReused >= steps / 4, `the viewport read visited only the targets near the viewport in ${viewportReused} of ${steps} steps`);
   return { reused, compared: steps };
 }
 

@@ -172,8 +172,8 @@ describe('pagelens mcp: the browser around the page', { concurrency: false }, ()
       return tabs();
     })();
     assert.equal(listed.length, 2, listed.join('\n'));
-    assert.match(listed[0], /^\* 0: Tabs fixture/);
-    assert.match(listed[1], /^  1: Drag fixture <.*mcp-drag\.html>/);
+    assert.match(listed[0], /^\* 0: "Tabs fixture"/);
+    assert.match(listed[1], /^  1: "Drag fixture" <.*mcp-drag\.html>/);
     // The current tab stays where the agent was until it selects another.
     assert.match((await tree()).url, /mcp-tabs\.html$/);
     const selected = await tabs({ action: 'select', index: 1 });
@@ -189,7 +189,7 @@ describe('pagelens mcp: the browser around the page', { concurrency: false }, ()
     assert.match((await tree()).url, /mcp-tabs\.html$/);
     const opened = await call('browser_tabs', { action: 'new', url: `${site.url}mcp-console.html` });
     assert.equal(opened.isError, false, opened.text);
-    assert.match(opened.text, /^\* 1: Console fixture/m);
+    assert.match(opened.text, /^\* 1: "Console fixture"/m);
     assert.match(opened.text, /"interactive_tree"/, 'a new tab with a URL answers with its snapshot');
     assert.match((await tree()).url, /mcp-console\.html$/);
     await tabs({ action: 'select', index: 0 });

@@ -248,3 +248,24 @@ test('the command line: snapshot --query --max-tokens, observe, extract --schema
     assert.ok(r.stderr.includes(flag), `${args.join(' ')}: ${r.stderr}`);
   }
 });
+
+test('observe and regions number the page\'s regions the same way: the region observe names holds its candidate', async () => {
+  const { page, lens } = await h.open('rag-shop.html');
+  // The navigation comes last in the document but stands first on the screen: reading order and
+  // the page's layout disagree about which region is first.
+  await page.setContent(`<main style="margin-top: 80px"><h1>Trail shoes</h1><p>Light, grippy, waterproof.</p><button>Add to basket</button></main>
+    <nav aria-label="Site" style="position: absolute; top: 0; left: 0"><a href="#home">Home</a> <a href="#help">Help</a></nav>`);
+  await lens.regions();
+  // A banner appears above them later: the regions keep their IDs (R0, R1) and it takes the next one.
+  await page.evaluate(() => document.body.insertAdjacentHTML('afterbegin', '<header style="height: 60px"><a href="#cart">Cart</a></header>'));
+  const regions = await lens.regions({ refresh: true });
+  for (const instruction of ['open the Help page', 'add to basket', 'open the cart']) {
+    const top = (await lens.observe(instruction)).candidates[0];
+    assert.ok(top, instruction);
+    const rid = /\bin (R\d+)\b/.exec(top.description)?.[1];
+    assert.ok(rid, top.description);
+    assert.ok(regions.regions.some((r) => r.id === rid), `${rid} is one of the regions listed: ${regions.regions.map((r) => r.id).join(', ')}`);
+    const expanded = await lens.expandRegion(rid, { limit: 500 });
+    assert.ok(expanded.elements.some((e) => JSON.stringify(e).includes(`"${top.id}"`)), `${rid} (${top.description}) holds ${top.id}: ${expanded.text}`);
+  }
+});

@@ -160,3 +160,30 @@ test('the agent transcript never repeats a password whose action was refused', a
   assert.ok(!JSON.stringify(refused).includes(SECRET), `the transcript repeats the password: ${JSON.stringify(refused)}`);
   assert.ok(lines.every((l) => !l.includes(SECRET)), lines.join('\n'));
 });
+
+test('tabs of one session never share an ID: one handed out in another tab is refused here', async () => {
+  const { IdNumbering } = await import('../src/browser/ids.js');
+  const { Lens } = await import('../src/browser/lens.js');
+  const { gotoSettled } = await import('../src/browser/goto.js');
+  const session = new IdNumbering();
+  const one = await h.open('sec-login.html');
+  const two = await h.open('about:blank');
+  const lensOne = await Lens.attach(one.page, { numbering: session });
+  const lensTwo = await Lens.attach(two.page, { numbering: session });
+  const a = await lensOne.snapshot();
+  await gotoSettled(two.page, `${h.originA}sec-tab-two.html`);
+  const b = await lensTwo.snapshot();
+  for (const n of b.interactive_tree) assert.ok(!a.interactive_tree.some((o) => o.i === n.i), `tab two's ${n.i} is tab one's too`);
+  // Tab one grows and hands out more IDs, side by side with tab two's numbering.
+  await one.page.evaluate(() => { for (let i = 0; i < 6; i++) { const b = document.createElement('button'); b.textContent = `Extra ${i}`; document.body.prepend(b); } });
+  await one.page.waitForFunction(() => document.querySelectorAll('[data-llm-id]').length >= 10);
+  const grown = await lensOne.snapshot();
+  const handedHereOnly = grown.interactive_tree.filter((n) => !b.interactive_tree.some((o) => o.i === n.i) && !a.interactive_tree.some((o) => o.i === n.i));
+  assert.ok(handedHereOnly.length, JSON.stringify(grown.interactive_tree));
+  for (const n of handedHereOnly) {
+    const r = await lensTwo.act(`click(${n.i})`);
+    assert.equal(r.ok, false, `${n.i}: ${JSON.stringify(r)}`);
+    assert.equal(r.error?.code, 'NAVIGATED', `${n.i}: ${JSON.stringify(r)}`);
+  }
+  assert.equal(await two.page.textContent('#out'), 'nothing done', 'nothing in tab two was clicked');
+});

@@ -30,7 +30,7 @@ async function ext(): Promise<ExtensionBrowser> {
 }
 
 /** Values the fixture's secret fields hold (in markup, or typed by the test). */
-const SECRETS = ['PWvalue1111', 'CURvalue2222', 'NEWvalue3333', 'OTP444444', '4111555566667777', 'CSC987', 'EXP1299', 'EXPM0707', '5500CARD0000', 'LABELLEDBY7777', 'TYPEDotp9090'];
+const SECRETS = ['PWvalue1111', 'CURvalue2222', 'NEWvalue3333', 'OTP444444', '4111555566667777', 'CSC987', 'EXP1299', 'EXPM0707', '5500CARD0000', 'LABELLEDBY7777', 'TYPEDotp9090', 'AREA5555'];
 
 function leaks(label: string, output: unknown): void {
   const text = typeof output === 'string' ? output : JSON.stringify(output);
@@ -162,6 +162,7 @@ test('a value meant for a secret field that refuses it goes into no other field:
   assert.equal(run.status, 'failed', JSON.stringify(run.steps.map((s) => 'action' in s.response && s.response.action)));
   assert.match(run.message, /secret field refused it: .*read-only, and stays so after taking focus; it was not typed anywhere else/);
   assert.ok(!run.message.includes('hunter2-pw'), run.message);
+  for (const s of run.steps) if ('thought' in s.response) assert.ok(!s.response.thought.includes('hunter2-pw'), s.response.thought);
   assert.equal(await page.inputValue('#user'), '', 'the password did not go into Username');
   assert.equal(await page.textContent('#result'), '', 'the form was not submitted');
   assert.ok(run.steps.every((s) => !('action' in s.response) || !/^click/.test(s.response.action)), 'Sign in was not clicked');

@@ -231,6 +231,7 @@ describe('pagelens serve', () => {
       await new Promise<void>((resolve, reject) => {
         child.stderr!.on('data', (d: Buffer) => { stderr += d.toString(); if (/protection: .*\n/.test(stderr) && (!/generated/.test(stderr) || /token: /.test(stderr))) resolve(); });
         child.once('exit', (code) => reject(new Error(`serve exited with ${code}: ${stderr}`)));
+        setTimeout(() => reject(new Error(`serve did not say what protects it within 20 s: ${stderr}`)), 20_000).unref();
       });
       const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(stderr)![1]);
       return { child, port, stderr };
@@ -415,6 +416,15 @@ describe('pagelens mcp: file:// and uploads are opt-in', () => {
       const outside = await rooted.callTool({ name: 'browser_navigate', arguments: { url: 'file:///etc/passwd' } });
       assert.equal(outside.isError, true);
       assert.match(text(outside), /outside the --file-root folders/);
+      // A page under the root that frames and links files outside it: the browser refuses those loads too.
+      await writeFile(join(root, 'framer.html'), '<iframe src="file:///etc/passwd"></iframe><a href="file:///etc/passwd">passwd</a>');
+      await rooted.callTool({ name: 'browser_navigate', arguments: { url: `file://${root}/framer.html` } });
+      const full = text(await rooted.callTool({ name: 'page_snapshot', arguments: { mode: 'full' } }));
+      assert.doesNotMatch(full, /root:x:0:0/, 'the framed file was not loaded');
+      const link = JSON.parse(text(await rooted.callTool({ name: 'page_snapshot', arguments: {} }))) as { interactive_tree: Array<{ i: string; n: string }> };
+      await rooted.callTool({ name: 'browser_click', arguments: { id: link.interactive_tree.find((n) => n.n === 'passwd')!.i } });
+      const after = text(await rooted.callTool({ name: 'page_snapshot', arguments: { mode: 'full' } }));
+      assert.doesNotMatch(after, /root:x:0:0/, 'the linked file was not opened');
     } finally {
       await rm(root, { recursive: true, force: true });
     }

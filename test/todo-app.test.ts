@@ -95,3 +95,62 @@ test('a card whose name is its link gets an item with its price; a row of one li
   assert.equal(r.ok, true, JSON.stringify(r));
   assert.equal(await page.evaluate(() => (window as any).added), 0, 'the nested "Add to cart" was not clicked');
 });
+
+// TodoMVC's families of markup, with its stylesheet: the classic template (label not tied to the
+// checkbox), React's (label htmlFor the checkbox, with its own double-click handler), a custom
+// checkbox with no name at all, and the older stylesheet's toggle-all.
+for (const app of ['vanilla', 'react', 'nameless', 'legacy']) {
+  test(`TodoMVC (${app}): each row's text is an item, its toggle is named for it and follows it; complete, edit, delete, toggle all`, async () => {
+    const { page, lens } = await h.open(`todomvc.html?app=${app}`);
+    const todos = () => page.evaluate(() => (window as any).todos());
+    let snap = await lens.snapshot();
+    const tree = () => JSON.stringify(snap.interactive_tree.map((n) => [n.i, n.r, n.n]));
+    for (const title of ['feed the cat', 'water the plants', 'call mum']) {
+      const item = snap.interactive_tree.find((n) => n.r === 'item' && n.n === title);
+      assert.ok(item, `the row "${title}" is listed as an item: ${tree()}`);
+      // Read top to bottom, the toggle right after the row's text is that row's, and says so.
+      const check = after_(snap, item.i, 'chk');
+      assert.ok(check && (check.n === title || check.n === `Toggle · ${title}`), `the toggle after "${title}": ${tree()}`);
+    }
+    const plants = after_(snap, idOf(snap, 'water the plants', 'item'), 'chk')!;
+    const done = await lens.act(`check(${plants.i})`);
+    assert.equal(done.ok, true, JSON.stringify(done));
+    assert.deepEqual((await todos()).map((t: any) => t.completed), [false, true, false]);
+
+    snap = await lens.snapshot();
+    const edit = await lens.act(`dblclick(${idOf(snap, 'call mum', 'item')})`);
+    assert.equal(edit.ok, true, JSON.stringify(edit));
+    snap = await lens.snapshot();
+    const editor = snap.interactive_tree.find((n) => n.r === 'inp' && n.v === 'call mum' && n.s?.includes('focused'));
+    assert.ok(editor, `double-clicking the text opened its edit field: ${tree()}`);
+    assert.equal((await lens.act(`setValue(${editor.i}, "call dad")`)).ok, true);
+    assert.equal((await lens.act(`press(${editor.i}, "Enter")`)).ok, true);
+    assert.deepEqual((await todos()).map((t: any) => t.title), ['feed the cat', 'water the plants', 'call dad']);
+
+    snap = await lens.snapshot();
+    const cat = idOf(snap, 'feed the cat', 'item');
+    assert.equal((await lens.act(`hover(${cat})`)).ok, true);
+    snap = await lens.snapshot();
+    const destroy = after_(snap, cat, 'btn');
+    assert.equal(destroy?.n, '×', tree());
+    assert.equal((await lens.act(`click(${destroy!.i})`)).ok, true);
+    assert.deepEqual((await todos()).map((t: any) => t.title), ['water the plants', 'call dad']);
+
+    snap = await lens.snapshot();
+    const all = snap.interactive_tree.find((n) => n.r === 'chk' && /Toggle All/i.test(n.n));
+    assert.ok(all, `toggle all is listed: ${tree()}`);
+    const toggled = await lens.act(`check(${all.i})`);
+    assert.equal(toggled.ok, true, JSON.stringify(toggled));
+    assert.deepEqual((await todos()).map((t: any) => t.completed), [true, true]);
+  });
+}
+
+test('a list of options (a checkbox and its label per row, nothing else) lists no item beside each checkbox', async () => {
+  const { page, lens } = await h.open('todo-app.html');
+  await page.setContent(`<fieldset><legend>Toppings</legend><ul>
+    <li><input type="checkbox" id="o1"><label for="o1">Olives</label></li>
+    <li><input type="checkbox" id="o2"><label for="o2">Capers</label></li>
+    <li><input type="checkbox" id="o3"><label for="o3">Basil</label></li></ul></fieldset>`);
+  const snap = await lens.snapshot();
+  assert.deepEqual(snap.interactive_tree.map((n) => [n.r, n.n]), [['chk', 'Olives'], ['chk', 'Capers'], ['chk', 'Basil']]);
+});

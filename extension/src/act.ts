@@ -1,24 +1,25 @@
 // Acting by ID in the right frame. With trusted input (chrome.debugger attached) a click is a real
 // mouse click at the element's top-level point and text is one trusted insertText, as the CDP host
 // does; without it the content script's DOM calls stand in, and `method: "js"` plus a warning say so.
-// Every action is then verified against what the page did (verify.ts).
-import { formatAction, toAction, type Action } from '../../src/model/actions.js';
+// An action with an expected outcome is then verified against what the page did (verify.ts); the
+// rules (stale, masked values, the verdict) are the shared ones in src/model, as on the CDP host.
+import { formatAction, formatMasked, toAction, type Action } from '../../src/model/actions.js';
 import type { OkReason, PrepareResult, ScrollResult, SelectResult, SetValueResult, TextEntry } from '../../src/model/engine.js';
-import type { ERROR_CODES } from '../../src/model/errors.js';
+import { ERROR_CODES } from '../../src/model/errors.js';
+import { innerControlAdvice } from '../../src/model/page.js';
 import type { ActionMethod, ActionResult, ExpectedOutcome } from '../../src/model/outcome.js';
+import { staleReason } from '../../src/model/stale.js';
 import { insertText, mouseMove, mousePress, pressKeys, selectAll, trustedInput } from './input.js';
 import { describe } from './layout.js';
-import { ask, ExtensionError, restoreTab } from './tab.js';
-import { elementOp, frameOffset, resolveId, revealFrame, type Resolved } from './target.js';
+import { ask, restoreTab, tabState } from './tab.js';
+import { elementOp, pointInTab, resolveId, revealFrame, type Resolved } from './target.js';
 import { capturePre, settle, verify } from './verify.js';
 
 export interface ActOptions {
-  /** What the action should do; defaults as the CDP host's: a click changes something, a value the value. */
+  /** What the action should do: verified when given, as on the CDP host (nothing is verified by default). */
   expect?: ExpectedOutcome;
   /** false: DOM events only, never the debugger. Default true. */
   trusted?: boolean;
-  /** false: no verification. Default true. */
-  verify?: boolean;
 }
 
 type Code = (typeof ERROR_CODES)[number];
@@ -31,16 +32,6 @@ class Refused extends Error {
   constructor(readonly code: Code, message: string) { super(message); }
 }
 
-function defaultExpect(a: Action): ExpectedOutcome | undefined {
-  switch (a.type) {
-    case 'setValue': case 'type': case 'clear': case 'select': return { type: 'value_changes', id: a.id };
-    case 'check': case 'uncheck': case 'toggle': return { type: 'state_changes', id: a.id };
-    case 'navigate': return { type: 'navigation' };
-    case 'click': case 'dblclick': case 'submit': return { type: 'any_change' };
-    default: return undefined;
-  }
-}
-
 export async function act(tabId: number, input: string | Action, opts: ActOptions = {}): Promise<ActionResult> {
   let action: Action;
   try {
@@ -49,13 +40,14 @@ export async function act(tabId: number, input: string | Action, opts: ActOption
     return { action: String(typeof input === 'string' ? input : JSON.stringify(input)), ok: false, method: 'none', error: { code: 'BAD_INPUT', message: describe(e) } };
   }
   const target = 'id' in action ? action.id : undefined;
-  const expected = opts.expect ?? defaultExpect(action);
+  const expected = opts.expect;
   // A value stays masked until its field is known not to be secret: a refusal must not echo a password.
-  let shown = 'value' in action ? formatAction({ ...action, value: '***' }) : formatAction(action);
+  let shown = formatMasked(action);
   try {
     await restoreTab(tabId);
     const r = target ? await resolveId(tabId, target) : undefined;
-    const pre = expected && opts.verify !== false ? await capturePre(tabId, expected, target) : undefined;
+    if (r) await refuseIfStale(tabId, r);
+    const pre = expected ? await capturePre(tabId, expected, target) : undefined;
     // The debugger is attached only for actions that use input (Chrome shows a bar while it is attached).
     const trusted = opts.trusted === false ? { ok: false as const, reason: 'trusted input was turned off' }
       : INPUT_ACTIONS.has(action.type) ? await trustedInput(tabId) : { ok: false as const, reason: 'not needed' };
@@ -70,12 +62,21 @@ export async function act(tabId: number, input: string | Action, opts: ActOption
     const frames = [0, ...(r && r.frameId !== 0 ? [r.frameId] : [])];
     await settle(tabId, frames, expected?.timeout ?? 2000);
     const result: ActionResult = { action: shown, ok: true, method: done.method, detail: done.detail, ...(done.warnings && { warnings: done.warnings }) };
-    if (pre && expected) result.verification = await verify(tabId, pre, expected, target);
+    if (pre && expected) result.verification = await verify(tabId, pre, expected, target, frames);
     return result;
   } catch (e) {
-    const code = (e instanceof Refused || e instanceof ExtensionError ? e.code : 'INTERNAL') as Code;
+    const given = (e as { code?: unknown } | null)?.code;
+    const code: Code = (ERROR_CODES as readonly unknown[]).includes(given) ? given as Code : 'INTERNAL';
     return { action: shown, ok: false, method: 'none', error: { code, message: describe(e) } };
   }
+}
+
+/** The element must still be what the last snapshot showed (the rule: model/stale.ts). */
+async function refuseIfStale(tabId: number, r: Resolved): Promise<void> {
+  const known = tabState(tabId).seen.get(r.gid);
+  if (!known) return;
+  const why = staleReason(r.gid, known, await elementOp<{ role: string; name: string }>(tabId, r, { op: 'state' }));
+  if (why) throw new Refused('STALE_ID', why);
 }
 
 function need(r: Resolved | undefined): Resolved {
@@ -87,9 +88,8 @@ function need(r: Resolved | undefined): Resolved {
 async function pointOf(tabId: number, r: Resolved): Promise<[number, number]> {
   if (r.frameId !== 0) await revealFrame(tabId, r.frameId);
   const p = await elementOp<PrepareResult>(tabId, r, { op: 'prepare' });
-  if (!p.ok) throw new Refused(p.code, `element ${r.gid} ${p.reason}`);
-  const [ox, oy] = r.frameId === 0 ? [0, 0] : await frameOffset(tabId, r.frameId);
-  return [p.point[0] + ox, p.point[1] + oy];
+  if (!p.ok) throw new Refused(p.code, `element ${r.gid} ${p.reason}${p.inner ? innerControlAdvice(p.inner, r.ordinal) : ''}`);
+  return r.frameId === 0 ? p.point : pointInTab(tabId, r.frameId, p.point, r.gid);
 }
 
 /**

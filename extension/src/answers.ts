@@ -11,7 +11,7 @@ import type { ElementOp, RequestBody } from './messages.js';
  * so the service worker believes an answer only after it fits (tab.ts ask()).
  */
 export const ANSWER_SCHEMAS: { [K in Exclude<RequestBody['kind'], 'element'>]: z.ZodType } = {
-  snapshot: z.object({ snapshot: ENGINE_CALLS.snapshot, origin: z.string() }),
+  snapshot: z.object({ snapshot: ENGINE_CALLS.snapshot, origin: z.string(), lastId: z.number().int().nonnegative().optional() }),
   owners: z.array(z.object({ frameId: z.number(), info: OwnerInfo })),
   announce: z.boolean(),
   ownerHits: ENGINE_CALLS.ownerHits,
@@ -21,7 +21,8 @@ export const ANSWER_SCHEMAS: { [K in Exclude<RequestBody['kind'], 'element'>]: z
   serialize: ENGINE_CALLS.serializeDocument,
   mutationsSince: ENGINE_CALLS.mutationsSince,
   recentEvents: ENGINE_CALLS.recentMutationEvents,
-  findText: z.boolean(),
+  findOnPage: ENGINE_CALLS.findOnPage,
+  coverAt: ELEMENT_CALLS.coverAt,
   scrollPage: ENGINE_CALLS.scrollPage,
 };
 

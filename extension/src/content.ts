@@ -138,7 +138,8 @@ async function answer(api: EngineApi, msg: Request): Promise<Answers[Request['ki
     case 'activity': return api.domActivity();
     case 'mutationsSince': return api.mutationsSince(msg.doc, msg.seq);
     case 'recentEvents': return api.recentMutationEvents(msg.limit);
-    case 'findText': { const r = api.findOnPage({ text: msg.text }); return r.ok && r.found; }
+    case 'findOnPage': return api.findOnPage(msg.query);
+    case 'coverAt': return api.act.coverAt(ownerOf(msg.child), msg.point[0], msg.point[1]);
     case 'scrollPage': return api.scrollPage(msg.direction as never, msg.amount);
     case 'element': { adoptClosedRoots(api); return onElement(api, elementOf(api, msg.key), msg.action); }
   }

@@ -2,7 +2,7 @@
 // (chrome.tabs.sendMessage with a frameId), and what each answers. Every answer is wrapped:
 // { ok: true, value } or { ok: false, error }, so that a failure inside a frame travels back
 // as a reason instead of an undefined answer.
-import type { DomActivity, ElementState, OwnerInfo, PrepareResult } from '../../src/model/engine.js';
+import type { Cover, DomActivity, ElementState, FindResult, OwnerInfo, PrepareResult } from '../../src/model/engine.js';
 import type { EngineSnapshotOptions, FrameSnapshot } from '../../src/model/schema.js';
 import type { MutationEvent } from '../../src/model/outcome.js';
 import type { NativeOptions, SerializedDocument } from '../../src/model/artifacts.js';
@@ -56,7 +56,10 @@ export type RequestBody =
   | { kind: 'activity' }
   | { kind: 'mutationsSince'; doc: string | null; seq: number }
   | { kind: 'recentEvents'; limit: number }
-  | { kind: 'findText'; text: string }
+  /** Whether text (or a selector) shows in this frame, read by the engine (an invalid selector is said, not "absent"). */
+  | { kind: 'findOnPage'; query: { text?: string; selector?: string } }
+  /** For a point in this frame's viewport: what, other than the iframe of `child`, a click there would hit. */
+  | { kind: 'coverAt'; child: number; point: [number, number] }
   | { kind: 'scrollPage'; direction?: string; amount?: number }
   | { kind: 'element'; key: ElementKey; action: ElementOp };
 
@@ -80,7 +83,8 @@ export interface Answers {
   serialize: SerializedDocument;
   mutationsSince: { doc: string; events: MutationEvent[] };
   recentEvents: MutationEvent[];
-  findText: boolean;
+  findOnPage: FindResult;
+  coverAt: Cover | null;
   scrollPage: { moved: boolean; position: string; hasMore: boolean };
   element: unknown;
 }

@@ -3,7 +3,7 @@
 // CDP host uses (src/model/page.ts composePage, src/model/render.ts renderV3); and the heavier
 // artifacts as the CDP host gives them (src/browser/artifacts.ts): skeleton, full (every frame's
 // serializeDocument copy inlined, templatized) and hybrid (screenshot with set-of-mark, image.ts).
-import { formatMutation, type MutationEvent } from '../../src/model/mutations.js';
+import { renderEvents, type MutationEvent } from '../../src/model/mutations.js';
 import { markOccludedByAncestors } from '../../src/model/occlusion.js';
 import { composePage, type PageModel, type PlacedFrame } from '../../src/model/page.js';
 import { renderV3 } from '../../src/model/render.js';
@@ -15,7 +15,7 @@ import type { SelectOptions } from '../../src/model/skeleton.js';
 import { givenOptions, snapshotRequestConflict, type SnapshotMode } from '../../src/model/snapshotRequest.js';
 import { describe, frameInfo, layoutFrames, type ExtFrame } from './layout.js';
 import { base64, captureTab, composeJpeg } from './image.js';
-import { ask, ExtensionError, restoreTab, saveTab, tabState } from './tab.js';
+import { ask, ExtensionError, noteSeen, restoreTab, saveTab, tabState } from './tab.js';
 
 export interface SnapshotOptions {
   /** semantic_v3 (default), skeleton, full (the templatized annotated DOM) or hybrid (tree with boxes, skeleton, screenshot); the shared mode list (semantic and axtree are not produced here). */
@@ -67,6 +67,7 @@ export async function readModel(tabId: number, opts: SnapshotOptions & { structu
   const read = frames.filter((_, i) => reads[i]);
   state.frameOf = new Map(read.map((f) => [f.ordinal, f.frameId]));
   state.documents = new Map(read.flatMap((f) => (f.documentId ? [[f.ordinal, f.documentId] as [number, string]] : [])));
+  noteSeen(state, model.nodes);
   await saveTab(tabId);
   return model;
 }
@@ -96,9 +97,6 @@ export async function recentEvents(tabId: number, limit = 10): Promise<{ events:
   return { events: lists.flat().sort((a, b) => a.timestamp - b.timestamp).slice(-limit), unread };
 }
 
-export function renderEvents(events: MutationEvent[], now = Date.now()): string[] {
-  return events.map((e) => formatMutation(e, now) + (e.frame ? ` (frame ${e.frame})` : ''));
-}
 
 /** Options listed per select in the skeleton (the selected ones always), as the CDP host lists them. */
 const MAX_OPTIONS = 25;

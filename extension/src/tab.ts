@@ -1,6 +1,7 @@
 // Talking to the content scripts of one tab, and what the service worker remembers about it:
 // each frame's stable ordinal (the "1" of "f1_5"), and which document issued the IDs of the last
 // snapshot, so that an ID is refused in any other document, as the CDP host refuses it.
+import type { Seen } from '../../src/model/stale.js';
 import { answerSchema } from './answers.js';
 import { CHANNEL, type Answers, type Reply, type RequestBody } from './messages.js';
 
@@ -57,6 +58,17 @@ export interface TabState {
   documents: Map<number, string>;
   /** The highest ID any document of the tab issued: a new document numbers above it. */
   idHighWater: number;
+  /** ID → what the element was when a snapshot handed it out (role, name), for the stale check. */
+  seen: Map<string, Seen>;
+}
+
+/** As many sightings as the CDP host keeps (ids.ts): every target of a 50k-element page. */
+const MAX_SEEN = 60_000;
+
+/** Records what a snapshot handed out; the oldest sightings beyond the limit are forgotten. */
+export function noteSeen(state: TabState, nodes: Array<{ gid: string; role: string; name: string }>): void {
+  for (const n of nodes) { state.seen.delete(n.gid); state.seen.set(n.gid, { role: n.role, name: n.name }); }
+  for (const k of state.seen.keys()) { if (state.seen.size <= MAX_SEEN) break; state.seen.delete(k); }
 }
 
 const tabs = new Map<number, TabState>();
@@ -71,22 +83,22 @@ export async function restoreTab(tabId: number): Promise<TabState> {
   const known = tabs.get(tabId);
   if (known) return known;
   const saved = (await chrome.storage.session.get([key(tabId)]).catch(() => ({} as Record<string, unknown>)))[key(tabId)] as
-    { ordinals: Array<[number, number]>; nextOrdinal: number; frameOf: Array<[number, number]>; docs: Array<[number, string]>; documents: Array<[number, string]>; idHighWater?: number } | undefined;
+    { ordinals: Array<[number, number]>; nextOrdinal: number; frameOf: Array<[number, number]>; docs: Array<[number, string]>; documents: Array<[number, string]>; idHighWater?: number; seen?: Array<[string, Seen]> } | undefined;
   if (!saved || tabs.has(tabId)) return tabState(tabId);
-  const state: TabState = { ordinals: new Map(saved.ordinals), nextOrdinal: saved.nextOrdinal, frameOf: new Map(saved.frameOf), docs: new Map(saved.docs), documents: new Map(saved.documents), idHighWater: saved.idHighWater ?? 0 };
+  const state: TabState = { ordinals: new Map(saved.ordinals), nextOrdinal: saved.nextOrdinal, frameOf: new Map(saved.frameOf), docs: new Map(saved.docs), documents: new Map(saved.documents), idHighWater: saved.idHighWater ?? 0, seen: new Map(saved.seen ?? []) };
   tabs.set(tabId, state);
   return state;
 }
 
 export async function saveTab(tabId: number): Promise<void> {
   const s = tabState(tabId);
-  await chrome.storage.session.set({ [key(tabId)]: { ordinals: [...s.ordinals], nextOrdinal: s.nextOrdinal, frameOf: [...s.frameOf], docs: [...s.docs], documents: [...s.documents], idHighWater: s.idHighWater } }).catch(() => {});
+  await chrome.storage.session.set({ [key(tabId)]: { ordinals: [...s.ordinals], nextOrdinal: s.nextOrdinal, frameOf: [...s.frameOf], docs: [...s.docs], documents: [...s.documents], idHighWater: s.idHighWater, seen: [...s.seen] } }).catch(() => {});
 }
 
 export function tabState(tabId: number): TabState {
   let s = tabs.get(tabId);
   if (!s) {
-    s = { ordinals: new Map([[0, 0]]), nextOrdinal: 1, frameOf: new Map([[0, 0]]), docs: new Map(), documents: new Map(), idHighWater: 0 };
+    s = { ordinals: new Map([[0, 0]]), nextOrdinal: 1, frameOf: new Map([[0, 0]]), docs: new Map(), documents: new Map(), idHighWater: 0, seen: new Map() };
     tabs.set(tabId, s);
   }
   return s;

@@ -1,10 +1,11 @@
 // An element ID of a snapshot ("12", "f1_5") → the frame that issued it and the document it is
 // bound to; element operations go to that frame's content script.
+import { coveredReason } from '../../src/model/cover.js';
 import type { ElementState } from '../../src/model/engine.js';
 import { parseGlobalId } from '../../src/model/page.js';
 import type { ElementOp } from './messages.js';
-import { ownersOf } from './layout.js';
-import { ask, ExtensionError, tabState } from './tab.js';
+import { describe, ownersOf } from './layout.js';
+import { ask, ExtensionError, ordinalOf, tabState } from './tab.js';
 
 export interface Resolved { gid: string; ordinal: number; frameId: number; doc: string; local: string }
 
@@ -57,17 +58,32 @@ export async function revealFrame(tabId: number, frameId: number): Promise<void>
   }
 }
 
-/** Where a frame's (0,0) lies in the top-level viewport now, measured by each ancestor's engine. */
-export async function frameOffset(tabId: number, frameId: number): Promise<[number, number]> {
+/**
+ * A point in a frame's viewport, carried up to the top-level viewport through each ancestor, and
+ * hit-tested there: a modal in a parent over the iframe covers what is inside it (COVERED). A check
+ * that cannot be made refuses the click: "could not tell" is never read as "not covered".
+ */
+export async function pointInTab(tabId: number, frameId: number, point: [number, number], gid: string): Promise<[number, number]> {
   const path = await chain(tabId, frameId);
-  let x = 0, y = 0;
-  for (let i = 1; i < path.length; i++) {
-    const { owners, silent } = await ownersOf(tabId, path[i - 1], [path[i]]);
-    const own = owners.get(path[i]);
-    if (!own && silent.has(path[i])) throw new ExtensionError('ENGINE_ERROR', `the iframe of frame ${path[i]} could not be matched: the frame did not answer (${silent.get(path[i])})`);
-    if (!own) throw new ExtensionError('FRAME_DETACHED', `the iframe of frame ${path[i]} is gone`);
+  const state = tabState(tabId);
+  let [x, y] = point;
+  for (let i = path.length - 1; i >= 1; i--) {
+    const parent = path[i - 1];
+    const child = path[i];
+    const { owners, silent } = await ownersOf(tabId, parent, [child]);
+    const own = owners.get(child);
+    if (!own && silent.has(child)) throw new ExtensionError('ENGINE_ERROR', `the iframe of frame ${child} could not be matched: the frame did not answer (${silent.get(child)})`);
+    if (!own) throw new ExtensionError('FRAME_DETACHED', `the iframe of frame ${child} is gone`);
     x += own.content[0];
     y += own.content[1];
+    const where = parent === 0 ? 'the page' : `frame ${ordinalOf(state, parent)}`;
+    let cover;
+    try {
+      cover = await ask(tabId, parent, { kind: 'coverAt', child, point: [x, y] });
+    } catch (e) {
+      throw new ExtensionError('NOT_ACTIONABLE', `${gid}: could not check whether anything in ${where} covers its frame there (${describe(e)}), so it was not clicked`);
+    }
+    if (cover) throw new ExtensionError('COVERED', coveredReason(gid, cover, ordinalOf(state, parent)));
   }
   return [x, y];
 }

@@ -76,11 +76,27 @@ export class HeuristicPlanner implements Planner {
       const said = intent.value ? stepText.split(intent.value).join('…') : stepText;
       return { thought: `${label}: nothing on the page fits "${said}"${tried}.`, action: `done(${JSON.stringify(`Could not ${said}: nothing on the page fits it`)})`, success: false };
     }
-    let close = usable.filter((r) => r.score >= best.score * (1 - AMBIGUITY_MARGIN));
+    // Alike: close in score, or the same name whatever the score (a link and a button both "Log ind").
+    let close = usable.filter((r) => r.score >= best.score * (1 - AMBIGUITY_MARGIN) || sameName(r, best));
     // Look-alikes by their words, but one sits where the task says ("in the Shipping address
     // section"): that one, whatever the margins of the other scores.
     const bestFit = Math.max(0, ...close.map((r) => r.fit));
     if (bestFit > 0) close = close.filter((r) => r.fit === bestFit);
+    // Same-named look-alikes ("Log ind" the navigation link, "Log ind" the form's button): the one
+    // in the form the task's other steps fill in.
+    close = inTaskForm(close, steps.filter((_, i) => i !== index).map((s) => this.rank(s, parseIntent(s), nodes, request)[0]?.node));
+    // A region the step names ("in Shipping") that none of the candidates sits in: the structure
+    // is asked for once; with it, a region that is not there is a refusal, not another region's button.
+    const { phrase: region, place } = placeWords(stepText, intent);
+    if (place.length && !close.some((r) => sitsIn(r, place))) {
+      if (!request.skeletonDom && session.lastRequested !== 'skeleton' && !askedBefore(session, 'skeleton')) {
+        return { status: 'needs_context', requestedDomMode: 'skeleton', needsSkeletonDom: true, reason: `no candidate for "${stepText}" is known to sit in "${region}"; the skeleton shows the sections around each` };
+      }
+      const there = nodes.some((n) => n.path.some((p) => terms(p.name).some((t) => place.includes(t))));
+      const said = intent.value ? stepText.split(intent.value).join('…') : stepText;
+      const why = there ? `nothing that fits it sits in "${region}"` : `there is no "${region}" section on the page`;
+      return { thought: `${label}: ${said}: ${why}.`, action: `done(${JSON.stringify(`Could not ${said}: ${why}`)})`, success: false };
+    }
     const ask = negotiate({
       request,
       candidates: (close.length > 1 ? close : usable.slice(0, 1)).map((r) => ({ id: r.node.gid, role: r.node.role, name: r.node.name, score: r.score })),
@@ -91,10 +107,11 @@ export class HeuristicPlanner implements Planner {
       // Everything was asked for and they are still alike: the first in reading order, said so.
       close.sort((a, b) => a.node.order - b.node.order);
     }
-    const pick = close.length > 1 ? close[0] : best;
+    const pick = close[0] ?? best;
     const why = close.length > 1 ? ` (${close.length} alike; took ${pick.node.gid} by ${this.tieBreak(intent, request)})` : '';
     return {
-      thought: `${label}: ${stepText} → ${pick.candidate.description}${why}.`,
+      // A value meant for a secret field is not repeated in the thought (sessions keep thoughts).
+      thought: `${label}: ${forSecret && intent.value ? stepText.split(intent.value).join('…') : stepText} → ${pick.candidate.description}${why}.`,
       // Suggestions never repeat a value meant for a password field; the action must type it.
       action: intent.value !== undefined ? pick.candidate.suggestedAction.split('"***"').join(JSON.stringify(intent.value)) : pick.candidate.suggestedAction,
       ...expectation(intent, pick.node),
@@ -136,6 +153,44 @@ export class HeuristicPlanner implements Planner {
     if (intent.colors.length) return request.screenshot ? 'its colour in the screenshot' : 'its classes (no screenshot)';
     return 'reading order';
   }
+}
+
+// Words that say what kind of region, not which one ("the Shipping address section").
+const REGION_KIND_WORDS = new Set(['section', 'area', 'part', 'panel', 'box', 'block', 'form', 'page', 'tab', 'dialog', 'window', 'menu', 'list', 'table', 'column', 'row', 'card']);
+
+/** The words a step names its target's region with ("in Shipping", "in the Billing address section"), kind words left out; and the phrase as written. */
+function placeWords(stepText: string, intent: Intent): { phrase: string; place: string[] } {
+  // "Click Delete in Shipping": with no article, "in" still names a region (after a value to type or
+  // an option to select it names the field instead, which the intent reader has read as the target).
+  const clicks = intent.verb === 'click' || intent.verb === 'hover' || intent.verb === 'check' || intent.verb === 'uncheck';
+  const phrase = (/\s(?:in|inside|within|under|of|for)\s+(?:the\s+)?(?!to\b)([^"]+?)\s*[.!]?$/i.exec(stepText)?.[1] ?? '').trim();
+  const said = intent.within.length ? intent.within.join(' ') : clicks ? phrase : '';
+  const place = terms(said).filter((t) => !REGION_KIND_WORDS.has(t));
+  return { phrase: phrase || said, place };
+}
+
+/** Same name, as a reader compares them. */
+function sameName(a: Placed, b: Placed): boolean {
+  return a.node.name.trim().toLowerCase() === b.node.name.trim().toLowerCase() && a.node.name.trim() !== '';
+}
+
+/** Whether a candidate sits in the region named by `place`: its own name, the structure around it or its row carries a word of it. */
+function sitsIn(r: Placed, place: string[]): boolean {
+  return r.fit > 0 || terms(r.node.name).some((t) => place.includes(t));
+}
+
+/**
+ * Among candidates alike by name, those in a form that the task's other targets belong to (the
+ * login form whose fields the task fills, not the navigation's link of the same name); all of
+ * them when none is, or when they are all in it.
+ */
+function inTaskForm(close: Placed[], others: Array<RagNode | undefined>): Placed[] {
+  if (close.length < 2) return close;
+  const formOf = (n: RagNode) => n.path.find((p) => p.kind === 'form')?.gid;
+  const forms = new Set(others.flatMap((n) => (n && formOf(n) ? [formOf(n)] : [])));
+  if (!forms.size) return close;
+  const inside = close.filter((r) => forms.has(formOf(r.node)));
+  return inside.length ? inside : close;
 }
 
 /**

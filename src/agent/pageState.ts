@@ -80,7 +80,8 @@ export function skeletonContext(skeletonDom: string): Map<string, StructRef[]> {
     }
     const id = attr('data-llm-id');
     if (id) {
-      const path = stack.flatMap((s) => (s.ref && s.ref.name ? [s.ref] : []));
+      // Forms count named or not: "the form the task fills in" is told apart by position alone.
+      const path = stack.flatMap((s) => (s.ref && (s.ref.name || s.ref.kind === 'form') ? [s.ref] : []));
       // The last heading names the element only from inside its innermost named structure: the
       // page's <h1> does not name the "Shipping address" section that follows it.
       const innermost = [...stack].reverse().find((s) => s.ref?.name);

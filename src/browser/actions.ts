@@ -2,17 +2,19 @@
 // the ID and nowhere else, with self-healing when the element was re-rendered away in that same
 // document, real input where a person's input would go, and optional sentinel verification.
 import { z } from 'zod';
-import { formatAction, toAction, targetOf, type Action } from '../model/actions.js';
+import type { Response } from 'playwright-core';
+import { formatAction, formatMasked, toAction, targetOf, type Action } from '../model/actions.js';
 import type { ListedOption, OptionList } from '../model/engine.js';
 import { PagelensError, asPagelensError, isPagelensError } from '../model/errors.js';
-import { sameLabelIgnoringCounts, stillShows } from '../model/ghost.js';
 import { parseChord } from '../model/keys.js';
 import { ExpectedOutcome, parseExpectSpec, type ActionMethod, type ActionResult } from '../model/outcome.js';
 import { globalId } from '../model/page.js';
+import { staleReason } from '../model/stale.js';
 import { parseInput } from '../model/validate.js';
 import type { LensCore, Resolved } from './core.js';
 import { elementCall, engineCall } from './engine.js';
 import { describeFailure } from './frames.js';
+import { checkStatus } from './goto.js';
 import { insertText, mouseMove, mousePress, pressChord, typeText } from './input.js';
 import { locate, type Located } from './locate.js';
 import { recoverElement } from './recovery.js';
@@ -34,7 +36,7 @@ export interface ActOptions {
   recover?: boolean;
 }
 
-interface Done { method: ActionMethod; detail: string; warnings?: string[] }
+interface Done { method: ActionMethod; detail: string; warnings?: string[]; /** A navigation's HTTP status. */ status?: number }
 
 const ActOptionsShape = z.strictObject({ expect: z.unknown().optional(), settle: z.unknown().optional(), recover: z.boolean().optional() });
 
@@ -44,10 +46,8 @@ export async function performAction(core: LensCore, input: string | Action, opts
   const expected = opts.expect === undefined ? undefined
     : typeof opts.expect === 'string' ? parseExpectSpec(opts.expect) : parseInput(ExpectedOutcome, opts.expect, 'expected outcome');
   const settle = typeof opts.settle === 'object' ? parseInput(StabilityOptions, opts.settle, 'stability options') : AFTER_ACTION;
-  // A value is masked until its field is known not to be secret: a refusal (unknown, stale, gone,
-  // read-only) must not echo a password the caller meant for a field it never reached.
-  const masked = 'value' in action ? formatAction({ ...action, value: '***' }) : formatAction(action);
-  const result: ActionResult = { action: masked, ok: false, method: 'none' };
+  // Masked until the field is known not to be secret (model/actions.ts formatMasked).
+  const result: ActionResult = { action: formatMasked(action), ok: false, method: 'none' };
   const warnings: string[] = [];
   const requested = targetOf(action);
   let el: Resolved | undefined;
@@ -73,6 +73,7 @@ export async function performAction(core: LensCore, input: string | Action, opts
     const done = await execute(core, action, el, gid);
     result.ok = true;
     result.method = done.method;
+    if (done.status !== undefined) result.status = done.status;
     result.detail = (result.recovered ? `${result.recovered.message}; ` : '') + done.detail;
     warnings.push(...done.warnings ?? []);
     if (expected && pre) {
@@ -87,6 +88,7 @@ export async function performAction(core: LensCore, input: string | Action, opts
     }
   } catch (e) {
     const err = asPagelensError(e);
+    if (typeof err.details?.status === 'number') result.status = err.details.status;
     result.error = { code: err.code, message: result.recovered ? `${result.recovered.message}; then: ${err.message}` : err.message };
   } finally {
     if (el) await el.frame.target.release(GROUP).catch(() => {});
@@ -95,24 +97,25 @@ export async function performAction(core: LensCore, input: string | Action, opts
   return result;
 }
 
-/**
- * Within one document an ID always names the same element object, but the element itself can
- * change: a toggle that was "Play" is now "Pause", and clicking it would do the opposite of
- * what the agent chose. Another role, or another label (numbers aside: live counters), is refused.
- */
+/** The element must still be what the last snapshot showed (the rule: model/stale.ts). */
 async function refuseIfStale(core: LensCore, el: Resolved, gid: string): Promise<void> {
   const known = core.ids.sighting(gid);
   // Chrome's accessibility tree names roles its own way: only the engine's own sightings compare.
   if (!known || known.vocabulary === 'ax') return;
-  const now = await elementCall(el, 'elementState', [], GROUP);
-  // A row's item is the row's text, not a control: its element must still show those words.
-  if (known.role === 'item') {
-    if (stillShows(now.name, known.name)) return;
-    throw new PagelensError('STALE_ID', `${gid} no longer shows "${known.name}" (it shows "${now.name}"): the row changed. Take a new snapshot.`);
-  }
-  if (now.role !== known.role || !sameLabelIgnoringCounts(now.name, known.name)) {
-    throw new PagelensError('STALE_ID', `${gid} is now ${now.role} "${now.name}", not the ${known.role} "${known.name}" of the last snapshot: the page changed. Take a new snapshot.`);
-  }
+  const why = staleReason(gid, known, await elementCall(el, 'elementState', [], GROUP));
+  if (why) throw new PagelensError('STALE_ID', why);
+}
+
+/**
+ * The state a click left a checkbox in. A framework that re-renders on change replaces the element
+ * the click landed on: the replacement (same role and name where it stood) holds the state now.
+ */
+async function checkedAfterClick(core: LensCore, el: Resolved, gid: string): Promise<boolean | 'mixed' | null> {
+  const now = await elementCall(el, 'checkedOf', [], GROUP);
+  if ((await elementCall(el, 'elementState', [], GROUP)).connected) return now;
+  const r = await recoverElement(core, gid);
+  if (!r.ok) return now;
+  return elementCall(await core.resolve(r.gid, GROUP, { doc: r.doc }), 'checkedOf', [], GROUP);
 }
 
 /** A field that takes text and is not secret: what is typed there may be echoed. */
@@ -187,7 +190,7 @@ async function execute(core: LensCore, action: Action, el: Resolved | undefined,
       let method: ActionMethod = 'mouse';
       if (at.ok) await mousePress(cdp, at.x, at.y);
       else if (at.code === 'UNREACHABLE') { await elementCall(e, 'clickJs', [], GROUP); method = 'js'; } else throw refuse(at.code, at.reason);
-      const after = await elementCall(e, 'checkedOf', [], GROUP);
+      const after = await checkedAfterClick(core, e, gid);
       if (after !== want) throw refuse('NOT_ACTIONABLE', `clicked ${gid}, but it is still ${after === true ? 'checked' : after === 'mixed' ? 'mixed' : 'unchecked'}`);
       return { method, detail: `${want ? 'checked' : 'unchecked'} ${gid}` };
     }
@@ -217,18 +220,24 @@ async function execute(core: LensCore, action: Action, el: Resolved | undefined,
     }
     case 'navigate': {
       const url = absoluteUrl(action.url, core.page.url());
-      await navigation(() => core.page.goto(url, { waitUntil: 'domcontentloaded', timeout: 30_000 }), `open ${url}`);
-      return { method: 'navigation', detail: `opened ${core.page.url()}` };
+      const r = await navigation(() => core.page.goto(url, { waitUntil: 'domcontentloaded', timeout: 30_000 }), `open ${url}`);
+      return { method: 'navigation', detail: `opened ${core.page.url()}`, ...statusOf(core, r, `open ${url}`) };
     }
     case 'back': case 'forward': {
       const r = await navigation(() => action.type === 'back' ? core.page.goBack({ waitUntil: 'domcontentloaded' }) : core.page.goForward({ waitUntil: 'domcontentloaded' }), action.type);
       if (r === null && core.page.url() === 'about:blank') throw refuse('NOT_ACTIONABLE', `no page to go ${action.type} to`);
-      return { method: 'navigation', detail: `went ${action.type} to ${core.page.url()}` };
+      return { method: 'navigation', detail: `went ${action.type} to ${core.page.url()}`, ...statusOf(core, r, `go ${action.type}`) };
     }
     case 'reload':
-      await navigation(() => core.page.reload({ waitUntil: 'domcontentloaded' }), 'reload');
-      return { method: 'navigation', detail: `reloaded ${core.page.url()}` };
+      const r = await navigation(() => core.page.reload({ waitUntil: 'domcontentloaded' }), 'reload');
+      return { method: 'navigation', detail: `reloaded ${core.page.url()}`, ...statusOf(core, r, 'reload') };
   }
+}
+
+/** The main document's HTTP status, when it has one; a 4xx/5xx answer fails the action (NAVIGATION_FAILED, with the status). */
+function statusOf(core: LensCore, response: Response | null, what: string): { status?: number } {
+  const { status } = checkStatus(core.page, response, what, 'NAVIGATION_FAILED');
+  return status === null ? {} : { status };
 }
 
 async function navigation<T>(go: () => Promise<T>, what: string): Promise<T> {

@@ -76,7 +76,7 @@ export class Cdp {
     } finally {
       if (opts.long) this.longInFlight--;
       clearTimeout(timer);
-      if (DEBUG && performance.now() - started > (process.env.PAGELENS_DEBUG === "all" ? 0 : 200)) process.stderr.write(`pagelens: slow CDP ${method} ${Math.round(performance.now() - started)} ms\n`);
+      if (DEBUG && performance.now() - started > 200) process.stderr.write(`pagelens: slow CDP ${method} ${Math.round(performance.now() - started)} ms\n`);
     }
   }
 

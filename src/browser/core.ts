@@ -72,6 +72,9 @@ export class LensCore {
     if (AX_ID.test(id)) return this.resolveAxId(id, group);
     const parsed = parseGlobalId(id);
     if (!parsed) throw new PagelensError('BAD_INPUT', `"${gid}" is not an element ID (expected "12" or "f1_12" from a snapshot, or "0-311" from the axtree).`);
+    if (!opts.doc && this.ids.issuedElsewhere(id)) {
+      throw new PagelensError('NAVIGATED', `Element ${id} was handed out in another tab, not this one (${this.page.url()}); select that tab, or take a new snapshot here.`, { id, to: this.page.url() });
+    }
     const frame = await this.frameFor(parsed.frame, id);
     const expected = opts.doc ?? this.ids.expectedDoc(id, parsed.frame);
     const r = await engineHandle(frame, 'lookupIn', [expected ?? null, parsed.local], group);
@@ -140,6 +143,7 @@ export class LensCore {
   }
 
   async close(): Promise<void> {
+    this.ids.close();
     await this.frames.close();
     await this.pageTarget.detach();
   }

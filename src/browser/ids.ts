@@ -16,6 +16,8 @@ import { describeIssues } from '../model/validate.js';
  */
 export class IdNumbering {
   highWater = 0;
+  /** What the session's lenses (its tabs) handed out: an ID one tab handed out is refused in the others. */
+  readonly ledgers = new Set<{ handedOut(gid: string): boolean }>();
 
   /** An ID was issued or handed out: later documents number above it. */
   saw(local: number): void {
@@ -75,7 +77,26 @@ const MAX_REMEMBERED = 60_000;
 const MAX_DOCS = 200;
 
 export class IdLedger {
-  constructor(readonly numbering: LensNumbering = new LensNumbering()) {}
+  constructor(readonly numbering: LensNumbering = new LensNumbering()) {
+    numbering.session.ledgers.add(this);
+  }
+
+  /** This lens is closed: its IDs are no longer another tab's. */
+  close(): void {
+    this.numbering.session.ledgers.delete(this);
+  }
+
+  /** Whether another lens of the session (another tab) handed out this ID and this one never did. */
+  issuedElsewhere(gid: string): boolean {
+    if (this.ids.has(gid)) return false;
+    for (const l of this.numbering.session.ledgers) if (l !== this && l.handedOut(gid)) return true;
+    return false;
+  }
+
+  /** Whether this lens handed the ID out (and still remembers it). */
+  handedOut(gid: string): boolean {
+    return this.ids.has(gid);
+  }
 
   /** Global ID → its last sighting in a read handed to the caller. Map order is recency order. */
   private readonly ids = new Map<string, Sighting>();

@@ -3,7 +3,8 @@
 // coordinates for CDP input on the page session. A check that cannot be made refuses the click:
 // "could not tell whether it is covered" is never read as "not covered".
 import type { Cover } from '../model/engine.js';
-import { globalId } from '../model/page.js';
+import { controlHint, coveredReason } from '../model/cover.js';
+import { globalId, innerControlAdvice } from '../model/page.js';
 import type { LensCore, Resolved } from './core.js';
 import { elementCall, ownerCall } from './engine.js';
 import { describeFailure, LAYOUT_GROUP, type LaidOutFrame } from './frames.js';
@@ -23,6 +24,10 @@ export async function locate(core: LensCore, el: Resolved, gid: string, opts: { 
   const p = await elementCall(el, 'prepare', [{ allowDisabled: opts.allowDisabled ?? false, nearest: frame.ordinal !== 0 }], opts.group);
   if (!p.ok) {
     if (p.cover?.control) noteCoverControl(core, el, p.cover);
+    if (p.inner) {
+      noteCoverControl(core, el, { selector: '', text: '', control: p.inner });
+      return { ok: false, code: p.code, reason: `${gid} ${p.reason}${innerControlAdvice(p.inner, frame.ordinal)}` };
+    }
     return { ok: false, code: p.code, reason: `${gid} ${p.reason}${p.cover ? controlHint(p.cover, frame.ordinal) : ''}` };
   }
   if (frame.ordinal === 0) return { ok: true, x: p.point[0], y: p.point[1] };
@@ -76,7 +81,7 @@ async function place(core: LensCore, el: Resolved, point: [number, number], gid:
       }
       if (cover) {
         if (cover.control) noteCoverControl(core, { frame: parent }, cover);
-        return { ok: false, code: 'COVERED', reason: `${gid} is covered by ${coverText(cover)}${controlHint(cover, parent.ordinal)}` } as const;
+        return { ok: false, code: 'COVERED', reason: coveredReason(gid, cover, parent.ordinal) } as const;
       }
       child = parent;
     }
@@ -89,12 +94,4 @@ function noteCoverControl(core: LensCore, at: { frame: LaidOutFrame; doc?: strin
   const doc = at.doc ?? core.ids.expectedDoc('', at.frame.ordinal);
   if (!doc || !cover.control) return;
   core.ids.note(globalId(at.frame.ordinal, cover.control.id), { doc, frame: at.frame.ordinal, role: cover.control.role, name: cover.control.name, centre: [0, 0] });
-}
-
-function coverText(c: Cover): string {
-  return `${c.selector}${c.text ? ` "${c.text}"` : ''}`;
-}
-
-function controlHint(c: Cover, frame: number): string {
-  return c.control ? ` (its control ${globalId(frame, c.control.id)} "${c.control.name}" may dismiss it)` : '';
 }

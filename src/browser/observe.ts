@@ -15,7 +15,9 @@ import { parseInput } from '../model/validate.js';
 import { performAction } from './actions.js';
 import type { LensCore } from './core.js';
 import { describeFailure } from './frames.js';
-import { filterPage } from './rag.js';
+import { filterPage, handOut } from './rag.js';
+import { engineCall } from './engine.js';
+import { productFacts, type ProductFacts } from '../model/productFacts.js';
 
 const Instruction = z.string().trim().min(1, 'a non-empty instruction');
 const DEFAULT_TOKENS = { observe: 2000, extract: 4000 };
@@ -75,6 +77,8 @@ export interface ExtractResult<T = unknown> {
   sources: Record<string, string>;
   /** Fields nothing on the page fitted. */
   missing: string[];
+  /** Why each missing field is missing. */
+  reasons?: Record<string, string>;
   chooser: string;
   tokens: number;
   warnings?: string[];
@@ -226,10 +230,11 @@ export async function extract<S extends z.ZodType = z.ZodType>(core: LensCore, i
   const query = /^(?:extract|get|read|find|what|how|which|who|list|show|tell|give|fetch)\b/i.test(text) ? `${text} ${fields}` : `extract ${text} ${fields}`;
   const filtered = await filterPage(core, { query: query.trim(), maxTokens: opts.maxTokens ?? DEFAULT_TOKENS.extract, content: true, minRelevance: 0.05 });
   const warnings = [...filtered.payload.warnings ?? []];
+  const facts = await declaredFacts(core, filtered.model.docs[0], warnings);
   const chooser = opts.chooser ?? heuristicChooser;
   let fill: FillResult;
   let used = chooser.name;
-  const request = { instruction: text, ...(jsonSchema && { jsonSchema }), ...(schema && { schema }), payload: filtered.payload, kept: filtered.kept };
+  const request = { instruction: text, ...(jsonSchema && { jsonSchema }), ...(schema && { schema }), payload: filtered.payload, kept: filtered.kept, page: { nodes: filtered.nodes, ...(facts && { facts }) } };
   try {
     fill = await chooser.fill(request);
   } catch (e) {
@@ -238,9 +243,15 @@ export async function extract<S extends z.ZodType = z.ZodType>(core: LensCore, i
     fill = await heuristicChooser.fill(request);
     used = heuristicChooser.name;
   }
+  // A value read from a node outside the payload (the offline chooser reads the whole page) points at it too: hand its ID out.
   const shown = new Set(filtered.kept.map((k) => k.node.gid));
+  const cited = used === heuristicChooser.name ? filtered.nodes.filter((n) => !shown.has(n.gid) && Object.values(fill.sources).includes(n.gid)) : [];
+  if (cited.length) { handOut(core, filtered.model, cited); for (const n of cited) shown.add(n.gid); }
   const sources = Object.fromEntries(Object.entries(fill.sources).filter(([, id]) => shown.has(id)));
-  const result: ExtractResult<z.infer<S>> = { instruction: text, ok: false, sources, missing: fill.missing, chooser: used, tokens: filtered.payload.tokens, ...(warnings.length && { warnings }) };
+  const result: ExtractResult<z.infer<S>> = {
+    instruction: text, ok: false, sources, missing: fill.missing, ...(fill.reasons && Object.keys(fill.reasons).length && { reasons: fill.reasons }),
+    chooser: used, tokens: filtered.payload.tokens, ...(warnings.length && { warnings }),
+  };
   if (schema) {
     const parsed = schema.safeParse(fill.data);
     if (parsed.success) { result.ok = true; result.data = parsed.data; } else {
@@ -252,6 +263,23 @@ export async function extract<S extends z.ZodType = z.ZodType>(core: LensCore, i
     result.ok = fill.missing.length === 0;
   }
   return result;
+}
+
+/**
+ * What the top document declares about its main item (JSON-LD, microdata, meta), or nothing with
+ * a warning when it cannot be read or belongs to another document than the one just read.
+ */
+async function declaredFacts(core: LensCore, doc: string | undefined, warnings: string[]): Promise<ProductFacts | undefined> {
+  const frame = core.frames.lastByOrdinal(0);
+  if (!frame || frame.error) return undefined;
+  try {
+    const read = await engineCall(frame, 'structured', []);
+    if (doc && read.doc !== doc) { warnings.push('the page changed while it was read: its structured data is left out'); return undefined; }
+    return productFacts(read);
+  } catch (e) {
+    warnings.push(`the page's structured data could not be read (${describeFailure(e)})`);
+    return undefined;
+  }
 }
 
 /** The document's title, or nothing when the page cannot say (the extraction goes on without it). */

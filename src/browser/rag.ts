@@ -10,7 +10,8 @@ import { loadTokenizer } from '../model/tokens.js';
 import type { LensCore } from './core.js';
 import { engineCall } from './engine.js';
 import { describeFailure } from './frames.js';
-import { readPageModel } from './read.js';
+import type { RegionNode, RegionTree } from '../model/regions.js';
+import { currentSnapshot } from './snapshots.js';
 
 /** Content items per frame at most: enough for a long article, bounded for a page built to be endless. */
 const CONTENT_MAX = 8000;
@@ -21,6 +22,8 @@ export interface TaskNodes {
   model: PageModel;
   nodes: RagNode[];
   warnings: string[];
+  /** The ID of the top-level region (as lens.regions() numbers them) a node lies in. */
+  regionIdOf: (n: RagNode) => string | undefined;
 }
 
 /**
@@ -28,7 +31,10 @@ export interface TaskNodes {
  * structure and attributes), and with `content` the content pass of every readable frame.
  */
 export async function readTaskNodes(core: LensCore, opts: { content: boolean }): Promise<TaskNodes> {
-  const model = await readPageModel(core, { fullPage: true, structure: true, attributes: true });
+  // The exploration snapshot's read (reused while the page has not changed): its regions number
+  // the chunks, so that observe's "R2" is the R2 of lens.regions().
+  const { snap } = await currentSnapshot(core);
+  const model = snap.model;
   const warnings = [...model.warnings];
   const placed: PlacedContent[] = [];
   if (opts.content) {
@@ -48,7 +54,18 @@ export async function readTaskNodes(core: LensCore, opts: { content: boolean }):
       }
     }));
   }
-  return { model, nodes: toRagNodes(model, placed), warnings };
+  return { model, nodes: toRagNodes(model, placed), warnings, regionIdOf: regionNumbering(snap.tree) };
+}
+
+/** A node's top-level region: the one the tree files it under, else (content the tree does not list) the one its box lies in. */
+function regionNumbering(tree: RegionTree): (n: RagNode) => string | undefined {
+  const top = (r: RegionNode): RegionNode => { let t = r; while (t.parent) t = t.parent; return t; };
+  return (n) => {
+    const filed = tree.regionOf.get(n.gid);
+    if (filed) return top(filed).id;
+    const [cx, cy] = [n.box[0] + n.box[2] / 2, n.box[1] + n.box[3] / 2];
+    return tree.regions.find((r) => cx >= r.box[0] && cx <= r.box[0] + r.box[2] && cy >= r.box[1] && cy <= r.box[1] + r.box[3])?.id;
+  };
 }
 
 export interface FilterRequest {
@@ -62,10 +79,10 @@ export interface FilterRequest {
 }
 
 /** Reads the page and filters it for a query, handing out the IDs the payload shows. */
-export async function filterPage(core: LensCore, req: FilterRequest): Promise<Filtered & { model: PageModel }> {
+export async function filterPage(core: LensCore, req: FilterRequest): Promise<Filtered & { model: PageModel; nodes: RagNode[] }> {
   const [count, task] = await Promise.all([loadTokenizer(), readTaskNodes(core, { content: req.content })]);
   const { model, nodes, warnings } = task;
-  const chunks = chunkDomNodes(nodes);
+  const chunks = chunkDomNodes(nodes, task.regionIdOf);
   let relevance: Map<string, number> | undefined;
   if (req.reranker) {
     const query = toQuery(req.query);
@@ -92,7 +109,7 @@ export async function filterPage(core: LensCore, req: FilterRequest): Promise<Fi
     ...(relevance && { relevance }),
   }, chunks);
   handOut(core, model, filtered.kept.map((k) => k.node));
-  return { ...filtered, model };
+  return { ...filtered, model, nodes };
 }
 
 /**

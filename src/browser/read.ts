@@ -42,7 +42,8 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
   const main = core.frames.lastByOrdinal(0);
   let bytes = 0;
   const read = async (f: LaidOutFrame | NonNullable<typeof main>): Promise<FrameSnapshot> => {
-    const r = await engineRead(f, 'snapshot', [engine]);
+    const walk = f.target.takeShadowAttached(f.frameId);
+    const r = await engineRead(f, 'snapshot', [walk ? { ...engine, walk } : engine]);
     bytes += r.bytes;
     return r.answer;
   };

@@ -39,7 +39,7 @@ export interface ServeOptions {
 }
 
 /** True when `p` is `base` or below it. A prefix test would let /site-secret pass for /site. */
-function isInside(base: string, p: string): boolean {
+export function isInside(base: string, p: string): boolean {
   const rel = relative(base, p);
   return rel === '' || (!isAbsolute(rel) && rel !== '..' && !rel.startsWith('..' + sep));
 }
@@ -66,13 +66,13 @@ export async function serveFolder(folder: string, opts: ServeOptions = {}): Prom
     let path: string;
     try { path = decodeURIComponent(raw); } catch { return reply(req, res, 400, 'malformed percent-escape'); }
     if (path.includes('\0')) return reply(req, res, 400, 'bad request');
+    const file = join(root, path.endsWith('/') ? path + 'index.html' : path);
+    if (!isInside(root, file)) return reply(req, res, 403, 'forbidden');
     if (referenced) {
       // Dotfiles and dot-folders (.ssh, .env, .git) are never a page's resources.
       if (path.split(/[\\/]/).some((seg) => seg.startsWith('.'))) return reply(req, res, 404, 'not found');
       if (!referenced.has(path) || !WEB_FILE.test(path)) return reply(req, res, 404, 'not found (only the page and what it references are served)');
     }
-    const file = join(root, path.endsWith('/') ? path + 'index.html' : path);
-    if (!isInside(root, file)) return reply(req, res, 403, 'forbidden');
     let real: string;
     try { real = realpathSync(file); } catch { return reply(req, res, 404, 'not found'); }
     // A symlink inside the folder must not lead out of it.

@@ -10,8 +10,9 @@ const SHADOW_HINT_BINDING = '__pagelensShadowHint';
 
 // Runs in the page's main world before its scripts: tells us (through a CDP binding, not the DOM)
 // that it runs from the document's start ('hooked': every closed shadow root the page's scripts
-// create will be reported), and that a closed shadow root was created ('closed'), so that we go and
-// fetch it over CDP. A document without the hook (one loaded before we attached) is searched once.
+// create will be reported), that a closed shadow root was created ('closed'), so that we go and
+// fetch it over CDP, and that an open one was ('open': no DOM change shows it, so the next read
+// walks the whole frame). A document without the hook (one loaded before we attached) is searched once.
 const SHADOW_HINT_SCRIPT = `(() => {
   const hint = globalThis.${SHADOW_HINT_BINDING};
   const attach = Element.prototype.attachShadow;
@@ -20,7 +21,7 @@ const SHADOW_HINT_SCRIPT = `(() => {
   try { hint('hooked'); } catch {}
   Element.prototype.attachShadow = function attachShadow(init) {
     const root = attach.call(this, init);
-    if (init && init.mode === 'closed') { try { hint('closed'); } catch {} }
+    try { hint(init && init.mode === 'closed' ? 'closed' : 'open'); } catch {}
     return root;
   };
 })();`;
@@ -68,6 +69,8 @@ export class Target {
   private readonly hooked = new Set<string>();
   /** Frames where the hook reported a closed shadow root that was not fetched yet, or whose last search failed: searched before the next read. */
   private readonly shadowHinted = new Set<string>();
+  /** Frames where the page attached an open shadow root since the last read: no DOM change shows it to the engine. */
+  private readonly shadowAttached = new Set<string>();
   /** Searches for closed shadow roots that outlived a read's budget and go on in the background. */
   private readonly shadowSearches = new Map<string, Promise<void>>();
   private readonly contextFrame = new Map<number, string>();
@@ -106,6 +109,7 @@ export class Target {
       const frameId = t.contextFrame.get(executionContextId);
       if (name !== SHADOW_HINT_BINDING || !frameId) return;
       if (payload === 'hooked') t.hooked.add(frameId);
+      else if (payload === 'open') t.shadowAttached.add(frameId);
       else t.shadowHinted.add(frameId);
     });
     session.on('Detached' as any, () => { t.closed = true; });
@@ -299,6 +303,11 @@ export class Target {
     await this.cdp.send('Runtime.releaseObjectGroup', { objectGroup: 'pagelens-shadow' }).catch(() => {});
     // Keeping the DOM domain on would make Chrome stream every DOM change to us.
     await this.cdp.send('DOM.disable').catch(() => {});
+  }
+
+  /** Whether the page attached a shadow root in the frame since the last call (the read must then walk the whole frame). */
+  takeShadowAttached(frameId: string): boolean {
+    return this.shadowAttached.delete(frameId);
   }
 
   /** Closed shadow roots of a frame that could not be read (or not yet) since the last call, as sentences. */

@@ -183,6 +183,7 @@ export class BrowserSession implements TabHost {
     try {
       const { context } = opened;
       if (this.rules) await routeOriginRules(context, this.rules);
+      await this.files.guardContext(context);
       // Pages already there (an attached profile's tabs, a persistent context's first page) are
       // tabs too; their lenses are attached when first used. New pages, popups included, get
       // theirs at once, so the tagger is in before their first document loads.

@@ -6,6 +6,8 @@
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { BrowserContext } from 'playwright-core';
+import { isInside } from '../browser/static.js';
 import { PagelensError } from '../model/errors.js';
 
 export interface FilePolicyOptions {
@@ -19,11 +21,6 @@ export interface FilePolicyOptions {
 
 /** Schemes an agent may navigate to; file: only as the options allow. */
 const NAVIGABLE = /^(https?|data|about|blob):/i;
-
-function isInside(base: string, p: string): boolean {
-  const rel = relative(base, p);
-  return rel === '' || (!isAbsolute(rel) && rel !== '..' && !rel.startsWith('..' + sep));
-}
 
 /** The real path of an existing folder, or BAD_INPUT naming the flag. */
 function realFolder(dir: string, flag: string): string {
@@ -54,11 +51,27 @@ export class FilePolicy {
     const u = url.trim();
     if (NAVIGABLE.test(u)) return;
     if (!/^file:/i.test(u)) throw new PagelensError('BAD_INPUT', `${JSON.stringify(u.slice(0, 60))}: only http(s), data: and about: URLs can be opened (file:// when the server allows it).`);
-    if (this.opts.allowFileUrls) return;
-    if (!this.fileRoots.length) throw new PagelensError('BAD_INPUT', 'file:// URLs are off (they would let the page and the agent read this machine\'s files): start pagelens mcp with --file-root <folder> for one folder, or --allow-file-urls for all.');
+    const why = this.fileUrlRefusal(u);
+    if (why) throw new PagelensError('BAD_INPUT', why);
+  }
+
+  /**
+   * Why the browser may not load this file:// URL, or null. Asked for every file:// request of the
+   * context too (a file page allowed under a root can link or frame any other file).
+   */
+  fileUrlRefusal(url: string): string | null {
+    if (this.opts.allowFileUrls) return null;
+    if (!this.fileRoots.length) return 'file:// URLs are off (they would let the page and the agent read this machine\'s files): start pagelens mcp with --file-root <folder> for one folder, or --allow-file-urls for all.';
     let real: string;
-    try { real = realpathSync(fileURLToPath(u)); } catch { throw new PagelensError('BAD_INPUT', `${u.slice(0, 200)}: no such file (or not a file URL).`); }
-    if (!this.fileRoots.some((r) => isInside(r, real))) throw new PagelensError('BAD_INPUT', `${u.slice(0, 200)} is outside the --file-root folders (${this.fileRoots.join(', ')}).`);
+    try { real = realpathSync(fileURLToPath(url)); } catch { return `${url.slice(0, 200)}: no such file (or not a file URL).`; }
+    if (!this.fileRoots.some((r) => isInside(r, real))) return `${url.slice(0, 200)} is outside the --file-root folders (${this.fileRoots.join(', ')}).`;
+    return null;
+  }
+
+  /** Enforces fileUrlRefusal on every file:// request the context makes (navigations, frames, subresources). */
+  async guardContext(context: BrowserContext): Promise<void> {
+    if (this.opts.allowFileUrls) return;
+    await context.route((u) => u.protocol === 'file:', (route) => (this.fileUrlRefusal(route.request().url()) ? route.abort('accessdenied') : route.fallback()));
   }
 
   /** The real paths of files that may be uploaded; BAD_INPUT naming the first that may not. */

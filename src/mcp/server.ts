@@ -5,7 +5,7 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { V3_LEGEND } from '../model/roles.js';
-import { runToolSafely, toolDefinitions } from '../tools/registry.js';
+import { PAGE_CONTENT_RULE, runToolSafely, toolDefinitions } from '../tools/registry.js';
 import type { ToolResult } from '../tools/types.js';
 import { BrowserSession, type BrowserOptions } from './browser.js';
 import { DEFAULT_IDLE_MS, DEFAULT_MAX_SESSIONS, contextIsShared, startMcpHttp, type McpHttpOptions } from './http.js';
@@ -15,6 +15,7 @@ Start with page_snapshot (or dom_overview / snapshot_regions on big pages); act 
 Everything works on the current tab; browser_tabs lists, opens, selects and closes tabs (popups the site opens appear there).
 Each action answers with what happened and a delta (elements added / removed / changed since the last tree you saw, by ID), not a whole snapshot; after a navigation it sends the new page's snapshot.
 An ID from a page that has gone is refused with what to do: take a new snapshot.
+${PAGE_CONTENT_RULE}
 ${V3_LEGEND}`;
 
 export interface McpServerOptions extends BrowserOptions {

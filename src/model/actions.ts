@@ -110,6 +110,14 @@ export function toAction(input: string | Action | unknown): Action {
   return r.data;
 }
 
+/**
+ * The action as shown before its field is known not to be secret: a typed value is masked, so a
+ * refusal (unknown, stale, gone, read-only) never echoes a password meant for a field it never reached.
+ */
+export function formatMasked(a: Action): string {
+  return formatAction('value' in a ? { ...a, value: '***' } : a);
+}
+
 /** The canonical string form, the same one parseAction reads. */
 export function formatAction(a: Action): string {
   const q = (s: string) => JSON.stringify(s);

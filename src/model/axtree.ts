@@ -3,6 +3,7 @@
 // rendered as the semantic node schema or as a compact outline.
 import { z } from 'zod';
 import { CHROME_CONTROL_PARTS, isInteractiveAxRole } from './roles.js';
+import { pageText, quotedPageText } from './pageText.js';
 import { APPROXIMATE_TOKENS, FrameInfo, SemanticNode } from './schema.js';
 import { REDACTED, redactSecrets } from './secrets.js';
 
@@ -136,17 +137,20 @@ export function* walkAx(roots: AxTreeNode[]): Generator<AxTreeNode> {
   }
 }
 
-/** `[12] button: Save` — the stamped ID when there is one (act on it), else the EncodedId. */
+/**
+ * `[12] button: Save` — the stamped ID when there is one (act on it), else the EncodedId. Names,
+ * text and values are page text (src/model/pageText.ts): plain words bare, anything else quoted.
+ */
 export function renderAxOutline(roots: AxTreeNode[]): string {
   const lines: string[] = [];
   const visit = (n: AxTreeNode, depth: number) => {
     const pad = '  '.repeat(depth);
     if (n.role === 'StaticText') {
-      lines.push(`${pad}${n.name}`);
+      lines.push(`${pad}${pageText(n.name)}`);
     } else {
       let line = `${pad}[${n.llmId ?? n.axId}] ${n.role}`;
-      if (n.name) line += `: ${n.name}`;
-      if (n.value !== undefined) line += ` = "${n.value}"`;
+      if (n.name) line += `: ${pageText(n.name)}`;
+      if (n.value !== undefined) line += ` = ${quotedPageText(n.value)}`;
       if (n.states.length) line += ` {${n.states.join(',')}}`;
       lines.push(line);
     }

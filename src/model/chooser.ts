@@ -4,7 +4,7 @@
 // extract take a Chooser; the default is the heuristic one here, which works with no model at all.
 import { z } from 'zod';
 import { formatAction, type Action } from './actions.js';
-import { heuristicFill, type FillResult, type JsonSchema } from './extract.js';
+import { heuristicFill, type FillResult, type JsonSchema, type PageFacts } from './extract.js';
 import type { Intent } from './intent.js';
 import { bm25, terms } from './lexical.js';
 import { nodeBag, roleFit, type Chunk, type Filtered, type FilteredResult, type KeptNode, type RagNode } from './rag.js';
@@ -49,6 +49,8 @@ export interface FillRequest {
   kept: KeptNode[];
   /** The caller's schema, to check an answer against before it is believed. */
   schema?: z.ZodType;
+  /** Everything read from the page and what it declares in structured data (the main item's facts). */
+  page?: PageFacts;
 }
 
 /** Something that chooses among candidates and fills schemas: the heuristic below, or an LLM (src/agent/llm.ts). */
@@ -64,7 +66,7 @@ export const heuristicChooser: Chooser = {
     return { choices: req.candidates.map((c) => ({ id: c.id, confidence: c.confidence })) };
   },
   async fill(req) {
-    return heuristicFill(req.kept, req.jsonSchema, req.instruction);
+    return heuristicFill(req.kept, req.jsonSchema, req.instruction, req.page);
   },
 };
 

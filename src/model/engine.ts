@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { Box, FrameSnapshot } from './schema.js';
 import { DescribeAnswer, HiddenControls, PageLayout, RawElementContext, SelectorMatch, TextBlocks } from './explore.js';
 import { ContentRead } from './content.js';
+import { StructuredRead } from './productFacts.js';
 import { NativeOptions, SerializedDocument } from './artifacts.js';
 
 export const MutationEventSchema = z.object({
@@ -52,9 +53,12 @@ export const Cover = z.object({
 });
 export type Cover = z.infer<typeof Cover>;
 
+/** A control inside the target that takes every press aimed at it and does something else; local ID. */
+const InnerControl = z.object({ id: z.string(), role: z.string(), name: z.string() });
+
 export const PrepareResult = z.discriminatedUnion('ok', [
   z.object({ ok: z.literal(true), point: z.tuple([z.number(), z.number()]), box: Box, viewport: z.tuple([z.number(), z.number()]) }),
-  z.object({ ok: z.literal(false), code: z.enum(['NOT_ACTIONABLE', 'COVERED']), reason: z.string(), cover: Cover.optional(), box: Box.optional() }),
+  z.object({ ok: z.literal(false), code: z.enum(['NOT_ACTIONABLE', 'COVERED']), reason: z.string(), cover: Cover.optional(), inner: InnerControl.optional(), box: Box.optional() }),
 ]);
 export type PrepareResult = z.infer<typeof PrepareResult>;
 
@@ -159,6 +163,8 @@ export const ENGINE_CALLS = {
   findSelector: SelectorMatch,
   /** Labelled values, table cells, prices and text blocks with IDs (issue 13: DOM RAG, extract). */
   content: ContentRead,
+  /** JSON-LD, microdata and product meta tags, raw (issue 23: extract's main item). */
+  structured: StructuredRead,
   /** The options of native selects, by ID (issue 10: the skeleton). */
   nativeOptions: NativeOptions,
   /** One frame's document cloned, annotated and stripped (issue 10: the full DOM). */

@@ -5,6 +5,9 @@
 import { z } from 'zod';
 import { AMOUNT as PRICE_TEXT, Bag, bm25, queryTerms, splitIdentifier } from './lexical.js';
 import type { KeptNode, RagNode } from './rag.js';
+import { mainItem, priceOf, type MainItem } from './mainItem.js';
+import { parseNumber } from './numbers.js';
+import type { ProductFacts } from './productFacts.js';
 
 /** The part of JSON Schema that describes data (what z.toJSONSchema writes for plain schemas). */
 export interface JsonSchema {
@@ -29,10 +32,25 @@ export interface FillResult {
   sources: Record<string, string>;
   /** Field paths nothing on the page fitted. */
   missing: string[];
+  /** Why each missing field is missing (the offline chooser always says). */
+  reasons?: Record<string, string>;
 }
+
+/** Beyond the payload: every node read from the page, and what it declares about its main item in structured data. */
+export interface PageFacts { nodes: RagNode[]; facts?: ProductFacts }
+
+/** What every field of one fill is judged against. */
+interface FillContext { main: MainItem; facts: ProductFacts; reasons: Record<string, string> }
 
 const NAME_KEY = /^(?:name|title|product|productname|producttitle|heading|headline|item|itemname)$/i;
 const PRICE_KEY = /price|cost|amount|total|fee/i;
+const OTHER_PRICE_KEY = /\b(?:old|was|list|original|regular|before|former|msrp|rrp|saving|savings|save|discount|shipping|delivery|tax|unit)\b/i;
+const BRAND_KEY = /^(?:brand|brandname|make|manufacturer|maker|vendor)$/i;
+const CURRENCY_KEY = /^currency$/i;
+// Words that name the field rather than give its value ("Brands", "Our brands", "Shop by brand").
+const FIELD_WORDS = /^(?:(?:our|all|top|shop|by|the|more|other|see|view)\s+)*(?:brands?|manufacturers?|makers?|marken?|marques?|marcas?)(?:\s+(?:a-z|list|index))?$/i;
+// A rating or a review count is no name ("4.5 out of 5 stars", "1,234 reviews").
+const REVIEWS = /(?:reviews?|ratings?|stars?|bewertungen|avis|rese[ñn]as|recensioni|beoordelingen|opinie)/i;
 const MIN_SCORE = 0.3;
 /** An instruction asking for a list rather than one value. */
 const PLURAL = /\b(?:all|every|each|list|items|products|rows|entries|results|prices)\b/i;
@@ -42,28 +60,50 @@ const PLURAL = /\b(?:all|every|each|list|items|products|rows|entries|results|pri
  * when the instruction asks for a list and rows were kept, else `{ extraction }`, the best node's
  * value (or text).
  */
-export function heuristicFill(kept: KeptNode[], schema?: JsonSchema, instruction = ''): FillResult {
+export function heuristicFill(kept: KeptNode[], schema?: JsonSchema, instruction = '', page?: PageFacts): FillResult {
   const nodes = kept.map((k) => k.node);
   const sources: Record<string, string> = {};
   const missing: string[] = [];
+  const reasons: Record<string, string> = {};
   if ((!schema || !kindOf(schema)) && PLURAL.test(instruction)) {
     // "the cart items and prices": every row item kept, with its value, in reading order.
     const items = nodes.filter((n) => n.kind === 'item').sort((a, b) => a.order - b.order);
     if (items.length >= 2) {
       items.forEach((n, i) => { sources[`items[${i}]`] = n.gid; });
-      return { data: { items: items.map((n) => ({ name: n.name, ...(n.value && { value: n.value }) })) }, sources, missing };
+      return { data: { items: items.map((n) => ({ name: n.name, ...(n.value && { value: n.value }) })) }, sources, missing, reasons };
     }
   }
-  if (!schema || !kindOf(schema)) {
+  // "the product's name, price and brand" without a schema: one field each, not one answer for three.
+  const asked = schema && kindOf(schema) ? schema : fieldsAsked(instruction);
+  const all = page?.nodes.length ? page.nodes : nodes;
+  const ctx: FillContext = { main: mainItem(all), facts: page?.facts ?? { prices: [] }, reasons };
+  if (!asked) {
     // The best-scored node that has something to say (a value, a text), not a bare control.
     const best = kept.find((k) => k.node.kind !== 'control' || k.node.value)?.node;
-    if (!best) return { data: { extraction: '' }, sources, missing: ['extraction'] };
+    if (!best) return { data: { extraction: '' }, sources, missing: ['extraction'], reasons: { extraction: 'nothing on the page fits the instruction' } };
     sources.extraction = best.gid;
-    return { data: { extraction: best.value && best.kind !== 'heading' ? best.value : best.name }, sources, missing };
+    return { data: { extraction: best.value && best.kind !== 'heading' ? best.value : best.name }, sources, missing, reasons };
   }
   const anchor = kept[0]?.node.order ?? 0;
-  const data = fillValue(schema, '', nodes, anchor, sources, missing, kept);
-  return { data, sources, missing };
+  const data = fillValue(asked, '', page?.nodes.length ? all : nodes, anchor, sources, missing, kept, ctx);
+  return { data, sources, missing, reasons };
+}
+
+/**
+ * The fields an instruction lists, as a schema of strings ("the product's name, price and brand"
+ * → name, price, brand); undefined for a single thing asked.
+ */
+export function fieldsAsked(instruction: string): JsonSchema | undefined {
+  const body = instruction.toLowerCase()
+    .replace(/^\s*(?:please\s+)?(?:extract|get|read|find|fetch|give\s+me|tell\s+me|show\s+me|list|what\s+(?:is|are))\s+/, '')
+    .replace(/^(?:the|a|an)\s+/, '')
+    .replace(/^[\p{L}\p{N}-]+(?:'s|’s|s')\s+/u, '')
+    .replace(/\s+(?:of|for|on|from)\s+(?:the|this)\s+.*$/, '');
+  const parts = body.split(/\s*(?:,|;|&|\band\b|\bplus\b)\s*/).map((p) => p.replace(/^(?:the|its|their)\s+/, '').trim()).filter(Boolean);
+  if (parts.length < 2 || parts.some((p) => p.split(/\s+/).length > 3 || !/^[\p{L}\s-]+$/u.test(p))) return undefined;
+  const properties: Record<string, JsonSchema> = {};
+  for (const p of parts) properties[p.replace(/\s+(\p{L})/gu, (_, c: string) => c.toUpperCase())] = { type: 'string' };
+  return { type: 'object', properties };
 }
 
 function kindOf(s: JsonSchema): string | undefined {
@@ -79,18 +119,18 @@ function unwrap(s: JsonSchema): JsonSchema {
   return s.anyOf.find((a) => kindOf(a) && kindOf(a) !== 'null') ?? s;
 }
 
-function fillValue(schema: JsonSchema, path: string, nodes: RagNode[], anchor: number, sources: Record<string, string>, missing: string[], kept: KeptNode[]): unknown {
+function fillValue(schema: JsonSchema, path: string, nodes: RagNode[], anchor: number, sources: Record<string, string>, missing: string[], kept: KeptNode[], ctx: FillContext): unknown {
   const s = unwrap(schema);
   const kind = kindOf(s);
-  if (kind === 'object') return fillObject(s, path, nodes, anchor, sources, missing);
-  if (kind === 'array') return fillArray(s, path, nodes, sources, missing, kept);
-  const found = fieldValue(path || 'value', s, nodes, anchor);
-  if (!found) { missing.push(path || 'value'); return undefined; }
-  sources[path || 'value'] = found.node.gid;
+  if (kind === 'object') return fillObject(s, path, nodes, anchor, sources, missing, ctx);
+  if (kind === 'array') return fillArray(s, path, nodes, sources, missing, kept, ctx);
+  const found = fieldValue(path || 'value', s, nodes, anchor, ctx);
+  if (!found) { missing.push(path || 'value'); ctx.reasons[path || 'value'] ??= notFound(path || 'value', ctx); return undefined; }
+  if (found.node) sources[path || 'value'] = found.node.gid;
   return found.value;
 }
 
-function fillObject(s: JsonSchema, path: string, nodes: RagNode[], anchor: number, sources: Record<string, string>, missing: string[]): Record<string, unknown> {
+function fillObject(s: JsonSchema, path: string, nodes: RagNode[], anchor: number, sources: Record<string, string>, missing: string[], ctx: FillContext): Record<string, unknown> {
   const out: Record<string, unknown> = {};
   const keys = Object.keys(s.properties ?? {});
   // Names first: the product's name pins down which price, brand and rating are its own.
@@ -100,22 +140,25 @@ function fillObject(s: JsonSchema, path: string, nodes: RagNode[], anchor: numbe
     const prop = s.properties![key];
     const p = path ? `${path}.${key}` : key;
     const kind = kindOf(prop);
-    if (kind === 'object' || kind === 'array') { out[key] = fillValue(prop, p, nodes, near, sources, missing, []); continue; }
-    const found = fieldValue(key, unwrap(prop), nodes, near);
+    if (kind === 'object' || kind === 'array') { out[key] = fillValue(prop, p, nodes, near, sources, missing, [], ctx); continue; }
+    const found = fieldValue(key, unwrap(prop), nodes, near, ctx);
     if (!found) {
       missing.push(p);
+      ctx.reasons[p] ??= notFound(key, ctx);
       if (Array.isArray(prop.type) && prop.type.includes('null') || prop.anyOf?.some((a) => a.type === 'null')) out[key] = null;
       continue;
     }
-    if (NAME_KEY.test(key)) near = found.node.order;
-    sources[p] = found.node.gid;
+    if (NAME_KEY.test(key) && found.node) near = found.node.order;
+    if (found.node) sources[p] = found.node.gid;
     out[key] = found.value;
   }
   return out;
 }
 
 /** A list: one entry per card or row when the items are objects, else the items' names. */
-function fillArray(s: JsonSchema, path: string, nodes: RagNode[], sources: Record<string, string>, missing: string[], kept: KeptNode[]): unknown[] {
+function fillArray(s: JsonSchema, path: string, nodes: RagNode[], sources: Record<string, string>, missing: string[], kept: KeptNode[], ctx: FillContext): unknown[] {
+  // The rows of a list are many items: no main item, no page-level facts, judge each row on its own.
+  const rowCtx: FillContext = { main: { holds: () => true }, facts: { prices: [] }, reasons: ctx.reasons };
   const items = unwrap(s.items ?? {});
   const rows = new Map<string, RagNode[]>();
   for (const n of nodes) {
@@ -129,14 +172,14 @@ function fillArray(s: JsonSchema, path: string, nodes: RagNode[], sources: Recor
     ordered.forEach((rowNodes, i) => {
       const rowMissing: string[] = [];
       const rowSources: Record<string, string> = {};
-      const value = fillObject(items, `${path}[${i}]`, rowNodes, rowNodes[0].order, rowSources, rowMissing);
+      const value = fillObject(items, `${path}[${i}]`, rowNodes, rowNodes[0].order, rowSources, rowMissing, rowCtx);
       // A row that yields none of the fields is not one of the things asked for.
       if (Object.keys(rowSources).length === 0) return;
       Object.assign(sources, rowSources);
       missing.push(...rowMissing);
       out.push(value);
     });
-    if (!out.length) missing.push(path || 'items');
+    if (!out.length) { missing.push(path || 'items'); ctx.reasons[path || 'items'] = 'no row or card on the page yields any of the fields'; }
     return out;
   }
   const pool = nodes.filter((n) => n.kind === 'item').length ? nodes.filter((n) => n.kind === 'item') : kept.map((k) => k.node).filter((n) => n.kind === 'content');
@@ -146,23 +189,47 @@ function fillArray(s: JsonSchema, path: string, nodes: RagNode[], sources: Recor
     sources[`${path}[${i}]`] = n.gid;
     out.push(v);
   });
-  if (!out.length) missing.push(path || 'items');
+  if (!out.length) { missing.push(path || 'items'); ctx.reasons[path || 'items'] = 'no list on the page yields such items'; }
   return out;
 }
 
-interface Found { node: RagNode; value: unknown; score: number }
+/** A field's answer: the node it was read from (none when only the page's structured data states it). */
+interface Found { node?: RagNode; value: unknown; score: number }
 
 /** The node that best answers one field, and its value in the field's type. */
-function fieldValue(key: string, s: JsonSchema, nodes: RagNode[], anchor: number): Found | undefined {
+function fieldValue(key: string, s: JsonSchema, nodes: RagNode[], anchor: number, ctx: FillContext): Found | undefined {
   const words = [splitIdentifier(key), s.description ?? ''];
   const q = queryTerms(words);
   const isName = NAME_KEY.test(key);
   const isPrice = PRICE_KEY.test(key);
+  const isBrand = BRAND_KEY.test(key);
+  // Fields of "the product": from the main item's own part of the page (see mainItem.ts).
+  const ofItem = isName || isPrice || isBrand;
+  const all: Found[] = [];
   let best: Found | undefined;
   for (const n of nodes) {
+    if (ofItem && !ctx.main.holds(n)) continue;
     const text = valueText(n, isName, isPrice);
     if (!text) continue;
-    const value = convert(s, text, n);
+    if (isName && REVIEWS.test(text) && /\d/.test(text)) continue;
+    if (isBrand && FIELD_WORDS.test(text.trim())) continue;
+    let value: unknown;
+    if (isBrand && !(n.kind === 'content' && (n.role === 'value' || n.role === 'cell'))) {
+      // Running text names a brand only in so many words ("Visit the Tefal Store", "Marca: Roborock");
+      // a heading or a sentence that merely contains the word "brand" is no brand.
+      const said = brandPhrase(text);
+      if (!said) continue;
+      value = convert(s, said, n);
+    } else if (isPrice) {
+      // The price asked for and an old, list or saved one are different fields.
+      if (n.kind === 'content' && n.role === 'value' && OTHER_PRICE_KEY.test(n.name) !== OTHER_PRICE_KEY.test(splitIdentifier(key))) continue;
+      const amount = priceOf(text, n.kind === 'content' && n.role === 'value' && PRICE_KEY.test(n.name));
+      if (amount === undefined) continue;
+      const kind = kindOf(s);
+      value = kind === 'number' ? amount : kind === 'integer' ? Math.round(amount) : convert(s, text, n);
+    } else {
+      value = convert(s, text, n);
+    }
     if (value === undefined) continue;
     const label = labelBag(n);
     // "price" is the price, "old price" only partly: words the field does not have weigh against.
@@ -174,9 +241,57 @@ function fieldValue(key: string, s: JsonSchema, nodes: RagNode[], anchor: number
     if (n.kind === 'control' && !n.value) score *= 0.3;
     const proximity = 1 / (1 + Math.abs(n.order - anchor) / 15);
     score *= 0.6 + 0.4 * proximity;
-    if (score >= MIN_SCORE && (!best || score > best.score)) best = { node: n, value, score };
+    if (score < MIN_SCORE) continue;
+    const found = { node: n, value, score };
+    all.push(found);
+    if (!best || score > best.score) best = found;
   }
+  // The page declares the price it sells at: an old, list or saved amount is another field.
+  if (isPrice && !OTHER_PRICE_KEY.test(splitIdentifier(key))) return declaredPrice(best, all, s, ctx);
+  if (isBrand && ctx.facts.brand) {
+    // The brand the page declares ("Marca: Roborock" where the markup wraps the words around it too);
+    // the visible text that says it, when there is one, is its source.
+    const declared = brandPhrase(ctx.facts.brand) ?? ctx.facts.brand;
+    const shown = all.find((f) => typeof f.value === 'string' && f.value.trim().toLowerCase() === declared.toLowerCase());
+    return shown ?? { value: convert(s, declared, EMPTY_NODE), score: 1 };
+  }
+  if (CURRENCY_KEY.test(key) && !best && ctx.facts.currency) return { value: convert(s, ctx.facts.currency, EMPTY_NODE), score: 1 };
   return best;
+}
+
+/**
+ * A price against the prices the page declares for its main item: the shown price that is one of
+ * them wins; with none shown, the declared one is the answer (no node to point at); without any
+ * declaration, the best shown price of the main item.
+ */
+function declaredPrice(best: Found | undefined, all: Found[], s: JsonSchema, ctx: FillContext): Found | undefined {
+  const declared = ctx.facts.prices;
+  if (!declared.length) return best;
+  const amount = (f: Found) => (typeof f.value === 'number' ? f.value : parseNumber(String(f.value)));
+  const agreeing = all.filter((f) => declared.some((d) => Math.abs(d - (amount(f) ?? NaN)) < 0.005)).sort((a, b) => b.score - a.score)[0];
+  if (agreeing) return agreeing;
+  const kind = kindOf(s);
+  const value = kind === 'number' ? declared[0] : kind === 'integer' ? Math.round(declared[0]) : String(declared[0]);
+  return { value, score: 1 };
+}
+
+const EMPTY_NODE: RagNode = { gid: '', role: 'text', name: '', states: [], box: [0, 0, 0, 0], frame: 0, kind: 'content', path: [], order: 0 };
+
+// "Visit the Tefal Store", "Brand: Bosch", "Marca: Roborock", "Marke: Weleda", "by Ankerkraut".
+const BRAND_PHRASE = /(?:^|\b)(?:visit\s+the\s+(.{2,40}?)\s+store|(?:brand|marca|marque|marke|merk|märke|brand\s+name)\s*[:：]\s*(.{2,40}?)|^(?:by|von|par|de|di)\s+(.{2,40}?))\s*$/iu;
+
+function brandPhrase(text: string): string | undefined {
+  const m = BRAND_PHRASE.exec(text.replace(/\s+/g, ' ').trim());
+  const brand = (m?.[1] ?? m?.[2] ?? m?.[3])?.trim();
+  return brand && /\p{L}/u.test(brand) && !FIELD_WORDS.test(brand) ? brand : undefined;
+}
+
+/** Why a field stays missing, in words an agent can act on. */
+function notFound(key: string, ctx: FillContext): string {
+  const main = ctx.main.title ? `the main item ("${ctx.main.title.name.slice(0, 60)}")` : ctx.main.buy ? 'the main item (around its buy button)' : '';
+  if (PRICE_KEY.test(key)) return main ? `no price shown in ${main}'s part of the page, and none declared in its structured data (prices in other cards and savings are not its price)` : 'no amount on the page reads as a price of what was asked, and none is declared in structured data';
+  if (BRAND_KEY.test(key)) return main ? `no brand shown in ${main}'s part of the page or declared in its structured data` : 'no brand shown or declared on the page';
+  return `nothing on the page fits "${key}" with confidence`;
 }
 
 /** What a node says about itself, for matching a field name: its label, not its value. */
@@ -226,25 +341,4 @@ function convert(s: JsonSchema, text: string, n: RagNode): unknown {
   }
 }
 
-/**
- * The first number in a text, read the way the text writes it: "$1,299.99" and "1.299,99 €" are
- * both 1299.99; "4.6 out of 5" is 4.6.
- */
-export function parseNumber(text: string): number | undefined {
-  const m = /-?\d[\d\s.,']*/.exec(text.replace(/\u00a0/g, ' '));
-  if (!m) return undefined;
-  let s = m[0].trim().replace(/[\s']/g, '').replace(/[.,]$/, '');
-  const lastDot = s.lastIndexOf('.');
-  const lastComma = s.lastIndexOf(',');
-  if (lastDot >= 0 && lastComma >= 0) {
-    // The later separator is the decimal one.
-    s = lastDot > lastComma ? s.replace(/,/g, '') : s.replace(/\./g, '').replace(',', '.');
-  } else if (lastComma >= 0) {
-    // "1,299" groups thousands; "12,5" has decimals.
-    s = /,\d{3}$/.test(s) && !/,\d{3},?\d{1,2}$/.test(s) ? s.replace(/,/g, '') : s.replace(/,(?=[^,]*$)/, '.').replace(/,/g, '');
-  } else if ((s.match(/\./g) ?? []).length > 1) {
-    s = s.replace(/\.(?=.*\.)/g, '');
-  }
-  const v = Number(s);
-  return Number.isFinite(v) ? v : undefined;
-}
+export { parseNumber } from './numbers.js';

@@ -36,6 +36,11 @@ export function formatMutation(e: Pick<MutationEvent, 'timestamp' | 'type' | 'de
   return `[${ago} ago] ${VERB[e.type]}${sep}${e.description}`;
 }
 
+/** Events as the agent reads them, each with the frame it came from. */
+export function renderEvents(events: MutationEvent[], now = Date.now()): string[] {
+  return events.map((e) => formatMutation(e, now) + (e.frame ? ` (frame ${e.frame})` : ''));
+}
+
 /** The quoted text of an event's description, for reporting errors as the page showed them. */
 export function eventText(e: Pick<MutationEvent, 'description'>): string {
   const d = e.description;

@@ -4,7 +4,8 @@
 
 /** Hostnames that reach this machine whatever DNS says: one server, whichever name is used. */
 export function isLoopbackHost(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/\.+$/, '');
+  // Bracketed as in URLs, or bare as a bind address is written.
+  const h = hostname.toLowerCase().replace(/\.+$/, '').replace(/^(?!\[)(.*:.*)$/, '[$1]');
   if (h === 'localhost' || h.endsWith('.localhost')) return true;
   if (/^127\.\d+\.\d+\.\d+$/.test(h)) return true;
   // The WHATWG parser writes ::1 and ::ffff:127.x.y.z in brackets, compressed and in hex.

@@ -111,6 +111,8 @@ export const ActionResult = z.object({
   detail: z.string().optional(),
   recovered: z.object({ from: z.string(), to: z.string(), confidence: z.number(), message: z.string() }).optional(),
   error: z.object({ code: z.enum(ERROR_CODES), message: z.string() }).optional(),
+  /** navigate/back/forward/reload: the HTTP status of the document it reached (4xx and 5xx fail the action). */
+  status: z.number().int().optional(),
   verification: VerificationResult.optional(),
   /** What happened around the action that the agent should know (the page did not settle, a choice could not be confirmed). */
   warnings: z.array(z.string()).optional(),

@@ -41,8 +41,8 @@ export interface PageModel {
   structure: PageStruct[];
   headings: PageHeading[];
   timeMs: number;
-  /** Time spent in the frames' engines (summed), how many names they answered from earlier reads, and the bytes their answers took over CDP (when the host counts them). */
-  engine: { ms: number; reusedNames: number; bytes?: number };
+  /** Time spent in the frames' engines (summed), how many names they answered from earlier reads, how many elements they looked at, and the bytes their answers took over CDP (when the host counts them). */
+  engine: { ms: number; reusedNames: number; visited: number; bytes?: number };
 }
 
 export interface PlacedFrame {
@@ -56,6 +56,12 @@ export interface PlacedFrame {
 
 export function globalId(frame: number, localId: string): string {
   return frame === 0 ? localId : `f${frame}_${localId}`;
+}
+
+/** Advice for a target whose every clickable point lies on a control inside it that does something else: that control's ID, in the caller's frame. */
+export function innerControlAdvice(inner: { id: string; role: string; name: string }, frame: number): string {
+  const id = globalId(frame, inner.id);
+  return ` (${id}: ${inner.role} "${inner.name}"): act on ${id} instead`;
 }
 
 export function parseGlobalId(gid: string): { frame: number; local: string } | null {
@@ -90,11 +96,12 @@ export function composePage(main: FrameSnapshot, placed: PlacedFrame[], frames: 
   const docs: Record<number, string> = {};
   const allWarnings = [...warnings];
   let total = 0;
-  const engine = { ms: 0, reusedNames: 0 };
+  const engine = { ms: 0, reusedNames: 0, visited: 0 };
   for (const p of placed) {
     total += p.snapshot.total;
     engine.ms += p.snapshot.timeMs;
     engine.reusedNames += p.snapshot.reused ?? 0;
+    engine.visited += p.snapshot.visited ?? 0;
     docs[p.ordinal] = p.snapshot.doc;
     for (const w of p.snapshot.warnings ?? []) allWarnings.push(p.ordinal ? `frame ${p.ordinal}: ${w}` : w);
     const [ox, oy] = p.offset;
@@ -129,6 +136,6 @@ export function composePage(main: FrameSnapshot, placed: PlacedFrame[], frames: 
     structure,
     headings,
     timeMs,
-    engine: { ms: Math.round(engine.ms * 10) / 10, reusedNames: engine.reusedNames },
+    engine: { ms: Math.round(engine.ms * 10) / 10, reusedNames: engine.reusedNames, visited: engine.visited },
   };
 }

@@ -260,12 +260,13 @@ function containerOf(n: RagNode, sizes: Map<string, number>): StructRef | undefi
 }
 
 /**
- * Chunks in reading order: by region (top-level landmark, form or dialog), then container (a form
+ * Chunks in reading order: by region (top-level landmark, form or dialog; numbered as `regionIdOf`
+ * says when given, else in reading order), then container (a form
  * or dialog whole, a card or table row whole, else the innermost section, fieldset or table),
  * then spatial proximity: loose nodes and oversized containers are cut at vertical gaps, at
  * headings and every MAX_RUN nodes.
  */
-export function chunkDomNodes(nodes: RagNode[]): Chunk[] {
+export function chunkDomNodes(nodes: RagNode[], regionIdOf?: (n: RagNode) => string | undefined): Chunk[] {
   const sizes = new Map<string, number>();
   for (const n of nodes) for (const s of n.path) sizes.set(s.gid, (sizes.get(s.gid) ?? 0) + 1);
   const regionIds = new Map<string, string>();
@@ -285,7 +286,8 @@ export function chunkDomNodes(nodes: RagNode[]): Chunk[] {
   const lastHeading = new Map<string, string>();
   const ordered = [...groups.values()].sort((a, b) => a.nodes[0].order - b.nodes[0].order);
   for (const g of ordered) {
-    const rid = regionIds.get(g.region?.gid ?? '')!;
+    // The page's region numbering (lens.regions) when the caller has it, so that "R2" means one region everywhere.
+    const rid = (regionIdOf && g.nodes.map(regionIdOf).find((id) => id !== undefined)) || regionIds.get(g.region?.gid ?? '')!;
     const rlabel = regionLabel(g.region);
     const keepWhole = g.container && (g.container.kind === 'form' || g.container.kind === 'dialog' || g.container.kind === 'row') && g.nodes.length <= MAX_WHOLE;
     const runs = keepWhole ? [g.nodes] : splitByProximity(g.nodes);

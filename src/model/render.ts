@@ -1,6 +1,7 @@
 // Renderers over the page model. Each output format is one function here; none reads the page.
 import { minifyRole } from './roles.js';
 import type { PageModel, PageNode } from './page.js';
+import { pageText, quotedPageText } from './pageText.js';
 import type { ScrollableContainer, SemanticNode, SemanticNodeV3, SemanticResult, SemanticV3Result, SnapshotMeta } from './schema.js';
 
 /** Names longer than this stop helping an agent choose; the full name is in `semantic` mode. */
@@ -93,14 +94,16 @@ export function renderSemantic(model: PageModel): SemanticResult {
  * The compact text form: one line per element, `id role name = "value" {states}`. No
  * coordinates and no punctuation that is not needed to read it back: an agent acts by ID,
  * so this is the cheapest complete listing (the ID is the first word, the role the second).
+ * Page text (title, names, values) follows the one rule of src/model/pageText.ts: plain words
+ * bare, anything else a JSON string, so no name can carry a marker such as `{focused}`.
  */
 export function renderText(model: PageModel): string {
-  const lines = [`page: ${model.title} <${model.url}> scrolled ${model.scrollPosition}`];
+  const lines = [`page: ${pageText(model.title)} <${model.url}> scrolled ${model.scrollPosition}`];
   for (const w of model.warnings) lines.push(`warning: ${w}`);
   for (const n of model.nodes) {
     let line = `${n.gid} ${minifyRole(n.role)}`;
-    if (n.name) line += ` ${truncate(n.name, V3_NAME_MAX)}`;
-    if (n.value !== undefined) line += ` = "${n.value}"`;
+    if (n.name) line += ` ${pageText(truncate(n.name, V3_NAME_MAX))}`;
+    if (n.value !== undefined) line += ` = ${quotedPageText(n.value)}`;
     if (n.states.length) line += ` {${n.states.join(',')}}`;
     if (n.scr) line += ` (scrolls, ${n.scr.depth}${n.scr.h ? ', more' : ''})`;
     if (n.occ) line += ' (covered)';

@@ -105,6 +105,8 @@ export const FrameSnapshot = z.object({
   timeMs: z.number(),
   /** Names answered from earlier reads because nothing they depend on changed since (0 on a cold read). */
   reused: z.number().int().nonnegative().optional(),
+  /** Elements the read looked at: the whole frame for a walk, the targets near the viewport (and their ancestors) for a viewport read that reused the last walk. */
+  visited: z.number().int().nonnegative().optional(),
   /** What the engine could not do for some elements (a name computation that threw), with the reason. */
   warnings: z.array(z.string()).optional(),
   /** The frame's structure, in document order (when asked for; never pruned to the viewport). */
@@ -224,6 +226,8 @@ export const EngineSnapshotOptions = z.object({
   attributes: z.boolean().optional(),
   /** Derive everything again, reusing nothing from earlier reads (a cold read; it refills what later reads reuse). */
   fresh: z.boolean().optional(),
+  /** Walk the whole frame even for a viewport read: the host saw a change the engine cannot (a shadow root attached). */
+  walk: z.boolean().optional(),
 });
 
 /** Options of lens.text(). */

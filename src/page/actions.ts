@@ -6,11 +6,13 @@ import type { Cover, ElementState, FindResult, OkReason, OptionList, PrepareResu
 import { isInteractiveByMarkup, scrollOverflow } from './interactive.js';
 import { nameOf } from './names.js';
 import { roleOf } from './roles.js';
+import { rowNameOf } from './rows.js';
 import { composedContains, composedParent, deepActiveElement, deepElementFromPoint, shadowRootOf } from './shadow.js';
 import { isSecretField, statesOf, REDACTED } from './state.js';
 import { flushStamps, idFor, stamp } from './tagger.js';
 import { visibleBox } from './visibility.js';
 import { walkElements } from './walker.js';
+import { onlyWraps } from './wrapped.js';
 
 /** Scrolls the element into view if needed, then finds a point on it that a click would reach. */
 export function prepare(el: Element, opts: { allowDisabled?: boolean; nearest?: boolean } = {}): PrepareResult {
@@ -42,11 +44,15 @@ export function prepare(el: Element, opts: { allowDisabled?: boolean; nearest?: 
     if (!reaches(hit, el)) { firstHit ??= hit; continue; }
     // A point on a control nested inside the target (a card's "Remove" button) is not the target.
     const inner = nestedControl(hit, el);
-    if (!inner) return { ok: true, point: [Math.round(px * 100) / 100, Math.round(py * 100) / 100], box, viewport: [vw, vh] };
+    if (!inner || onlyWraps(el, inner)) return { ok: true, point: [Math.round(px * 100) / 100, Math.round(py * 100) / 100], box, viewport: [vw, vh] };
     nested ??= inner;
   }
   if (!firstHit && nested) {
-    return { ok: false, code: 'NOT_ACTIONABLE', reason: `has a control inside it (${selectorOf(nested)} "${short(nameOf(nested, roleOf(nested, false)), 40)}") wherever it can be clicked: act on that control instead`, box };
+    // The inner control does something else: the host names it by an ID the agent can act on.
+    const role = roleOf(nested, false);
+    const inner = { id: idFor(nested) ?? stamp(nested), role, name: short(nameOf(nested, role), 40) };
+    flushStamps();
+    return { ok: false, code: 'NOT_ACTIONABLE', reason: 'has a control inside it that does something else wherever it can be clicked', inner, box };
   }
   if (!firstHit) return { ok: false, code: 'NOT_ACTIONABLE', reason: 'lies outside the visible area even after scrolling', box };
   const cover = describeCover(firstHit, el);
@@ -149,7 +155,7 @@ export function elementState(el: Element): ElementState {
     tag: el.tagName.toLowerCase(),
     type: el instanceof HTMLInputElement ? el.type : null,
     role,
-    name: el.isConnected ? nameOf(el, role) : '',
+    name: el.isConnected ? nameOf(el, role) || rowNameOf(el, role, isInteractiveByMarkup) : '',
     value: raw === null ? null : isSecretField(el) ? REDACTED : short(raw, 100),
     valueKey: raw === null ? null : fingerprint(raw),
     checked: checkedOf(el),

@@ -24,6 +24,8 @@ export interface Freshness {
   changedSince(since: number, reach: Reach): boolean;
   /** The subtree below `el` is dirty (what a walk passes down to its children). */
   subtreeDirty(el: Element, parentDirty: boolean): boolean;
+  /** Anything at all changed since the previous read (always true for a cold read). */
+  readonly changed: boolean;
 }
 
 let observer: MutationObserver | null = null;
@@ -80,7 +82,8 @@ export function startChangeTracking(doc: Document): void {
   if (observer) return;
   observer = new MutationObserver(onRecords);
   watchForChanges(doc);
-  onShadowRootAdopted(watchForChanges);
+  // An adopted closed root brings content no read has seen: its host changed.
+  onShadowRootAdopted((root) => { watchForChanges(root); note(root.host); });
   for (const type of ['input', 'change', 'focusin', 'focusout', 'pointerover', 'pointerout', 'toggle', 'transitionend', 'animationend']) {
     doc.defaultView?.addEventListener(type, onEvent, { capture: true, passive: true });
   }
@@ -96,7 +99,7 @@ function currentSignature(doc: Document): string {
 }
 
 /** A cold read: reuses nothing, and leaves the caches and the pending changes as they were. */
-const COLD: Freshness = { read: 0, store: false, clean: () => false, changedSince: () => true, subtreeDirty: () => true };
+const COLD: Freshness = { read: 0, store: false, changed: true, clean: () => false, changedSince: () => true, subtreeDirty: () => true };
 
 /**
  * Starts a read: takes the changes noted since the previous one. A `fresh` read reuses nothing
@@ -135,6 +138,7 @@ export function beginRead(doc: Document, fresh: boolean): Freshness {
   return {
     read,
     store: true,
+    changed: everywhere || labels || dirtyNodes.size > 0,
     clean: (el, subtreeDirty) => !everywhere && !subtreeDirty && !roots.has(el) && !ancestors.has(el),
     changedSince: (since, reach) => reach !== 'own' && (everywhere || (reach === 'labels' ? lastLabelChange : lastChange) > since),
     subtreeDirty: (el, parentDirty) => everywhere || parentDirty || roots.has(el),

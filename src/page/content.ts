@@ -98,6 +98,8 @@ function readOwnText(el: Element, own: string, emit: Emit, done: Set<Element>): 
 
 /** A price's label: the word the page marks it with (its itemprop, class or id), else "price". */
 function priceLabel(el: Element): string {
+  // A struck-through amount is the price it was: the page says so by crossing it out.
+  if (el.closest('s,del,strike') || getComputedStyle(el).textDecorationLine.includes('line-through')) return 'old price';
   for (let e: Element | null = el, i = 0; e && i < 3; e = e.parentElement, i++) {
     const hint = [e.getAttribute('itemprop'), typeof e.className === 'string' ? e.className : '', e.id].join(' ');
     const m = /\b(?:was|old|list|regular|original)[-_ ]?price\b|\b(?:sale|new|special|our|final|current)[-_ ]?price\b/i.exec(hint);

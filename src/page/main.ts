@@ -11,9 +11,11 @@ import * as actions from './actions.js';
 import { domActivity, getMutationSummary, getRecentMutations, mutationsSince, recentMutationEvents, startMutationLog } from './mutationLog.js';
 import { adoptShadowRoot } from './shadow.js';
 import { startChangeTracking } from './changes.js';
+import { startViewportMembers } from './viewportMembers.js';
 import { snapshot } from './snapshot.js';
 import { describeElements, elementContext, findSelector, hiddenControls, pageLayout, textBlocks, xpathOf } from './context.js';
 import { readContent } from './content.js';
+import { readStructured } from './structured.js';
 import { nativeOptions } from './options.js';
 import { serializeDocument } from './serialize.js';
 import { markNameSources } from './names.js';
@@ -39,6 +41,7 @@ const api = {
   findOnPage: actions.findOnPage,
   scrollPage: actions.scrollPage,
   content: readContent,
+  structured: readStructured,
   markGestures,
   gestureRoots,
   nativeOptions,
@@ -56,4 +59,5 @@ if (!(ENGINE_KEY in globalThis)) {
   startAutoTagger(document);
   startMutationLog(document);
   startChangeTracking(document);
+  startViewportMembers(document);
 }

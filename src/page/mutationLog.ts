@@ -12,6 +12,8 @@ const MAX_TEXT = 120;
 /** Added subtrees with more text than this are page content, not a message. */
 const MESSAGE_TEXT_LIMIT = 300;
 const SKIP_TAGS = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'TITLE']);
+/** Text inside these is no shown text: a <textarea>'s is its default value (a secret field's is a secret). */
+const TEXT_SKIP_TAGS = new Set([...SKIP_TAGS, 'TEXTAREA']);
 
 const ERROR_WORDS = /\b(error|errors|invalid|failed|failure|fail|incorrect|wrong|denied|not allowed|not found|unable|cannot|can't|couldn't|could not|problem|try again|expired|is required|are required|must be|must contain|too (short|long|many)|doesn't match|does not match|already (exists|taken|in use)|unavailable)\b/i;
 const SUCCESS_WORDS = /\b(success|successfully|succeeded|saved|thank you|thanks|completed?|confirmed|submitted|sent|welcome|updated|created|added to|well done|congratulations|all set)\b/i;
@@ -153,7 +155,7 @@ function describeNode(n: Node, added: boolean): Described | null {
     const text = clip(n.textContent);
     if (!text) return null;
     const parent = (n.parentNode && parentElement(n.parentNode)) ?? null;
-    if (parent && SKIP_TAGS.has(parent.tagName)) return null;
+    if (parent && TEXT_SKIP_TAGS.has(parent.tagName)) return null;
     if (added && parent && !visible(parent)) return null;
     return { text, label: '', category: classify(text, parent, 'text') };
   }
@@ -179,7 +181,7 @@ function describeNode(n: Node, added: boolean): Described | null {
 
 function textChanged(r: MutationRecord): void {
   const parent = r.target.parentNode ? parentElement(r.target.parentNode) : null;
-  if (parent && (SKIP_TAGS.has(parent.tagName) || !visible(parent))) return;
+  if (parent && (TEXT_SKIP_TAGS.has(parent.tagName) || !visible(parent))) return;
   const before = clip(r.oldValue);
   const after = clip(r.target.textContent);
   if (before === after) return;

@@ -72,6 +72,15 @@ export function describeNameSince(
   return { ...remember(el, named.name, named.from), reused: false };
 }
 
+/**
+ * Drops the name an earlier read derived for an element that changed since. A read that passes
+ * a changed element without naming it (off screen in a viewport read) takes the change with it:
+ * a later read would find the element clean and reuse the old name.
+ */
+export function forgetName(el: Element): void {
+  cache.delete(el);
+}
+
 /** The full computation alone (no hunt), cleaned as every name is. */
 export function fullName(el: Element, role: string): string {
   return fullNameWithReach(el, role).name;

@@ -90,8 +90,7 @@ function signature(el: Element): string {
  * control nor inside one: the to-do's label, the card's product name, the row's first cell.
  */
 function titleOf(row: Element, isControl: (el: Element) => boolean): Element | null {
-  // A label tied to its control already names that control: it is the control's text, not the row's.
-  const skip = (n: Element) => isControl(n) || (n.tagName === 'LABEL' && !!(n as HTMLLabelElement).control);
+  const skip = (n: Element) => isControl(n) || (n.tagName === 'LABEL' && onlyNamesItsControl(n as HTMLLabelElement, row, isControl));
   const walker = row.ownerDocument.createTreeWalker(row, NodeFilter.SHOW_ELEMENT, {
     acceptNode: (n) => (skip(n as Element) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
   });
@@ -102,6 +101,50 @@ function titleOf(row: Element, isControl: (el: Element) => boolean): Element | n
     return n;
   }
   return null;
+}
+
+// Handlers written on the element itself: the text does something of its own.
+const OWN_HANDLERS = ['ondblclick', 'onclick', 'onmousedown', 'onpointerdown'];
+
+/**
+ * A label tied to its control names that control, and in a row that is only the control and its
+ * label (a list of options) it is the control's text, not the row's. It stays the row's text, with
+ * an ID of its own, when it carries a handler of its own or when the row holds other controls too
+ * (a to-do's delete button and edit field): there the text is what a person double-clicks to edit.
+ */
+function onlyNamesItsControl(label: HTMLLabelElement, row: Element, isControl: (el: Element) => boolean): boolean {
+  const control = label.control;
+  if (!control) return false;
+  if (OWN_HANDLERS.some((a) => label.hasAttribute(a))) return false;
+  let seen = 0;
+  for (const el of Array.from(row.getElementsByTagName('*'))) {
+    if (++seen > 300) break;
+    if (el !== control && el !== label && isControl(el)) return false;
+  }
+  return true;
+}
+
+/** The words a nameless control in a row is called by, before the row's name: "Toggle · feed the cat". */
+const ROLE_WORDS: Record<string, string> = {
+  checkbox: 'Toggle', switch: 'Toggle', radio: 'Choose', button: 'Button', link: 'Link', textbox: 'Edit',
+  searchbox: 'Search', combobox: 'Choose', menuitem: 'Menu', tab: 'Tab', clickable: 'Click',
+};
+
+/**
+ * A control with no name of its own inside a row takes the row's identity, so that a reader
+ * never pairs it with the row above or below: `Toggle · feed the cat`.
+ */
+export function nameInRow(role: string, rowName: string): string {
+  const word = ROLE_WORDS[role] ?? role.charAt(0).toUpperCase() + role.slice(1);
+  return `${word} · ${rowName}`;
+}
+
+/** nameInRow() for one element, finding its row afresh (an action checking the name it was shown). */
+export function rowNameOf(el: Element, role: string, isControl: (el: Element) => boolean): string {
+  const finder = new RowFinder(isControl);
+  const row = finder.rowOf(el);
+  const described = row ? finder.describe(row, [el]) : null;
+  return described?.name ? nameInRow(role, described.name) : '';
 }
 
 /** Words, not just a price or a symbol. */

@@ -5,11 +5,11 @@
 //
 // On the copy:
 // - `data-id`: the pagelens ID of every tagged element (frame-prefixed in frames, as in semantic_v3).
-// - `data-interactive="false"` on a tagged element that is not a control (a landmark, a heading, a
-//   row's item, a scroll container): every other tagged element is one, and no untagged element is.
-// - `data-visible` where visibility changes: "false" on the top of a hidden subtree, "true" on a
-//   visible element inside a hidden one; every other element has its parent's (the page is visible).
-//   Written sparsely because a page has hundreds of links, and each annotation costs tokens.
+// - `data-interactive` and `data-visible` ("true"/"false") on every element, as seed 000 §5 promises:
+//   interactive is a control the tagger lists (a tagged landmark, heading, row item or scroll
+//   container is not; an untagged element never is); visible is what checkVisibility says (inside
+//   <head>, a <select> or a <datalist> nothing has a box of its own: those take their parent's).
+//   The templatizer folds the repetition (src/model/templatize.ts).
 // - `data-frame-id` on the <html> of the document (its frame ordinal) and on each iframe whose
 //   document the Node side inlines; that iframe's content is a marker `<!--NONCE:ordinal-->`.
 // - A page's own attributes of those names are kept as `data-page-id`, `data-page-visible`, ….
@@ -39,7 +39,7 @@ const MAX_DATA_URL = 80;
 const MAX_VALUE = 1000;
 
 interface Scope {
-  /** The parent's visibility (data-visible is written where it changes). */
+  /** The parent's visibility (what an element without a box of its own is given). */
   visible: boolean;
   keepSpace: boolean;
   /** Inside <head> or a <select>: nothing there has a box of its own, so visibility is not annotated. */
@@ -68,16 +68,16 @@ export function serializeDocument(req: SerializeRequest, ...owners: Element[]): 
     }
     writeFormState(el, out);
     const id = idFor(el);
-    let visible = scope.visible;
-    if (!scope.noBoxes && el.tagName !== 'HEAD') {
-      visible = el.checkVisibility({ checkVisibilityCSS: true });
-      if (visible !== scope.visible) out.setAttribute('data-visible', String(visible));
-    }
+    let visible = el.tagName === 'HEAD' ? false : scope.visible;
+    if (!scope.noBoxes && el.tagName !== 'HEAD') visible = el.checkVisibility({ checkVisibilityCSS: true });
+    let interactive = false;
     if (id !== undefined) {
       tagged++;
       out.setAttribute('data-id', globalId(req.frame, id));
-      if (!isInteractive(el)) out.setAttribute('data-interactive', 'false');
+      interactive = isInteractive(el);
     }
+    out.setAttribute('data-interactive', String(interactive));
+    out.setAttribute('data-visible', String(visible));
     if (el === root) out.setAttribute('data-frame-id', String(req.frame));
     const ordinal = ordinals.get(el);
     if (ordinal !== undefined) {
@@ -166,6 +166,7 @@ function writeFormState(el: Element, out: Element): void {
       return;
     }
     case 'TEXTAREA': {
+      if (isSecretField(el)) { out.textContent = ''; return; }
       const value = (el as HTMLTextAreaElement).value;
       if (value !== out.textContent) out.textContent = value.slice(0, MAX_VALUE);
       return;

@@ -1,16 +1,18 @@
 import type { Box, EngineSnapshotOptions, FrameSnapshot, HeadingNode, RawNode, ScrollInfo, StructNode } from '../model/schema.js';
 import { DOC } from './document.js';
 import { isInteractiveByMarkup } from './interactive.js';
-import { RowFinder, type Row } from './rows.js';
+import { nameInRow, RowFinder, type Row } from './rows.js';
 import { headingLevel, structName, structureOf, tableRows } from './structure.js';
-import { describeNameSince } from './names.js';
+import { describeNameSince, forgetName } from './names.js';
 import { beginRead, type Freshness } from './changes.js';
 import { roleOf } from './roles.js';
-import { composedParent, deepActiveElement } from './shadow.js';
+import { composedParent, deepActiveElement, shadowRootOf } from './shadow.js';
 import { isSecretField, statesOf, valueOf } from './state.js';
 import { flushStamps, inspect, lookup, stamp, type Inspection } from './tagger.js';
 import { intersectsViewport, isOccluded, visibleBox } from './visibility.js';
-import { walkElements, type Clipper, type WalkContext } from './walker.js';
+import { ROOT_CONTEXT, SKIP, walkElements, type Clipper, type WalkContext } from './walker.js';
+import { currentMembers, geometryChangedSince, watchTarget } from './viewportMembers.js';
+import { onlyWraps } from './wrapped.js';
 import { takeWarnings } from './warnings.js';
 
 /** One pass over the frame: tags what is new and describes every visible interactive element. */
@@ -27,20 +29,31 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
   const structure: StructNode[] = [];
   const structEls = new Map<Element, number>();
   const headings: HeadingNode[] = [];
-  const clipped = new ClipAccount();
   const fresh = beginRead(doc, opts.fresh === true);
   const reuse = { fresh, names: 0 };
   let total = 0;
-  walkElements(doc, (el, ctx) => {
+  // A viewport read visits only the targets near the viewport when the last walk still holds.
+  const members = opts.viewportOnly && !opts.structure && !opts.attributes && !opts.walk && !fresh.changed ? membersOverLastWalk() : null;
+  const clipped = new ClipAccount(members ? lastWalk!.counts : undefined);
+  const walkedAt = performance.now();
+  const containers: Element[] = [];
+  let visited = 0;
+  if (members) ({ total, visited } = readMembers(members, lastWalk!, nodes, elements, clipped, (el, id, box, seen, ctx) => describe(el, id, box, seen, ctx, focused, width, height, true, reuse)));
+  else walkElements(doc, (el, ctx) => {
+    visited++;
     // Whether what earlier reads derived for this element still holds: asked once, used for its style facts and its name.
     const clean = fresh.clean(el, ctx.dirty);
+    if (!clean && fresh.store) forgetName(el);
     const seen = inspect(el, ctx, { reuse: clean, store: fresh.store }, fresh.subtreeDirty(el, ctx.dirty));
     let children = seen.children;
     if (children.clipper?.el === el) clipped.opened(el, nodes.length);
+    // A container's scroll can move targets in or out of view, or out of its clip; one without children (a field) cannot.
+    if (children.viewClip !== ctx.viewClip && children.viewClip && holdsTargets(el)) containers.push(el);
     if (opts.structure) children = readStructure(el, ctx, children, structure, structEls, headings);
     if (!seen.interactive && !seen.scroll) return children;
     if (seen.interactive) controls.add(el);
     const id = stamp(el);
+    watchTarget(el);
     const box = visibleBox(el);
     if (!box) return children;
     // Cut off by an overflow: hidden ancestor: nobody can see or reach it, but its container says so.
@@ -56,8 +69,10 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
     elements.push(el);
     return children;
   });
+  if (!members && fresh.store) lastWalk = { at: walkedAt, total, counts: clipped.counts, controls, containers: containers.map((el) => [el, el.scrollLeft, el.scrollTop]) };
   clipped.report(nodes, elements, opts.viewportOnly ? [width, height] : null, focused);
-  const out = addRows(nodes, elements, controls, opts, structure, structEls, width, height);
+  dropWrapped(nodes, elements);
+  const out = addRows(nodes, elements, members ? lastWalk!.controls : controls, opts, structure, structEls, width, height);
   total += out.length - nodes.length;
   if (opts.attributes) {
     out.forEach((n) => { const el = lookup(n.id); if (el) n.attrs = keyAttributes(el); });
@@ -76,9 +91,114 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
     total,
     timeMs: Math.round((performance.now() - t0) * 10) / 10,
     reused: reuse.names,
+    visited,
     ...(warnings.length > 0 && { warnings }),
     ...(opts.structure && { structure, headings }),
   };
+}
+
+type ClipCounts = Map<Element, { n: number; dirs: Map<string, number> }>;
+
+/**
+ * What the last walk over the whole frame found that a viewport read cannot see without one: how
+ * many targets there are, what each clipping container hides, which elements are controls. It
+ * holds while nothing changed but the page's scroll (see viewportMembers.ts).
+ */
+interface WalkResult {
+  at: number;
+  total: number;
+  counts: ClipCounts;
+  controls: Set<Element>;
+  /** Every container that clips (overflow other than visible) and holds elements, with its scroll offsets then. */
+  containers: Array<[Element, number, number]>;
+}
+let lastWalk: WalkResult | null = null;
+
+/** Beyond this many clipping containers, checking that none scrolled costs more than it saves. */
+const MAX_CONTAINERS = 2000;
+
+/** Whether what an element holds can be a target that its scroll moves (a field's or a drop-down's insides cannot). */
+function holdsTargets(el: Element): boolean {
+  if (el.tagName === 'SELECT') return (el as HTMLSelectElement).size > 1 || (el as HTMLSelectElement).multiple;
+  return !!(el.firstElementChild || shadowRootOf(el));
+}
+
+/** The targets near the viewport, when the last walk still holds and the observer is current; else null. */
+function membersOverLastWalk(): Element[] | null {
+  const walk = lastWalk;
+  if (!walk || geometryChangedSince(walk.at) || walk.containers.length > MAX_CONTAINERS) return null;
+  for (const [el, x, y] of walk.containers) if (!el.isConnected || el.scrollLeft !== x || el.scrollTop !== y) return null;
+  return currentMembers();
+}
+
+/**
+ * The viewport read over the targets near it: each is looked at exactly as the walk would (its
+ * context built from its ancestors, shared between members), in the walk's order. Returns the
+ * frame's target count, which the last walk counted, and how many elements it looked at.
+ */
+function readMembers(
+  members: Element[], walk: WalkResult, nodes: RawNode[], elements: Element[], clipped: ClipAccount,
+  describeOne: (el: Element, id: string, box: Box, seen: Inspection, ctx: WalkContext) => RawNode,
+): { total: number; visited: number } {
+  const contexts = new Map<Element, WalkContext | null>();
+  // Containers the walk counted hidden targets for: they go in where the walk would have met them.
+  const visits: Array<[Element, boolean]> = members.map((el) => [el, true]);
+  for (const el of walk.counts.keys()) if (el.isConnected) visits.push([el, false]);
+  visits.sort((a, b) => walkOrder(a[0], b[0]));
+  for (const [el, member] of visits) {
+    if (!member) { clipped.opened(el, nodes.length); continue; }
+    const ctx = contextOf(el, contexts);
+    if (!ctx) continue;
+    const seen = inspect(el, ctx, { reuse: true, store: true });
+    if (!seen.interactive && !seen.scroll) continue;
+    const id = stamp(el);
+    const box = visibleBox(el);
+    if (!box) continue;
+    if (ctx.hardClip && !overlaps(box, ctx.hardClip)) continue;
+    if (!intersectsViewport(box, window.innerWidth, window.innerHeight) || ctx.viewClip && !overlaps(box, ctx.viewClip)) continue;
+    nodes.push(describeOne(el, id, box, seen, ctx));
+    elements.push(el);
+  }
+  return { total: walk.total, visited: members.length + contexts.size };
+}
+
+/** The context a walk from the document would give `el` (null: the walk never reaches it). */
+function contextOf(el: Element, memo: Map<Element, WalkContext | null>): WalkContext | null {
+  const parent = composedParent(el);
+  if (!parent || parent.nodeType !== Node.ELEMENT_NODE) return ROOT_CONTEXT;
+  const host = parent as Element;
+  let below = memo.get(host);
+  if (below === undefined) {
+    const above = SKIP.has(host.tagName) ? null : contextOf(host, memo);
+    below = above && inspect(host, above, { reuse: true, store: true }).children;
+    memo.set(host, below);
+  }
+  if (!below) return null;
+  return el.parentNode instanceof ShadowRoot && !below.inShadow ? { ...below, inShadow: true } : below;
+}
+
+/** The walk's order: document order, a host before its shadow content, shadow content before the host's children. */
+function walkOrder(a: Element, b: Element): number {
+  if (a === b) return 0;
+  const sa = scopes(a);
+  const sb = scopes(b);
+  let i = 0;
+  while (i < sa.length && i < sb.length && sa[i] === sb[i]) i++;
+  // One is a host of the other's tree: the host comes first.
+  if (i === sa.length) return -1;
+  if (i === sb.length) return 1;
+  const x = sa[i], y = sb[i];
+  // Same tree from here on. An ancestor comes before its light children, and so does anything in its shadow.
+  if (x.contains(y)) return -1;
+  if (y.contains(x)) return 1;
+  return x.compareDocumentPosition(y) & Node.DOCUMENT_POSITION_FOLLOWING ? -1 : 1;
+}
+
+/** The element and the shadow hosts it lies in, outermost first. */
+function scopes(el: Element): Element[] {
+  const out = [el];
+  for (let root = el.getRootNode(); root instanceof ShadowRoot; root = root.host.getRootNode()) out.unshift(root.host);
+  return out;
 }
 
 /**
@@ -87,8 +207,13 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
  * `region` when it is nothing else) with how many it hides and in which direction.
  */
 class ClipAccount {
-  private readonly counts = new Map<Element, { n: number; dirs: Map<string, number> }>();
+  readonly counts: ClipCounts;
   private readonly at = new Map<Element, number>();
+
+  /** `counts`: what an earlier walk counted, when this read reuses it. */
+  constructor(counts?: ClipCounts) {
+    this.counts = counts ? new Map(counts) : new Map();
+  }
 
   opened(el: Element, index: number): void {
     this.at.set(el, index);
@@ -121,6 +246,20 @@ class ClipAccount {
     }
     inserts.sort((a, b) => b[0] - a[0]);
     for (const [i, node, el] of inserts) { nodes.splice(i, 0, node); elements.splice(i, 0, el); }
+  }
+}
+
+// A wrapper and its control sit this close: a tab's li and its link, an option and its anchor.
+const WRAP_DEPTH = 3;
+
+/** Removes, in place, each listed control that only repeats the listed control wrapped around it (see wrapped.ts). */
+function dropWrapped(nodes: RawNode[], elements: Element[]): void {
+  const listed = new Set(elements);
+  for (let i = elements.length - 1; i >= 0; i--) {
+    let outer: Element | null = null;
+    let p = composedParent(elements[i]);
+    for (let d = 0; d < WRAP_DEPTH && p instanceof Element; d++, p = composedParent(p)) if (listed.has(p)) { outer = p; break; }
+    if (outer && onlyWraps(outer, elements[i])) { nodes.splice(i, 1); elements.splice(i, 1); }
   }
 }
 
@@ -181,6 +320,7 @@ function addRows(
         out.push(item);
       }
     }
+    if (row?.name && !node.name && node.role !== 'region') node.name = nameInRow(node.role, row.name);
     if (rowEl && rowIndex.has(rowEl)) {
       const r = rowIndex.get(rowEl)!;
       if (node.ctx === structure[r].parent) node.ctx = r;

@@ -2,7 +2,7 @@ import type { Box } from '../model/schema.js';
 import { shadowRootOf } from './shadow.js';
 
 // Subtrees that never hold anything an agent can see or operate.
-const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'svg', 'math']);
+export const SKIP = new Set(['SCRIPT', 'STYLE', 'NOSCRIPT', 'TEMPLATE', 'HEAD', 'META', 'LINK', 'svg', 'math']);
 
 export interface Clipper { el: Element; box: Box; outer: Clipper | null }
 

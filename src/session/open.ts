@@ -27,6 +27,8 @@ export interface OpenPage {
   page: Page;
   lens: Lens;
   url: string;
+  /** The HTTP status of the page opened (null for file:, data: and about: URLs); 4xx/5xx never get here: they are LOAD_FAILED. */
+  status: number | null;
   close(): Promise<void>;
 }
 
@@ -77,8 +79,8 @@ export async function openPage(target: string, opts: OpenOptions = {}): Promise<
     const page = await context.newPage();
     page.on('dialog', (d) => { void d.dismiss().catch(() => {}); });
     const lens = await Lens.attach(page);
-    await gotoSettled(page, url, opts.timeoutMs ?? 30_000);
-    return { browser, context, page, lens, url, close: closeAll };
+    const { status } = await gotoSettled(page, url, opts.timeoutMs ?? 30_000);
+    return { browser, context, page, lens, url, status, close: closeAll };
   } catch (e) {
     await closeAll();
     throw e;

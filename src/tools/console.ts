@@ -2,6 +2,7 @@
 // errors, with their level, in a bounded buffer (a page that logs in a loop must not grow the
 // server without end; what was dropped is counted and said).
 import type { ConsoleMessage, Page } from 'playwright-core';
+import { oneLine } from '../model/pageText.js';
 
 export type ConsoleLevel = 'error' | 'warning' | 'info' | 'debug';
 export const CONSOLE_LEVELS: readonly ConsoleLevel[] = ['error', 'warning', 'info', 'debug'];
@@ -99,7 +100,7 @@ export function watchConsole(page: Page): ConsoleLog {
   return log;
 }
 
-/** One line per entry: what a model reads. */
+/** One line per entry, whatever the page printed (its line breaks escaped): what a model reads. */
 export function renderConsole(entries: readonly ConsoleEntry[]): string {
-  return entries.map((e) => `[${e.level}] ${e.text}${e.location ? ` @ ${e.location}` : ''}`).join('\n');
+  return entries.map((e) => `[${e.level}] ${oneLine(e.text)}${e.location ? ` @ ${oneLine(e.location)}` : ''}`).join('\n');
 }

@@ -3,6 +3,7 @@
 import { z } from 'zod';
 import { renderEvents } from '../browser/events.js';
 import { summarize } from '../model/outcome.js';
+import { quotedPageText } from '../model/pageText.js';
 import { fitLines } from './budget.js';
 import { NETWORK_TOOL } from './network.js';
 import { ceilingOf } from './ceiling.js';
@@ -21,8 +22,9 @@ export const LOG_TOOLS: ToolDef[] = [
       const { events, unread } = await lens.recentEvents(a.limit ?? 10);
       const summary = summarize(events);
       const lines = events.length ? renderEvents(events) : ['no changes recorded'];
-      if (summary.errors.length) lines.push(`errors: ${summary.errors.join(' | ')}`);
-      if (summary.successes.length) lines.push(`successes: ${summary.successes.join(' | ')}`);
+      // The messages are page text: quoted (src/model/pageText.ts), so none can pass for our own words.
+      if (summary.errors.length) lines.push(`errors: ${summary.errors.map(quotedPageText).join(', ')}`);
+      if (summary.successes.length) lines.push(`successes: ${summary.successes.map(quotedPageText).join(', ')}`);
       if (summary.has_loading) lines.push('loading: something was still loading');
       for (const u of unread) lines.push(`warning: ${u}`);
       return { text: lines.join('\n'), data: { events, summary, ...(unread.length && { unread }) } };

@@ -3,15 +3,16 @@
 import { z } from 'zod';
 import { PagelensError } from '../model/errors.js';
 import type { ActionResult } from '../model/outcome.js';
+import { quotedPageText } from '../model/pageText.js';
 import { runAction } from './acting.js';
 import { requireHost, type TabInfo } from './host.js';
 import { stateOf } from './state.js';
 import { defineTool, jsonResult, type ToolDef } from './types.js';
 
-/** The tab list as a model reads it: one line each, the current one marked. */
+/** The tab list as a model reads it: one line each, the current one marked; titles are page text, quoted. */
 function renderTabs(tabs: TabInfo[]): string {
   if (!tabs.length) return 'no tabs open (the next call opens one)';
-  return tabs.map((t) => `${t.current ? '*' : ' '} ${t.index}: ${t.title || '(no title)'} <${t.url}>`).join('\n');
+  return tabs.map((t) => `${t.current ? '*' : ' '} ${t.index}: ${t.title ? quotedPageText(t.title) : '(no title)'} <${t.url}>`).join('\n');
 }
 
 const Tabs = z.strictObject({

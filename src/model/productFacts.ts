@@ -1,0 +1,106 @@
+// What a page declares about its main item in structured data (JSON-LD `Product`, microdata
+// `itemprop`, product meta tags): its price(s), currency, brand and name. Page content like any
+// other, parsed defensively: a script that is not JSON, or a shape that is not schema.org's, adds
+// nothing. extract() weighs these against what the page shows (src/model/extract.ts).
+import { z } from 'zod';
+import { parseNumber } from './numbers.js';
+
+export const StructuredRead = z.object({
+  doc: z.string(),
+  /** The text of each `application/ld+json` script (capped). */
+  jsonLd: z.array(z.string()),
+  /** `itemprop` values; `depth`: how many `itemscope`s hold the element (1: the page's item, 2: its offer). */
+  props: z.array(z.object({ name: z.string(), value: z.string(), depth: z.number() })),
+  meta: z.array(z.object({ name: z.string(), value: z.string() })),
+});
+export type StructuredRead = z.infer<typeof StructuredRead>;
+
+export interface ProductFacts {
+  /** Declared prices of the main item, most trusted source first (JSON-LD, microdata, meta). */
+  prices: number[];
+  currency?: string;
+  brand?: string;
+  name?: string;
+}
+
+const PRODUCT_TYPES = /^(?:Product|ProductGroup|IndividualProduct|ProductModel|Vehicle|Car|Book|SomeProducts)$/;
+const MAX_WALK = 2000;
+
+export function productFacts(read: StructuredRead): ProductFacts {
+  const facts: ProductFacts = { prices: [] };
+  const product = read.jsonLd.map(parseJson).map(firstProduct).find((p) => p !== null) ?? null;
+  if (product) {
+    facts.name = text(product.name);
+    facts.brand = text(isObject(product.brand) ? product.brand.name : product.brand) ?? text(isObject(product.manufacturer) ? product.manufacturer.name : undefined);
+    for (const offer of list(product.offers).slice(0, 20)) {
+      if (!isObject(offer)) continue;
+      const spec = list(offer.priceSpecification).find(isObject);
+      for (const v of [offer.price, offer.lowPrice, spec?.price]) addPrice(facts, v);
+      facts.currency ??= text(offer.priceCurrency) ?? text(spec?.priceCurrency);
+    }
+  }
+  // Microdata: the properties closest to the page's own item (a recommended product sits deeper).
+  const shallowest = (name: string) => {
+    const found = read.props.filter((p) => p.name === name);
+    const min = Math.min(...found.map((p) => p.depth));
+    return found.filter((p) => p.depth === min).map((p) => p.value);
+  };
+  for (const v of [...shallowest('price'), ...shallowest('lowPrice')]) addPrice(facts, v);
+  facts.currency ??= shallowest('priceCurrency')[0];
+  facts.brand ??= shallowest('brand')[0] ?? shallowest('manufacturer')[0];
+  const meta = (re: RegExp) => read.meta.find((m) => re.test(m.name))?.value;
+  addPrice(facts, meta(/^(?:product|og):price:amount$/));
+  facts.currency ??= meta(/^(?:product|og):price:currency$/);
+  facts.brand ??= meta(/^(?:product|og):brand$/);
+  if (facts.brand !== undefined && !/\p{L}/u.test(facts.brand)) delete facts.brand;
+  return facts;
+}
+
+type Json = Record<string, unknown>;
+
+function parseJson(s: string): unknown {
+  try {
+    return JSON.parse(s);
+  } catch {
+    return null; // not JSON: the page declares nothing there
+  }
+}
+
+/** The first product described at the top of a JSON-LD document or its @graph, not one nested in another item. */
+function firstProduct(doc: unknown): Json | null {
+  const queue: unknown[] = Array.isArray(doc) ? [...doc] : [doc];
+  let seen = 0;
+  while (queue.length && seen++ < MAX_WALK) {
+    const n = queue.shift();
+    if (Array.isArray(n)) { queue.push(...n); continue; }
+    if (!isObject(n)) continue;
+    if (list(n['@type']).some((t) => typeof t === 'string' && PRODUCT_TYPES.test(t.replace(/^https?:\/\/schema\.org\//, '')))) return n;
+    // A web page whose main entity is the product.
+    if (n['@graph'] !== undefined) queue.push(n['@graph']);
+    if (n.mainEntity !== undefined) queue.push(n.mainEntity);
+  }
+  return null;
+}
+
+function addPrice(facts: ProductFacts, v: unknown): void {
+  const s = typeof v === 'number' ? String(v) : text(v);
+  if (!s) return;
+  // Machine-written ("1148.00", "23450") unless it carries local separators.
+  const n = /^\d+(?:\.\d+)?$/.test(s) ? Number(s) : parseNumber(s);
+  if (n !== undefined && n > 0 && !facts.prices.includes(n)) facts.prices.push(n);
+}
+
+function text(v: unknown): string | undefined {
+  if (typeof v === 'number') return String(v);
+  if (typeof v !== 'string') return undefined;
+  const t = v.replace(/\s+/g, ' ').trim();
+  return t ? t.slice(0, 200) : undefined;
+}
+
+function isObject(v: unknown): v is Json {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function list(v: unknown): unknown[] {
+  return v === undefined || v === null ? [] : Array.isArray(v) ? v : [v];
+}

@@ -1,0 +1,47 @@
+// What a page declares about itself in machine-readable form: JSON-LD scripts, microdata
+// (`itemprop`) and product meta tags. Read raw and capped here; parsed and believed only on the
+// Node side (src/model/productFacts.ts), since it is page content like any other.
+import type { StructuredRead } from '../model/productFacts.js';
+import { DOC } from './document.js';
+
+const MAX_SCRIPTS = 12;
+const MAX_SCRIPT_CHARS = 60_000;
+const MAX_PROPS = 200;
+const MAX_VALUE = 200;
+// The microdata and meta properties that describe a product's identity and its offer.
+const PROPS = /^(?:price|lowPrice|priceCurrency|brand|name|manufacturer)$/;
+const META = /^(?:product:price:amount|product:price:currency|og:price:amount|og:price:currency|product:brand|og:brand|twitter:data1)$/i;
+
+export function readStructured(): StructuredRead {
+  const jsonLd: string[] = [];
+  for (const s of Array.from(document.querySelectorAll('script[type="application/ld+json" i]')).slice(0, MAX_SCRIPTS)) {
+    const text = s.textContent ?? '';
+    if (text.length <= MAX_SCRIPT_CHARS) jsonLd.push(text);
+  }
+  const props: StructuredRead['props'] = [];
+  for (const el of Array.from(document.querySelectorAll('[itemprop]'))) {
+    if (props.length >= MAX_PROPS) break;
+    const names = (el.getAttribute('itemprop') ?? '').split(/\s+/).filter((p) => PROPS.test(p));
+    if (!names.length) continue;
+    // The declared value: `content` (meta, spans), `value`, else what the element shows.
+    const raw = el.getAttribute('content') ?? el.getAttribute('value') ?? (el.querySelector('[itemprop]') ? null : el.textContent);
+    if (raw === null) continue;
+    const value = raw.replace(/\s+/g, ' ').trim().slice(0, MAX_VALUE);
+    // A property of an offer or product nested in another item (a recommendation) is not the page's own.
+    const depth = ancestorsWith(el, '[itemscope]');
+    for (const name of names) if (value) props.push({ name, value, depth });
+  }
+  const meta: StructuredRead['meta'] = [];
+  for (const m of Array.from(document.querySelectorAll('meta[property], meta[name]'))) {
+    const name = m.getAttribute('property') ?? m.getAttribute('name') ?? '';
+    const content = m.getAttribute('content');
+    if (META.test(name) && content) meta.push({ name: name.toLowerCase(), value: content.trim().slice(0, MAX_VALUE) });
+  }
+  return { doc: DOC, jsonLd, props, meta };
+}
+
+function ancestorsWith(el: Element, selector: string): number {
+  let n = 0;
+  for (let p = el.parentElement; p; p = p.parentElement) if (p.matches(selector)) n++;
+  return n;
+}

@@ -1,0 +1,105 @@
+// extract() answers for the page's main item or says it cannot: the price of the product (not a
+// recommendation's, not a saving), its name (not a reviews button), its declared brand, one value
+// per field asked for, and the reason for each field it could not find.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import { z } from 'zod';
+import { fieldsAsked } from '../src/model/extract.js';
+import { productFacts } from '../src/model/productFacts.js';
+import { priceOf } from '../src/model/mainItem.js';
+import { startHarness, type Harness } from './harness.js';
+
+let h: Harness;
+before(async () => { h = await startHarness(); });
+after(async () => { await h?.close(); });
+
+const Product = z.object({ name: z.string(), price: z.number(), brand: z.string().optional() });
+
+test('the price and name are the main item\'s: not a recommendation card\'s price, not "Save 20%", not a reviews button', async () => {
+  const { lens } = await h.open('extract-product.html');
+  const r = await lens.extract('the product', Product);
+  assert.equal(r.ok, true, JSON.stringify(r));
+  assert.equal(r.data?.price, 34.99, JSON.stringify(r));
+  assert.equal(r.data?.name, 'Trail Runner 2', JSON.stringify(r));
+  // No brand is shown or declared: missing, with the reason; "Our Brands" in the header is no brand.
+  assert.equal(r.data?.brand, undefined, JSON.stringify(r));
+  assert.ok(r.missing.includes('brand'));
+  assert.match(r.reasons?.brand ?? '', /no brand/);
+});
+
+test('without a schema, a request for three fields answers each, and names what it could not find', async () => {
+  const { lens } = await h.open('extract-product.html');
+  const r = await lens.extract("the product's name, price and brand");
+  const data = r.data as Record<string, unknown>;
+  assert.equal(data.name, 'Trail Runner 2', JSON.stringify(r));
+  assert.match(String(data.price), /34\.99/, JSON.stringify(r));
+  assert.deepEqual(r.missing, ['brand'], JSON.stringify(r));
+  assert.equal(r.ok, false, 'a field asked for is missing');
+  assert.ok(r.reasons?.brand);
+});
+
+test('a price only a recommendation shows is no price of the product: missing, with the reason', async () => {
+  const { page, lens } = await h.open('extract-product.html');
+  await page.evaluate(() => document.querySelector('.price-row')!.remove());
+  const r = await lens.extract('the product', z.object({ name: z.string(), price: z.number().optional() }));
+  assert.equal(r.data?.price, undefined, JSON.stringify(r));
+  assert.ok(r.missing.includes('price'));
+  assert.match(r.reasons?.price ?? '', /Trail Runner 2/);
+});
+
+test('structured data: the declared price picks the shown one, the declared brand is the brand', async () => {
+  const { page, lens } = await h.open('extract-product.html');
+  await page.evaluate(() => {
+    const s = document.createElement('script');
+    s.type = 'application/ld+json';
+    s.textContent = JSON.stringify({ '@context': 'https://schema.org', '@type': 'Product', name: 'Trail Runner 2', brand: { '@type': 'Brand', name: 'Peakline' }, offers: { '@type': 'Offer', price: '34.99', priceCurrency: 'GBP' } });
+    document.head.append(s);
+  });
+  const r = await lens.extract('the product', z.object({ name: z.string(), price: z.number(), currency: z.string(), brand: z.string() }));
+  assert.equal(r.ok, true, JSON.stringify(r));
+  assert.deepEqual(r.data, { name: 'Trail Runner 2', price: 34.99, currency: 'GBP', brand: 'Peakline' });
+  assert.ok(r.sources.price, 'the shown price is the source');
+});
+
+test('fields listed in an instruction; structured data read defensively', () => {
+  assert.deepEqual(Object.keys(fieldsAsked("the product's name, price and brand")?.properties ?? {}), ['name', 'price', 'brand']);
+  assert.deepEqual(Object.keys(fieldsAsked('get the title, author & publication date')?.properties ?? {}), ['title', 'author', 'publicationDate']);
+  assert.equal(fieldsAsked('what is the price of the Dell S2721DGF'), undefined);
+  const facts = productFacts({
+    doc: 'x',
+    jsonLd: ['not json', JSON.stringify({ '@graph': [{ '@type': 'WebPage' }, { '@type': ['Product'], brand: 'Acme', offers: [{ '@type': 'AggregateOffer', lowPrice: 12.5 }], isRelatedTo: { '@type': 'Product', offers: { price: 99 } } }] })],
+    props: [{ name: 'price', value: '14.00', depth: 2 }, { name: 'price', value: '99.00', depth: 4 }],
+    meta: [{ name: 'product:price:amount', value: '12.50' }],
+  });
+  assert.deepEqual(facts.prices, [12.5, 14]);
+  assert.equal(facts.brand, 'Acme');
+});
+
+test('a saving is no price: "Save 20% — now £34.99" states 34.99, "Save 20%" alone none', () => {
+  assert.equal(priceOf('Save 20% — now £34.99', false), 34.99);
+  assert.equal(priceOf('Save 20%', true), undefined);
+  assert.equal(priceOf('You save £9.00 (20%)', false), undefined);
+  assert.equal(priceOf('-15 % 16,90 €', false), 16.9);
+  assert.equal(priceOf('129.00', true), 129);
+  assert.equal(priceOf('129.00', false), undefined);
+});
+
+test('the extraction bench scores as the product-extraction benchmark does, and lists every wrong answer', async () => {
+  const { score, wrongAnswers, priceRight, runExtractBench } = await import('../bench/extract.js');
+  const results = [
+    { page: 'a', price: { got: 34.99, want: ['34.99'] }, brand: { got: 'Acme', want: ['ACME'] }, ms: 1 },
+    { page: 'b', price: { got: 20, want: ['29.99'] }, brand: { got: null, want: ['Peak'] }, ms: 1 },
+    { page: 'c', price: { got: null, want: [] }, brand: { got: 'Zara', want: [] }, ms: 1 },
+  ];
+  assert.deepEqual(score(results, 'price'), { precision: 0.5, recall: 0.5, f1: 0.5, answered: 2, right: 1, expected: 2 });
+  assert.equal(score(results, 'brand').right, 1);
+  assert.deepEqual(wrongAnswers(results, 'price'), ['b: price 20, annotated "29.99"']);
+  assert.equal(wrongAnswers(results, 'brand').length, 2);
+  assert.ok(priceRight(23450, ['23.450']) && priceRight(23.45, ['23.450']), 'an annotation ambiguous as written counts either way');
+  // Two real pages of the shared corpus when it is there (its default place, or PAGELENS_CORPUS_SHOP).
+  const shop = process.env.PAGELENS_CORPUS_SHOP;
+  const run = await runExtractBench({ ...(shop && { folder: shop }), limit: 2, quiet: true });
+  if ('skipped' in run) { console.log(`extraction bench on the corpus skipped: ${run.skipped}`); return; }
+  assert.equal(run.results.length, 2);
+  assert.ok(run.results.every((r) => !r.error), JSON.stringify(run.results));
+});

@@ -1,0 +1,200 @@
+// One test matrix, two hosts (issue 19): every act and verification case is defined once and run
+// against the CDP host and the MV3 extension (test/host-adapters.ts), asserting the same observable
+// answer — ok, error code, verdict met or uncertain, masked values. A drift between the hosts fails
+// here on the host that drifted.
+import assert from 'node:assert/strict';
+import { after, before, test } from 'node:test';
+import type { ActionResult } from '../src/model/outcome.js';
+import type { SemanticV3Result } from '../src/model/schema.js';
+import type { Planner } from '../src/agent/planner.js';
+import { startServer } from '../src/server/serve.js';
+import { idOf } from './action-helpers.js';
+import { cdpHost, extensionHost, type HostName, type MatrixHost, type MatrixPage } from './host-adapters.js';
+import { startHarness, type Harness } from './harness.js';
+
+const SECRET = 'hunter2-Matrix!';
+const PAGE = 'matrix.html';
+
+let h: Harness;
+const hosts = new Map<HostName, MatrixHost>();
+before(async () => {
+  h = await startHarness();
+  hosts.set('cdp', cdpHost(h));
+  hosts.set('extension', await extensionHost(h));
+});
+after(async () => {
+  for (const host of hosts.values()) await host.close();
+  await h?.close();
+});
+
+type Case = (p: MatrixPage, snap: SemanticV3Result) => Promise<void>;
+const cases: Array<[string, Case]> = [];
+/** One definition, run once per host. */
+const matrix = (name: string, body: Case) => cases.push([name, body]);
+const show = (r: unknown) => JSON.stringify(r);
+const pageValue = (p: MatrixPage, name: string) => p.page.evaluate((n) => (window as any)[n] ?? 0, name);
+
+function verified(r: ActionResult): void {
+  assert.equal(r.ok, true, show(r));
+  assert.equal(r.verification?.success, true, show(r.verification));
+  assert.equal(r.verification?.uncertain, undefined, show(r.verification));
+}
+
+matrix('success: a click with nothing expected acts, and verifies nothing', async (p, snap) => {
+  const r = await p.act(`click(${idOf(snap, 'Save')})`);
+  assert.equal(r.ok, true, show(r));
+  assert.equal(r.method, 'mouse');
+  assert.equal(r.verification, undefined, `verification only when an outcome is expected: ${show(r)}`);
+  assert.equal(await p.page.textContent('#msg'), 'Thanks for saving');
+});
+
+matrix('refusal: a banner over the button is COVERED, nothing bought', async (p, snap) => {
+  const r = await p.act(`click(${idOf(snap, 'Buy now')})`);
+  assert.equal(r.ok, false, show(r));
+  assert.equal(r.error?.code, 'COVERED', show(r));
+  assert.equal(await pageValue(p, 'bought'), 0);
+});
+
+matrix('refusal: a modal in the parent over an iframe\'s button is COVERED', async (p, snap) => {
+  const leaf = idOf(snap, 'Leaf button');
+  assert.match(leaf, /^f1_/);
+  const r = await p.act(`click(${leaf})`);
+  assert.equal(r.ok, false, show(r));
+  assert.equal(r.error?.code, 'COVERED', show(r));
+  assert.match(r.error!.message, /is covered by/);
+});
+
+matrix('STALE_ID: a button whose label changed since the snapshot (Play → Pause) is refused', async (p, snap) => {
+  const play = idOf(snap, 'Play');
+  await p.page.evaluate(() => { document.getElementById('play')!.textContent = 'Pause'; });
+  const r = await p.act(`click(${play})`);
+  assert.equal(r.ok, false, show(r));
+  assert.equal(r.error?.code, 'STALE_ID', show(r));
+  assert.match(r.error!.message, /is now button "Pause", not the button "Play" of the last snapshot/);
+  assert.equal(await pageValue(p, 'plays'), 0, 'not clicked');
+});
+
+matrix('navigation verified; then an ID from before it is NAVIGATED, retried twice, page B untouched', async (p, snap) => {
+  const quiet = idOf(snap, 'Does nothing');
+  const go = await p.act(`click(${idOf(snap, 'To page B')})`, { expect: { type: 'navigation', urlContains: 'trust-b' } });
+  verified(go);
+  await p.page.waitForURL(/trust-b\.html$/);
+  await p.page.waitForSelector('button[data-llm-id]');
+  for (let attempt = 1; attempt <= 2; attempt++) {
+    const r = await p.act(`click(${quiet})`);
+    assert.equal(r.ok, false, `attempt ${attempt}: ${show(r)}`);
+    assert.equal(r.error?.code, 'NAVIGATED', `attempt ${attempt}: ${show(r)}`);
+  }
+  assert.equal(await p.page.textContent('#out'), 'nothing deleted');
+});
+
+matrix('UNKNOWN_ID: an ID no snapshot handed out', async (p) => {
+  const r = await p.act('click(9999)');
+  assert.equal(r.ok, false, show(r));
+  assert.equal(r.error?.code, 'UNKNOWN_ID', show(r));
+});
+
+matrix('a password is typed and never echoed: result, verification, refusal', async (p, snap) => {
+  const pw = idOf(snap, 'Password');
+  const done = await p.act({ type: 'setValue', id: pw, value: SECRET }, { expect: { type: 'value_changes' } });
+  verified(done);
+  assert.equal(await p.page.inputValue('#pw'), SECRET, 'the field has it');
+  assert.ok(done.action.includes('***'), show(done));
+  const refused = await p.act({ type: 'setValue', id: '9999', value: SECRET });
+  assert.equal(refused.ok, false, show(refused));
+  for (const r of [done, refused]) assert.ok(!show(r).includes(SECRET), `not echoed: ${show(r)}`);
+});
+
+matrix('the agent transcript never repeats a typed password: not in results, errors or the planner\'s thought', async (p) => {
+  // A planner that types the password (with the password in its thought), then types it into an ID that does not exist, then ends.
+  let turn = 0;
+  const planner: Planner = {
+    name: 'scripted',
+    async plan(request) {
+      const pw = request.interactiveTree?.find((n) => n.n === 'Password')?.i ?? 'missing';
+      const plan = [`setValue(${pw}, "${SECRET}")`, `type(9999, "${SECRET}")`, 'done("signed in")'];
+      return { thought: `I type ${SECRET} as the password`, action: plan[Math.min(turn++, plan.length - 1)] };
+    },
+  };
+  const backend = await startServer({ port: 0, planner, token: 'matrix-token' });
+  try {
+    const run = await p.runTask('Sign in', { url: backend.url, token: 'matrix-token' });
+    assert.equal(turn, 3, `the planner was asked three times: ${show(run)}`);
+    assert.equal(await p.page.inputValue('#pw'), SECRET, 'the password was typed');
+    assert.ok(!show(run).includes(SECRET), `the transcript repeats the password: ${show(run)}`);
+  } finally {
+    await backend.close();
+  }
+});
+
+matrix('value_changes: a typed name', async (p, snap) => {
+  const r = await p.act({ type: 'setValue', id: idOf(snap, 'Name'), value: 'Ada' }, { expect: { type: 'value_changes' } });
+  verified(r);
+  assert.match(r.verification!.actualOutcome, /Ada/);
+});
+
+matrix('state_changes: a checkbox ticked', async (p, snap) => {
+  verified(await p.act(`click(${idOf(snap, 'Agree')})`, { expect: { type: 'state_changes' } }));
+});
+
+matrix('element_appears (text) and any_change', async (p, snap) => {
+  const r = await p.act(`click(${idOf(snap, 'Save')})`, { expect: { type: 'element_appears', text: 'Thanks for saving' } });
+  verified(r);
+  await p.page.evaluate(() => { document.getElementById('msg')!.textContent = ''; });
+  verified(await p.act(`click(${idOf(snap, 'Save')})`, { expect: { type: 'any_change' } }));
+});
+
+matrix('element_disappears: by text, by selector, by the ID of an element that was there', async (p, snap) => {
+  verified(await p.act(`click(${idOf(snap, 'Hide note')})`, { expect: { type: 'element_disappears', text: 'Draft note' } }));
+  await p.page.evaluate(() => { document.body.insertAdjacentHTML('beforeend', '<p id="note">Draft note</p>'); });
+  verified(await p.act(`click(${idOf(snap, 'Hide note')})`, { expect: { type: 'element_disappears', selector: '#note' } }));
+  verified(await p.act(`click(${idOf(snap, 'Dismiss banner')})`, { expect: { type: 'element_disappears', id: idOf(snap, 'Banner action') } }));
+});
+
+matrix('element_disappears on an ID that never existed is BAD_INPUT, and the action is not done', async (p, snap) => {
+  const r = await p.act(`click(${idOf(snap, 'Does nothing')})`, { expect: { type: 'element_disappears', id: '9999' } });
+  assert.equal(r.ok, false, show(r));
+  assert.equal(r.error?.code, 'BAD_INPUT', show(r));
+  assert.match(r.error!.message, /element 9999 is not on the page before the action/);
+  assert.equal(await pageValue(p, 'pressed'), 0, 'refused before acting');
+});
+
+matrix('no_change: met when nothing changed, not met (saying what changed) when the page changed', async (p, snap) => {
+  const quiet = await p.act(`click(${idOf(snap, 'Does nothing')})`, { expect: { type: 'no_change' } });
+  verified(quiet);
+  assert.equal(quiet.verification!.actualOutcome, 'nothing changed');
+  const changed = await p.act(`click(${idOf(snap, 'Save')})`, { expect: { type: 'no_change' } });
+  assert.equal(changed.ok, true, show(changed));
+  assert.equal(changed.verification?.success, false, show(changed.verification));
+  assert.match(changed.verification!.actualOutcome, /the page changed \(.*Thanks for saving/);
+});
+
+matrix('uncertain: a frame whose mutation log cannot be read is named, and confidence drops', async (p, snap) => {
+  await p.sabotage('frames-leaf', 'mutationsSince', 'log sabotaged');
+  const r = await p.act(`click(${idOf(snap, 'Save')})`, { expect: { type: 'any_change', timeout: 500 } });
+  assert.equal(r.ok, true, show(r));
+  const v = r.verification!;
+  assert.ok(v.uncertain?.some((u) => /the log of frame 1 could not be read \(.*log sabotaged.*\), so errors shown there are unknown/.test(u)), show(v));
+  assert.ok(v.confidence < 0.5, `confidence is lowered: ${v.confidence}`);
+});
+
+matrix('uncertain: text not found while a frame could not be searched is not "gone"', async (p, snap) => {
+  await p.sabotage('frames-leaf', 'findOnPage', 'search sabotaged');
+  const r = await p.act(`click(${idOf(snap, 'Hide note')})`, { expect: { type: 'element_disappears', text: 'Draft note', timeout: 300 } });
+  assert.equal(r.ok, true, show(r));
+  assert.equal(r.verification?.success, false, show(r.verification));
+  assert.ok(r.verification?.uncertain?.some((u) => /frame 1 could not be searched .*search sabotaged/.test(u)), show(r.verification));
+});
+
+for (const name of ['cdp', 'extension'] as const) {
+  for (const [what, body] of cases) {
+    test(`[${name}] ${what}`, async () => {
+      const p = await hosts.get(name)!.open(PAGE);
+      try {
+        await body(p, await p.snapshot());
+      } finally {
+        await p.page.close().catch(() => {});
+      }
+    });
+  }
+}
