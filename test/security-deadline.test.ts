@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { after, before, test } from 'node:test';
+import { after, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { serveFolder, type StaticServer } from '../src/browser/static.js';
@@ -26,13 +26,14 @@ async function call(name: string, args: Record<string, unknown> = {}): Promise<{
   return { text: content.filter((c) => c.type === 'text').map((c) => c.text).join('\n'), isError: r.isError === true };
 }
 
-before(async () => {
+/** The server under test, with a short deadline so the test is quick. */
+async function startServer(): Promise<void> {
   site = await serveFolder(FIXTURES);
   const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--offline', '--call-timeout', '5'], env: { ...process.env } as Record<string, string>, stderr: 'pipe' });
   transport.stderr?.on('data', (d: Buffer) => { stderr += d.toString(); });
   client = new Client({ name: 'pagelens-deadline-test', version: '0.0.0' });
   await client.connect(transport);
-});
+}
 
 after(async () => {
   await client?.close();
@@ -41,6 +42,7 @@ after(async () => {
 });
 
 test('browser_tabs new on a pushState-flooding page answers within the call deadline, and the next call is served', { timeout: TEST_TIMEOUT_MS * 2 }, async (t) => {
+  await startServer();
   const opened = await call('browser_tabs', { action: 'new', url: `${site.url}security-pushstate.html` });
   t.diagnostic(`browser_tabs new answered: ${opened.text.slice(0, 400)}`);
   // Either an answer that says the page never settled, or a TIMEOUT naming the tool: never a hang, never silence.
