@@ -3,6 +3,7 @@
 // rows of one table or list count as siblings (the Edit button of every row); elsewhere only
 // near neighbours do. Names are kept where they differ. Pure: no page, no browser.
 import type { PageModel, PageNode } from './page.js';
+import { quotedPageText } from './pageText.js';
 
 export interface GroupKey {
   key: string;
@@ -108,7 +109,7 @@ export function idRange(refs: string[]): string {
   return `[${runs.join(',')}]`;
 }
 
-const quote = (s: string) => JSON.stringify(s);
+const quote = quotedPageText;
 const withoutNumbers = (s: string) => s.replace(/\d+([.,]\d+)*/g, '#');
 
 /**

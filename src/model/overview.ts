@@ -7,6 +7,7 @@ import type {
   PageLayout, SearchHit, SearchResult, SelectorHint, TextBlock,
 } from './explore.js';
 import { groupNames, groupSimilar, idRange, nodeGroupKey, selectorShape, shapeClasses } from './grouping.js';
+import { quotedPageText } from './pageText.js';
 import type { PageModel, PageNode } from './page.js';
 import { countKind, elementKind, type RegionNode, type RegionTree } from './regions.js';
 import type { Box } from './schema.js';
@@ -155,7 +156,8 @@ export interface OverviewContext {
 const IDENT = /^[A-Za-z][\w-]*$/;
 const GENERATED = /\d{3,}|[0-9a-f]{8,}/i;
 const clip = (s: string, max: number) => (s.length > max ? s.slice(0, max - 1) + '…' : s);
-const q = (s: string) => JSON.stringify(s);
+/** Page text, always quoted here (src/model/pageText.ts). */
+const q = quotedPageText;
 
 /** `main#content`, `button.row-action`, `input[type="checkbox"]#select-all`, `input[name="search"]`. */
 export function displayShape(tag: string, attrs: Record<string, string>, type?: string): string {

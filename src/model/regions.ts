@@ -9,6 +9,7 @@ import type {
 } from './explore.js';
 import { groupNames, groupSimilar, idRange, namesCollapse, nodeGroupKey, selectorShape } from './grouping.js';
 import type { PageHeading, PageModel, PageNode, PageStruct } from './page.js';
+import { quotedPageText } from './pageText.js';
 import { AMOUNT } from './money.js';
 import type { Box } from './schema.js';
 
@@ -609,7 +610,7 @@ function hasLandmarkAbove(model: PageModel, i: number): boolean {
 
 // ---- L1 ----
 
-const quoteName = (s: string) => (s ? ` ${JSON.stringify(clipText(s, 60))}` : '');
+const quoteName = (s: string) => (s ? ` ${quotedPageText(clipText(s, 60))}` : '');
 
 /** o200k tokens, roughly: Latin text runs about four characters a token, other scripts about one. */
 function roughTokens(text: string): number {
@@ -633,7 +634,7 @@ function regionBlock(r: RegionNode): string {
 
 function regionLine(r: RegionNode): string {
   const subs = r.children.length ? ` {${r.children.slice(0, 4).map((c) => c.short).join(', ')}${r.children.length > 4 ? ', …' : ''}}` : '';
-  return `  [${r.id}] ${r.label} ${r.path}${quoteName(clipText(r.name, 40))}: ${countsText(countsOf(r.nodes))}${r.summary ? ` — ${JSON.stringify(clipText(r.summary, 60))}` : ''}${subs}`;
+  return `  [${r.id}] ${r.label} ${r.path}${quoteName(clipText(r.name, 40))}: ${countsText(countsOf(r.nodes))}${r.summary ? ` — ${quotedPageText(clipText(r.summary, 60))}` : ''}${subs}`;
 }
 
 export function regionsResult(model: PageModel, tree: RegionTree, snapshotId: string): RegionsResult {
