@@ -61,9 +61,9 @@ export async function blankPage(browser: Browser, offline: boolean): Promise<Ope
 }
 
 /** Loads a page into a blank one and lets it settle; closes it when that fails. */
-export async function navigate(blank: OpenedPage, url: string): Promise<OpenedPage> {
+export async function navigate(blank: OpenedPage, url: string, loadTimeoutMs = 20_000): Promise<OpenedPage> {
   try {
-    await gotoSettled(blank.page, url, 20_000);
+    await gotoSettled(blank.page, url, loadTimeoutMs);
     return blank;
   } catch (e) {
     await blank.close();
@@ -71,8 +71,8 @@ export async function navigate(blank: OpenedPage, url: string): Promise<OpenedPa
   }
 }
 
-export async function openTask(browser: Browser, task: PageTask): Promise<OpenedPage> {
-  return navigate(await blankPage(browser, task.offline), task.url);
+export async function openTask(browser: Browser, task: PageTask, loadTimeoutMs?: number): Promise<OpenedPage> {
+  return navigate(await blankPage(browser, task.offline), task.url, loadTimeoutMs);
 }
 
 /**

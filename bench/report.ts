@@ -48,6 +48,8 @@ export function renderReport(r: Results, stdoutTable: string): string {
   const diffs = ok.flatMap((p) => (p.names?.disagreements ?? []).map((d) => [`${p.set}/${p.page}`, d.role, d.tag, d.ours, d.chrome])).slice(0, 200);
   const conf = r.conformance.filter((c) => c.listed && c.pass === false).map((c) => [c.suite, c.file, c.test, c.kind, c.expected, c.ours ?? '', c.chrome ?? '']);
   const unnamed = ok.flatMap((p) => (p.forms?.fieldList ?? []).filter((f) => !f.listed || !f.ours.trim()).map((f) => [`${p.set}/${p.page}`, f.name, f.tag, f.type, f.listed ? 'listed, no name' : 'not listed', f.chrome])).slice(0, 150);
+  const rereads = ok.filter((p) => p.incremental).map((p) => [`${p.set}/${p.page}`, String(p.incremental!.warmMs), String(p.incremental!.coldMs), pct(p.incremental!.warmMs / p.incremental!.coldMs),
+    String(p.incremental!.warmEngineMs), String(p.incremental!.coldEngineMs)]);
   const failed = r.pages.filter((p) => p.error).map((p) => [`${p.set}/${p.page}`, p.error!]);
 
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>pagelens bench ${esc(r.startedAt)}</title>
@@ -70,6 +72,7 @@ details{margin:6px 0}summary{cursor:pointer;font-weight:600}
 <details><summary>Name disagreements with Chrome (first ${diffs.length})</summary>${table(['page', 'our role', 'tag', 'ours', 'Chrome'], diffs)}</details>
 <details><summary>Form fields without a name (first ${unnamed.length})</summary>${table(['page', 'field', 'tag', 'type', 'pagelens', 'Chrome name'], unnamed)}</details>
 <details><summary>Conformance failures on listed elements (${conf.length})</summary>${table(['suite', 'file', 'test', 'kind', 'expected', 'pagelens', 'Chrome'], conf)}</details>
+<details><summary>Re-read after one text change, per page (${rereads.length})</summary>${table(['page', 'warm ms', 'cold ms', 'warm / cold', 'engine warm ms', 'engine cold ms'], rereads)}</details>
 <details><summary>Failed pages (${failed.length})</summary>${table(['page', 'error'], failed)}</details>
 <p>Per-page figures: <code>results.json</code> next to this file.</p>
 </body></html>

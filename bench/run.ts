@@ -3,7 +3,7 @@
 import { Command, Option } from 'commander';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { defaultSets, resolveInputs } from './inputs.js';
+import { defaultSets, resolveInputs, type PageSet } from './inputs.js';
 import { BASELINE, DEFAULT_ACCNAME, DEFAULT_OUT, readBaseline, runBench, saveBaseline, writeOutputs } from './runner.js';
 import { DEFAULT_SIZES, VARIANTS, type Variant } from './scale.js';
 import { compare } from './summary.js';
@@ -17,6 +17,7 @@ interface Flags {
   scaleSizes?: string;
   scaleVariants?: string;
   scaleRuns: string;
+  only?: string;
   accname?: boolean | string;
   accnameLimit?: string;
   out: string;
@@ -32,6 +33,16 @@ interface Flags {
  * would take about twice the 15 minutes the whole run may take.
  */
 const DEFAULT_LIMIT = 100;
+
+/** The parts of a run, for --only. */
+const PARTS = ['corpus', 'accname', 'scale', 'extract'] as const;
+
+function parts(s: string | undefined): Array<(typeof PARTS)[number]> | undefined {
+  const given = list(s);
+  const bad = given?.filter((x) => !(PARTS as readonly string[]).includes(x));
+  if (bad?.length) throw new Error(`BAD_INPUT: --only expects a comma-separated list of ${PARTS.join(', ')}; got "${bad.join(', ')}"`);
+  return given as Array<(typeof PARTS)[number]> | undefined;
+}
 
 const list = (s?: string) => s?.split(',').map((x) => x.trim()).filter(Boolean);
 
@@ -63,6 +74,7 @@ async function main(argv: string[]): Promise<number> {
     .option('--scale-sizes <list>', `interactive elements per generated page (default ${DEFAULT_SIZES.join(',')})`)
     .option('--scale-variants <list>', `page shapes at scale (default ${VARIANTS.join(',')})`)
     .option('--scale-runs <n>', 'timed runs per extraction at scale', '3')
+    .option('--only <parts>', `run only these parts, comma-separated: ${PARTS.join(', ')} (e.g. --only scale --scale-sizes 5000,20000)`)
     .addOption(new Option('--accname [file]', 'run the WPT name/role conformance cases (default: on without inputs)'))
     .option('--no-accname', 'skip the conformance cases')
     .option('--accname-limit <n>', 'only the first n conformance pages')
@@ -77,9 +89,12 @@ async function main(argv: string[]): Promise<number> {
   const inputs = program.args;
   const flags = program.opts<Flags>();
 
+  const wantedParts = parts(flags.only);
   const only = list(flags.sets);
-  let sets;
-  if (inputs.length) {
+  let sets: PageSet[];
+  if (wantedParts && !wantedParts.includes('corpus')) {
+    sets = [];
+  } else if (inputs.length) {
     sets = resolveInputs(inputs).filter((s) => !only || only.includes(s.name));
   } else {
     const found = defaultSets(only);
@@ -90,8 +105,10 @@ async function main(argv: string[]): Promise<number> {
     sets = found;
   }
   const defaultOn = inputs.length === 0;
-  const scaleOn = flags.scale ?? defaultOn;
-  const accnameFile = typeof flags.accname === 'string' ? resolve(flags.accname) : (flags.accname ?? defaultOn) ? DEFAULT_ACCNAME : undefined;
+  const scaleOn = wantedParts ? wantedParts.includes('scale') : flags.scale ?? defaultOn;
+  const accnameOn = wantedParts ? wantedParts.includes('accname') : flags.accname ?? defaultOn;
+  const extractOn = wantedParts ? wantedParts.includes('extract') : flags.extract ?? defaultOn;
+  const accnameFile = typeof flags.accname === 'string' ? resolve(flags.accname) : accnameOn ? DEFAULT_ACCNAME : undefined;
   if (accnameFile && !existsSync(accnameFile) && typeof flags.accname === 'string') throw new Error(`no conformance file at ${accnameFile}`);
   const compareFile = typeof flags.compare === 'string' ? resolve(flags.compare) : flags.compare ? BASELINE : undefined;
   const baseline = compareFile ? readBaseline(compareFile) : undefined;
@@ -117,7 +134,7 @@ async function main(argv: string[]): Promise<number> {
   }
   const text = writeOutputs(results, resolve(flags.out), compared);
   process.stdout.write(text + '\n');
-  if (flags.extract ?? defaultOn) {
+  if (extractOn) {
     const run = await runExtractBench({ ...(flags.quiet && { quiet: true }) });
     process.stdout.write(('skipped' in run ? `EXTRACTION skipped: ${run.skipped}` : renderExtractReport(run.results)) + '\n');
   }

@@ -94,6 +94,8 @@ export const ScaleResult = z.object({
   variant: z.string(),
   elements: z.number(),
   listedFull: z.number(),
+  /** Listed by a warm full-page read (the first may miss what a slow step left for later, e.g. closed shadow roots). */
+  listedWarm: z.number().optional(),
   /** The first full-page extraction on the page (cold: the engine tags everything first). */
   firstMs: Num,
   fullMs: Num,
@@ -107,6 +109,12 @@ export const ScaleResult = z.object({
   /** Bytes the engines' answers took over CDP for one full-page / viewport read (hosts that count them). */
   bytesFull: z.number().optional(),
   bytesViewport: z.number().optional(),
+  /** Every CDP answer received while one read ran (counted from outside the host: engine answers, frame layout, closed shadow roots…): the first full-page read, a warm one, a viewport one. */
+  cdpBytesFirst: z.number().optional(),
+  cdpBytesFull: z.number().optional(),
+  cdpBytesViewport: z.number().optional(),
+  /** The same, per CDP command, largest first. */
+  cdpMethods: z.object({ first: z.record(z.string(), z.number()), full: z.record(z.string(), z.number()), viewport: z.record(z.string(), z.number()) }).optional(),
   /** Full-page model after one element's text changed, and a cold one (fresh) in the same session; their ratio. */
   rereadMs: z.number().optional(),
   coldMs: z.number().optional(),
@@ -118,6 +126,8 @@ export const ScaleResult = z.object({
   heapGrowthMb: Num,
   /** Committed JS heap after the extraction: the high-water mark of the isolate. */
   heapTotalMb: Num,
+  /** JS heap the page still holds after every pagelens read and a GC, minus the heap before the first read: what the engine keeps. */
+  heapRetainedMb: z.number().optional(),
   error: z.string().optional(),
 });
 export type ScaleResult = z.infer<typeof ScaleResult>;
@@ -140,6 +150,8 @@ export const SetSummary = z.object({
   /** Median over pages of warm / cold full-page model time after a one-element change (from Node, and inside the page). */
   incrementalRatio: z.number().nullable().optional(),
   incrementalEngineRatio: z.number().nullable().optional(),
+  /** How many pages the re-read was measured on (a page listing nothing with text to change has none). */
+  incrementalPages: z.number().optional(),
   nameAgreement: z.number().nullable(),
   /** The same, leaving out elements Chrome gives no name and pagelens does. */
   nameAgreementChromeNamed: z.number().nullable(),

@@ -43,6 +43,7 @@ export function summariseSet(pages: PageResult[]): SetSummary {
     coverageSeen: share(sum(ok, (p) => p.coverage?.covered), sum(ok, (p) => (p.coverage?.candidates ?? 0) - (p.coverage?.unseen ?? 0))),
     coverageAccounted: share(sum(ok, (p) => (p.coverage?.covered ?? 0) + (p.coverage?.accounted ?? 0)), sum(ok, (p) => p.coverage?.candidates)),
     incrementalRatio: ratioMedian(ok, (x) => x.warmMs / x.coldMs),
+    incrementalPages: ok.filter((p) => p.incremental).length,
     incrementalEngineRatio: ratioMedian(ok, (x) => x.coldEngineMs > 0 ? x.warmEngineMs / x.coldEngineMs : NaN),
     nameAgreement: share(sum(ok, (p) => p.names?.agree), sum(ok, (p) => p.names?.compared)),
     nameAgreementChromeNamed: share(sum(ok, (p) => p.names?.agree), sum(ok, (p) => (p.names?.compared ?? 0) - (p.names?.oursOnly ?? 0))),
@@ -94,9 +95,17 @@ function ratioMedian(pages: PageResult[], ratio: (x: NonNullable<PageResult['inc
 export function goals(sets: Record<string, SetSummary>, conf: Summary['conformance'], scale: ScaleResult[]): Goal[] {
   const s = sets.all ?? Object.values(sets)[0];
   const big = scale.find((r) => r.variant === 'flat' && r.elements === 50000);
-  const at50k = (name: string, target: string, pick: (r: ScaleResult) => number, limit: number): Goal => big && !big.error
-    ? goal(name, target, pick(big), limit, true, (v) => v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${Math.round(v)} ms`)
-    : { goal: name, target, measured: big?.error ?? 'not run', value: null, pass: big ? false : null };
+  const atSize = (elements: number) => (name: string, target: string, pick: (r: ScaleResult) => number, limit: number): Goal => {
+    const r = scale.find((x) => x.variant === 'flat' && x.elements === elements);
+    return r && !r.error
+      ? goal(name, target, pick(r), limit, true, (v) => v >= 1000 ? `${(v / 1000).toFixed(2)} s` : `${Math.round(v)} ms`)
+      : { goal: name, target, measured: r?.error ?? 'not run', value: null, pass: r ? false : null };
+  };
+  const at50k = atSize(50000);
+  const at20k = atSize(20000);
+  // The re-read goal is about shop pages (heavy, many listed elements); the pooled corpus when there are none.
+  const rereadSet = sets.shop ? 'shop' : sets.all ? 'all' : Object.keys(sets)[0];
+  const reread = rereadSet ? sets[rereadSet] : undefined;
   return [
     goal('v3 viewport tokens / Playwright AI', '≤ 3%', s?.tokenRatio.v3Viewport, 0.03, true, (v) => pct(v)),
     goal('v3 full-page tokens / Playwright AI', '≤ 20%', s?.tokenRatio.v3Full, 0.2, true, (v) => pct(v)),
@@ -116,11 +125,15 @@ export function goals(sets: Record<string, SetSummary>, conf: Summary['conforman
       : { goal: '50k elements: first snapshot vs Playwright AI', target: '≤ 1×', measured: 'not measured', value: null, pass: null },
     at50k('50k elements: warm full-page snapshot', '≤ 1 s', (r) => r.fullMs, 1000),
     at50k('50k elements: viewport snapshot', '≤ 100 ms', (r) => r.viewportMs, 100),
+    at20k('20k elements: first full-page snapshot', '≤ 0.8 s', (r) => r.firstMs, 800),
+    at20k('20k elements: warm full-page snapshot', '≤ 0.4 s', (r) => r.fullMs, 400),
+    at20k('20k elements: viewport snapshot', '≤ 60 ms', (r) => r.viewportMs, 60),
     // Speed
     goal('v3 full-page time / Playwright AI time', '≤ 0.25×', s?.timeRatio.v3Full, 0.25, true, times),
     goal('v3 full-page time / floor', '≤ 3×', s?.timeRatio['v3Full/floor'], 3, true, times),
-    goal('re-read after one change / cold read (from Node)', '≤ 10%', s?.incrementalRatio, 0.1, true, (v) => pct(v)),
-    goal('the same, inside the page (engine only)', '≤ 10%', s?.incrementalEngineRatio, 0.1, true, (v) => pct(v)),
+    goal('re-read after one change / cold read (from Node)', '≤ 10%', reread?.incrementalRatio, 0.1, true,
+      (v) => `${pct(v)} (median of ${reread?.incrementalPages ?? '?'} ${rereadSet} pages)`),
+    goal('the same, inside the page (engine only)', '≤ 10%', reread?.incrementalEngineRatio, 0.1, true, (v) => pct(v)),
   ];
 }
 

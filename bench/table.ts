@@ -1,7 +1,7 @@
 // The stdout summary: one block per question (tokens, time, quality, conformance, scale, goals).
 import { METHOD_LABELS, type Method, type Results } from './schema.js';
 import type { Regression } from './summary.js';
-import { human, pct } from './stats.js';
+import { human, median, pct, quantile } from './stats.js';
 
 const TOKEN_ROWS = ['v3Viewport', 'v3Full', 'textFull', 'semanticFull', 'axtree', 'html', 'playwrightAi', 'chromeAx'];
 const TIME_ROWS = ['v3Viewport', 'v3Full', 'textFull', 'semanticFull', 'modelFull', 'axtree', 'html', 'playwrightAi', 'chromeAx', 'floor'];
@@ -55,6 +55,8 @@ export function renderTable(r: Results, compared?: { regressions: Regression[]; 
     out.push('', grid('RE-READ after one element\'s text changed: warm / cold full-page model, median per page', [
       ['', ...sets], ['from Node', ...inc((x) => x.incrementalRatio)], ['inside the page', ...inc((x) => x.incrementalEngineRatio)],
     ], [22, ...sets.map(() => 10)]));
+    const perPage = rereadPerPage(r);
+    if (perPage) out.push(perPage);
     const q = (f: (x: (typeof s.sets)[string]) => number | null) => sets.map((x) => pct(f(s.sets[x])));
     out.push('', grid('QUALITY against Chrome\'s accessibility tree (pooled over pages)', [
       ['', ...sets],
@@ -80,11 +82,14 @@ export function renderTable(r: Results, compared?: { regressions: Regression[]; 
       ? [x.variant, String(x.elements), x.error.startsWith('skipped') ? x.error : `failed: ${x.error}`.slice(0, 90)]
       : [x.variant, String(x.elements), human(x.firstMs), human(x.fullMs), human(x.viewportMs), human(x.modelMs),
         x.playwrightAiOverMs !== undefined ? `>${human(x.playwrightAiOverMs)}` : human(x.playwrightAiFirstMs), x.playwrightAiOverMs !== undefined ? '–' : human(x.playwrightAiMs),
-        pct(x.rereadRatio, 0), human(x.bytesFull), human(x.bytesViewport),
-        String(x.listedFull), human(x.tokensFull), human(x.heapGrowthMb), human(x.heapTotalMb)]);
-    out.push('', grid('SCALE (generated pages; first = cold call, then warm medians; model = lens.model, no rendering or token count; PW = Playwright AI snapshot first/warm; reread = full model after one text change / cold model, from Node; bytes = engine answers over CDP per full/viewport read; heap = main renderer)', [
-      ['variant', 'elements', 'first ms', 'full ms', 'vp ms', 'model ms', 'PW1 ms', 'PW ms', 'reread', 'B full', 'B vp', 'listed', 'tokens', 'heap +MB', 'heap MB'], ...rows,
-    ], [8, 9, 9, 9, 8, 9, 8, 8, 7, 7, 7, 8, 8, 9, 8]));
+        pct(x.rereadRatio, 0), human(x.cdpBytesFirst), human(x.cdpBytesFull), human(x.cdpBytesViewport),
+        x.listedWarm !== undefined && x.listedWarm !== x.listedFull ? `${x.listedFull}/${x.listedWarm}` : String(x.listedFull), human(x.tokensFull), human(x.heapGrowthMb), human(x.heapRetainedMb), human(x.heapTotalMb)]);
+    out.push('', grid('SCALE (generated pages; first = cold call, then warm medians; model = lens.model, no rendering or token count; PW = Playwright AI snapshot first/warm; reread = full model after one text change / cold model, from Node; CDP = bytes of every CDP answer during the first / a warm full / a viewport read; heap = main renderer: +MB during the first read, kept MB after all reads and a GC, committed MB)', [
+      ['variant', 'elements', 'first ms', 'full ms', 'vp ms', 'model ms', 'PW1 ms', 'PW ms', 'reread', 'CDP 1st', 'CDP full', 'CDP vp', 'listed', 'tokens', 'heap +MB', 'kept MB', 'heap MB'], ...rows,
+    ], [8, 9, 9, 9, 8, 9, 8, 8, 7, 8, 9, 7, 10, 8, 9, 8, 8]));
+    const top = (m: Record<string, number> | undefined) => Object.entries(m ?? {}).slice(0, 3).map(([k, n]) => `${k} ${human(n)}`).join(', ') || '–';
+    out.push('CDP bytes by command (first read | warm full read | viewport read), largest three; listed a/b = first read / warm read');
+    for (const x of s.scale) if (x.cdpMethods) out.push(`  ${x.variant} ${x.elements}: ${top(x.cdpMethods.first)} | ${top(x.cdpMethods.full)} | ${top(x.cdpMethods.viewport)}`);
   }
   out.push('', 'GOALS (reported, not asserted)');
   for (const g of s.goals) out.push(`  ${g.pass === null ? '  -  ' : g.pass ? ' pass' : ' MISS'}  ${g.goal.padEnd(50)} ${g.target.padEnd(8)} measured ${g.measured}`);
@@ -111,4 +116,25 @@ function missSummary(r: Results): string {
   const diffs = r.pages.reduce((a, p) => a + (p.names?.disagreements.length ?? 0), 0);
   return `MISSES: ${total} interactive elements with a box not listed (${byVia.role ?? 0} by role, ${byVia.focusable ?? 0} only focusable): ${top || 'none'}\n`
     + `NAME DIFFERENCES (first 40 per page): ${diffs}, of which ours empty ${emptyOurs}, Chrome's empty ${emptyChrome}`;
+}
+
+/**
+ * The re-read ratio page by page (warm / cold, from Node): its spread per set, and the pages
+ * furthest from the goal, so that a median is never the only figure.
+ */
+function rereadPerPage(r: Results): string {
+  const bySet = new Map<string, Array<{ page: string; ratio: number }>>();
+  for (const p of r.pages) {
+    if (!p.incremental || !(p.incremental.coldMs > 0)) continue;
+    const list = bySet.get(p.set) ?? [];
+    list.push({ page: p.page, ratio: p.incremental.warmMs / p.incremental.coldMs });
+    bySet.set(p.set, list);
+  }
+  const lines: string[] = [];
+  for (const [set, list] of bySet) {
+    const v = list.map((x) => x.ratio);
+    const worst = [...list].sort((a, b) => b.ratio - a.ratio).slice(0, 3).map((x) => `${x.page} ${pct(x.ratio, 0)}`).join(', ');
+    lines.push(`  ${set}: ${list.length} pages, per page min ${pct(Math.min(...v), 0)}, p10 ${pct(quantile(v, 0.1), 0)}, median ${pct(median(v), 1)}, p90 ${pct(quantile(v, 0.9), 0)}, max ${pct(Math.max(...v), 0)}; highest: ${worst}`);
+  }
+  return lines.join('\n');
 }

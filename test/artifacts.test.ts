@@ -137,7 +137,7 @@ test('no script, style, comment or secret in skeleton, full or hybrid; the page\
     }
   }
   // Templates in the full DOM are only pagelens's own: shadow roots and templatize's definitions.
-  for (const t of startTags(full.dom).filter((x) => x.tag === 'template')) assert.ok('shadowrootmode' in t.attrs || /^t\d+$/.test(t.attrs.id), JSON.stringify(t));
+  for (const t of startTags(full.dom).filter((x) => x.tag === 'template')) assert.ok('shadowrootmode' in t.attrs || /^[ta]\d+$/.test(t.attrs.id), JSON.stringify(t));
   assert.doesNotMatch(dom, /template row/);
   // Form state as it is now: the typed holder value, the chosen option; the password field, no value at all.
   assert.match(dom, /<input id="pw" type="password" name="pw" data-id="\d+"[^>]*>/);
@@ -416,4 +416,14 @@ test('CLI: --mode skeleton|full|hybrid, --screenshot writes the JPEG, flags that
   }
   const badQuality = await runCli(['snapshot', 'http://127.0.0.1:9/never.html', '--mode', 'hybrid', '--quality', '0'], { env: noBrowser });
   assert.match(badQuality.stderr, /^pagelens: BAD_INPUT: --quality expects an integer from 1 to 100/);
+});
+
+test('templatize writes the annotations every element carries once (rule 3) and undoes it exactly, a page\'s own bare attribute of that name included', () => {
+  const row = (k: number) => `<p data-interactive="false" data-visible="true">para ${k} <b data-interactive="false" data-visible="true">${k}</b></p><hr data-interactive="false" data-visible="false">`;
+  const page = `<main data-interactive="false" data-visible="true">${Array.from({ length: 12 }, (_, k) => row(k)).join(' ')}<input a1 data-interactive="true" data-visible="true"></main>`;
+  const t = templatize(page).html;
+  assert.equal(untemplatize(t), page);
+  assert.match(t, /^(<template id="a\d+">[^<]*<\/template>)*<template id="a\d+">data-interactive="false" data-visible="true"<\/template>/);
+  assert.ok(!/<template id="a1">/.test(t), 'a1 is a bare attribute of the page: another name is used');
+  assert.ok(t.length < page.length * 0.5, `${t.length} of ${page.length}`);
 });

@@ -9,6 +9,7 @@ import { runBench } from '../bench/runner.js';
 import { Results, type PageResult } from '../bench/schema.js';
 import { compare } from '../bench/summary.js';
 import { stripIds } from '../bench/measurePage.js';
+import { renderTable } from '../bench/table.js';
 import { FIXTURES } from './harness.js';
 
 let out: string;
@@ -98,7 +99,7 @@ test('summary, goals, files and the baseline comparison', () => {
   const s = results.summary.sets.fixtures;
   assert.equal(s.pages, 2);
   assert.ok(s.tokenRatio.v3Full > 0 && s.coverage! > 0 && s.formsNamed !== null);
-  assert.equal(results.summary.goals.length, 15);
+  assert.equal(results.summary.goals.length, 18);
   assert.ok(results.summary.goals.every((g) => g.measured.length > 0));
   // The four of the engine-quality issue are each measured: names, coverage, scale (here 'not run': no 50k page), speed.
   for (const name of ['accname conformance (WPT, listed cases)', 'coverage: listed or accounted for', 're-read after one change / cold read (from Node)']) {
@@ -125,6 +126,9 @@ test('the re-read after a one-element change is timed warm and cold, and the pag
     assert.ok(inc && inc.warmMs > 0 && inc.coldMs > 0 && inc.warmEngineMs >= 0 && inc.coldEngineMs > 0, `${p.page}: ${JSON.stringify(inc)}`);
   }
   assert.ok(results.summary.sets.fixtures.incrementalRatio! > 0);
+  // Per page, with the median: the spread is printed, and the goal says over how many pages of which set.
+  assert.match(renderTable(results), /fixtures: 2 pages, per page min \d+%, p10 \d+%, median [\d.]+%, p90 \d+%, max \d+%; highest: bench-/);
+  assert.match(results.summary.goals.find((g) => g.goal === 're-read after one change / cold read (from Node)')!.measured, /^[\d.]+% \(median of 2 fixtures pages\)$/);
   // The changed text was restored before the comparison with Chrome: no name reads "Changed".
   for (const p of results.pages) assert.ok(!p.names!.disagreements.some((d) => d.ours.startsWith('Changed')), JSON.stringify(p.names!.disagreements));
 });

@@ -137,6 +137,19 @@ matrix('state_changes: a checkbox ticked', async (p, snap) => {
   verified(await p.act(`click(${idOf(snap, 'Agree')})`, { expect: { type: 'state_changes' } }));
 });
 
+matrix('check: already checked is nothing to do; a box the page keeps unchecked and a radio unchecked are refused', async (p, snap) => {
+  const same = await p.act(`check(${idOf(snap, 'Basic')})`);
+  assert.equal(same.ok, true, show(same));
+  assert.equal(same.method, 'none', show(same));
+  const radio = await p.act(`uncheck(${idOf(snap, 'Basic')})`);
+  assert.equal(radio.error?.code, 'NOT_ACTIONABLE', show(radio));
+  assert.match(radio.error!.message, /is a radio button: choose another option in its group/);
+  const locked = await p.act(`check(${idOf(snap, 'Locked')})`);
+  assert.equal(locked.error?.code, 'NOT_ACTIONABLE', show(locked));
+  assert.match(locked.error!.message, /but it is still unchecked/);
+  assert.equal(await p.page.isChecked('#basic'), true);
+});
+
 matrix('element_appears (text) and any_change', async (p, snap) => {
   const r = await p.act(`click(${idOf(snap, 'Save')})`, { expect: { type: 'element_appears', text: 'Thanks for saving' } });
   verified(r);

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import { serveFolder, type StaticServer } from '../src/browser/static.js';
 import { FIXTURES } from './harness.js';
-import { McpClient, idOf, statusServer } from './mcp-parity-helpers.js';
+import { McpClient, idOf, statusServer, type Answer } from './mcp-parity-helpers.js';
 
 let mcp: McpClient;
 let site: StaticServer;
@@ -35,9 +35,13 @@ describe('pagelens mcp: answers carry what happened', { concurrency: false }, ()
     assert.equal(ok.navigated?.status, 200, JSON.stringify(ok.navigated));
     assert.equal(ok.action?.warnings, undefined);
     for (const code of [402, 404]) {
-      const a = await mcp.answer('browser_navigate', { url: `${status.url}status/${code}` });
-      assert.equal(a.navigated?.status, code, JSON.stringify(a));
-      assert.ok(a.action?.warnings?.some((w) => w.includes(`HTTP ${code}`)), JSON.stringify(a.action));
+      const r = await mcp.call('browser_navigate', { url: `${status.url}status/${code}` });
+      const a = JSON.parse(r.text) as Answer;
+      assert.equal(a.navigated?.status, code, r.text);
+      // Not a plain ok: either refused as a failed navigation, or ok with a warning naming the status.
+      const flagged = (r.isError && a.action?.ok === false && (a.action.error?.message ?? '').includes(String(code))) || !!a.action?.warnings?.some((w) => w.includes(`HTTP ${code}`));
+      assert.ok(flagged, r.text);
+      assert.ok(a.snapshot, 'the error page is still shown');
     }
   });
 

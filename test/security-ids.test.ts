@@ -167,7 +167,7 @@ test('tabs of one session never share an ID: one handed out in another tab is re
   const { gotoSettled } = await import('../src/browser/goto.js');
   const session = new IdNumbering();
   const one = await h.open('sec-login.html');
-  const two = await h.open('about:blank');
+  const two = await h.open('sec-comment.html');
   const lensOne = await Lens.attach(one.page, { numbering: session });
   const lensTwo = await Lens.attach(two.page, { numbering: session });
   const a = await lensOne.snapshot();

@@ -4,11 +4,12 @@
 // An action with an expected outcome is then verified against what the page did (verify.ts); the
 // rules (stale, masked values, the verdict) are the shared ones in src/model, as on the CDP host.
 import { formatAction, formatMasked, toAction, type Action } from '../../src/model/actions.js';
-import type { OkReason, PrepareResult, ScrollResult, SelectResult, SetValueResult, TextEntry } from '../../src/model/engine.js';
+import type { ElementState, OkReason, PrepareResult, ScrollResult, SelectResult, SetValueResult, TextEntry } from '../../src/model/engine.js';
 import { ERROR_CODES } from '../../src/model/errors.js';
 import { innerControlAdvice } from '../../src/model/page.js';
 import type { ActionMethod, ActionResult, ExpectedOutcome } from '../../src/model/outcome.js';
 import { staleReason } from '../../src/model/stale.js';
+import { planToggle, toggleMissed } from '../../src/model/toggle.js';
 import { insertText, mouseMove, mousePress, pressKeys, selectAll, trustedInput } from './input.js';
 import { describe } from './layout.js';
 import { ask, restoreTab, tabState } from './tab.js';
@@ -170,10 +171,14 @@ async function perform(tabId: number, a: Action, r: Resolved | undefined, input:
     }
     case 'check': case 'uncheck': case 'toggle': {
       const el = need(r);
-      const st = await elementOp<{ checked: boolean | 'mixed' | null }>(tabId, el, { op: 'state' });
-      if (st.checked === null) throw new Refused('NOT_ACTIONABLE', `element ${a.id} is not a checkbox, radio or switch`);
-      if ((a.type === 'check' && st.checked === true) || (a.type === 'uncheck' && st.checked === false)) return { method: 'none', detail: `${a.id} was already ${a.type}ed` };
-      return click(tabId, el, trusted);
+      const st = await elementOp<ElementState>(tabId, el, { op: 'state' });
+      const plan = planToggle(el.gid, a.type, st.checked, st.tag === 'input' && st.type === 'radio');
+      if ('done' in plan) return { method: 'none', detail: plan.done };
+      if ('refuse' in plan) throw new Refused('NOT_ACTIONABLE', plan.refuse);
+      const done = await click(tabId, el, trusted);
+      const missed = toggleMissed(el.gid, plan.want, (await elementOp<ElementState>(tabId, el, { op: 'state' })).checked);
+      if (missed) throw new Refused('NOT_ACTIONABLE', missed);
+      return { method: done.method, detail: `${plan.want ? 'checked' : 'unchecked'} ${el.gid}` };
     }
     case 'press': {
       if (!trusted) throw new Refused('NOT_ACTIONABLE', 'keys need trusted input (chrome.debugger), which is not available');

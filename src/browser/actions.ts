@@ -10,6 +10,7 @@ import { parseChord } from '../model/keys.js';
 import { ExpectedOutcome, parseExpectSpec, type ActionMethod, type ActionResult } from '../model/outcome.js';
 import { globalId } from '../model/page.js';
 import { staleReason } from '../model/stale.js';
+import { planToggle, toggleMissed } from '../model/toggle.js';
 import { parseInput } from '../model/validate.js';
 import type { LensCore, Resolved } from './core.js';
 import { elementCall, engineCall } from './engine.js';
@@ -178,21 +179,17 @@ async function execute(core: LensCore, action: Action, el: Resolved | undefined,
       return selectOptions(core, need(el), gid, Array.isArray(action.option) ? action.option : [action.option]);
     case 'check': case 'uncheck': case 'toggle': {
       const e = need(el);
-      const before = await elementCall(e, 'checkedOf', [], GROUP);
-      if (before === null) throw refuse('NOT_ACTIONABLE', `${gid} is not a checkbox, radio or switch`);
-      const want = action.type === 'toggle' ? before !== true : action.type === 'check';
-      if (before === want) return { method: 'none', detail: `${gid} was already ${want ? 'checked' : 'unchecked'}` };
       const state = await elementCall(e, 'elementState', [], GROUP);
-      if (!want && state.tag === 'input' && state.type === 'radio') {
-        throw refuse('NOT_ACTIONABLE', `${gid} is a radio button: choose another option in its group instead of unchecking it`);
-      }
+      const plan = planToggle(gid, action.type, await elementCall(e, 'checkedOf', [], GROUP), state.tag === 'input' && state.type === 'radio');
+      if ('done' in plan) return { method: 'none', detail: plan.done };
+      if ('refuse' in plan) throw refuse('NOT_ACTIONABLE', plan.refuse);
       const at = await reach(core, e, gid);
       let method: ActionMethod = 'mouse';
       if (at.ok) await mousePress(cdp, at.x, at.y);
       else if (at.code === 'UNREACHABLE') { await elementCall(e, 'clickJs', [], GROUP); method = 'js'; } else throw refuse(at.code, at.reason);
-      const after = await checkedAfterClick(core, e, gid);
-      if (after !== want) throw refuse('NOT_ACTIONABLE', `clicked ${gid}, but it is still ${after === true ? 'checked' : after === 'mixed' ? 'mixed' : 'unchecked'}`);
-      return { method, detail: `${want ? 'checked' : 'unchecked'} ${gid}` };
+      const missed = toggleMissed(gid, plan.want, await checkedAfterClick(core, e, gid));
+      if (missed) throw refuse('NOT_ACTIONABLE', missed);
+      return { method, detail: `${plan.want ? 'checked' : 'unchecked'} ${gid}` };
     }
     case 'press': {
       const chord = parseChord(action.keys);

@@ -1,17 +1,26 @@
 // Finding the elements that listen for gestures other than a click — double click, right click,
-// hover, drag and drop — so the engine lists them (src/page/gestures.ts). One CDP call per frame
-// (DOMDebugger.getEventListeners over the document's subtree) sees the listeners of every world,
+// hover, drag and drop — so the engine lists them (src/page/gestures.ts). A few CDP calls per frame
+// (DOMDebugger.getEventListeners over the document's frame-free subtrees) see the listeners of every world,
 // the page's own included, without wrapping addEventListener in the page (which its scripts
 // could see) and without any per-element cost in the walk. It costs a few to tens of ms on a
 // large page, so hosts run it when they read a page anew (after a navigation, on a snapshot),
-// not before every delta.
+// not before every delta. Not seen: listeners inside shadow trees and on the elements that hold
+// an iframe or a shadow host (see gestureRoots in src/page/gestures.ts for why).
 import type { LensCore } from './core.js';
 import { describeFailure } from './frames.js';
+import type { Target } from './target.js';
 
 const GESTURE_EVENTS = new Set(['dblclick', 'contextmenu', 'mouseover', 'mouseenter', 'pointerenter', 'dragstart', 'dragover', 'drop']);
 const GROUP = 'pagelens-gestures';
 
 interface Listener { type: string; backendNodeId?: number }
+
+/** The engine's gestureRoots(): the subtrees that may be asked with pierce, as handles. */
+async function subtreesWithoutFrames(target: Target, frameId: string): Promise<string[]> {
+  const list = await target.callFunction<{ objectId: string }>(frameId, 'function () { return globalThis.__pagelens.gestureRoots(); }', [], false, GROUP);
+  const { result } = await target.cdp.send<{ result: Array<{ name: string; value?: { objectId?: string } }> }>('Runtime.getProperties', { objectId: list.objectId, ownProperties: true });
+  return result.filter((p) => /^\d+$/.test(p.name) && p.value?.objectId).map((p) => p.value!.objectId!);
+}
 
 /** Marks every frame's gesture listeners' elements; says how many were new, and frames that failed. */
 export async function markGestureTargets(core: LensCore): Promise<{ marked: number; warnings: string[] }> {
@@ -19,10 +28,8 @@ export async function markGestureTargets(core: LensCore): Promise<{ marked: numb
     const warnings: string[] = [];
     const counts = await Promise.all(frames.filter((f) => !f.error).map(async (f) => {
       try {
-        const doc = await f.target.callFunction<{ objectId: string }>(f.frameId, 'function () { return document; }', [], false, GROUP);
-        // pierce: shadow roots too (a same-process iframe's nodes come back as well; they fail to
-        // resolve in this frame's world below and are marked by that frame's own pass).
-        const { listeners } = await f.target.cdp.send<{ listeners: Listener[] }>('DOMDebugger.getEventListeners', { objectId: doc.objectId, depth: -1, pierce: true });
+        const roots = await subtreesWithoutFrames(f.target, f.frameId);
+        const listeners = (await Promise.all(roots.map((objectId) => f.target.cdp.send<{ listeners: Listener[] }>('DOMDebugger.getEventListeners', { objectId, depth: -1, pierce: true })))).flatMap((r) => r.listeners);
         const nodes = [...new Set(listeners.filter((l) => GESTURE_EVENTS.has(l.type) && l.backendNodeId).map((l) => l.backendNodeId!))];
         if (!nodes.length) return 0;
         const handles = await Promise.all(nodes.map((id) => f.target.resolveBackendNode(id, f.frameId, GROUP).catch(() => null)));

@@ -13,6 +13,10 @@
 //  2. Every self-closing `<tN …/>` tag naming a definition is replaced by that BODY, in which each
 //     `{{name}}` is replaced by the value of the tag's attribute `name`, unescaped (`&amp;`,
 //     `&quot;` → `&`, `"`). A template with one slot calls it `v`, with several `v1`, `v2`, ….
+//  3. Definitions `<template id="aN">RUN</template>` stand among them too: in the result of step 2,
+//     every bare attribute `aN` (no value) of a start tag is replaced by RUN (the annotations that
+//     every element of the full DOM carries, `data-interactive="false" data-visible="true"`).
+//     Templatize writes one only for a name no start tag of the document uses as a bare attribute.
 // Templatize only writes a template whose fixed text holds no `{{`, names templates after no tag
 // the document uses, and only collapses elements it saw closed, so untemplatize(templatize(x)) === x
 // for every string x.
@@ -38,7 +42,7 @@ type Child = Elem | Leaf;
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr', 'param', 'keygen']);
 // Elements whose content is text up to their end tag, whatever it looks like.
 const RAW_TEXT = new Set(['script', 'style', 'xmp', 'noembed', 'noframes', 'textarea', 'title', 'plaintext']);
-const DEFINITION = /^<template id="(t\d+)">/;
+const DEFINITION = /^<template id="([ta]\d+)">/;
 
 interface Token {
   type: 'open' | 'close' | 'text' | 'opaque';
@@ -50,13 +54,15 @@ interface Token {
   values: Hole[];
   /** Attribute name → value range (open tags). */
   attrs: Map<string, Hole>;
+  /** Attributes written without a value, by the range of their name (open tags). */
+  bare: Array<{ name: string } & Hole>;
 }
 
 /** Splits HTML into tags and text; a `<` that starts no tag is text. Never throws. */
 function* tokens(s: string, from = 0): Generator<Token> {
   let pos = from;
   let raw: string | null = null;
-  const text = (start: number, end: number): Token => ({ type: 'text', name: '', start, end, selfClosing: false, values: [], attrs: new Map() });
+  const text = (start: number, end: number): Token => ({ type: 'text', name: '', start, end, selfClosing: false, values: [], attrs: new Map(), bare: [] });
   while (pos < s.length) {
     if (raw) {
       // Inside a raw-text element: everything up to its end tag is one text.
@@ -103,6 +109,7 @@ function* tokens(s: string, from = 0): Generator<Token> {
     const name = s.slice(nameStart, i).toLowerCase();
     const values: Hole[] = [];
     const attrs = new Map<string, Hole>();
+    const bare: Token['bare'] = [];
     let selfClosing = false;
     // Attributes: name, optional = and a quoted or bare value; quotes may hold ">".
     while (i < s.length && s[i] !== '>') {
@@ -114,7 +121,7 @@ function* tokens(s: string, from = 0): Generator<Token> {
       const attrName = s.slice(attrStart, i);
       let j = i;
       while (j < s.length && /\s/.test(s[j])) j++;
-      if (s[j] !== '=') continue;
+      if (s[j] !== '=') { if (attrName) bare.push({ name: attrName, start: attrStart, end: i }); continue; }
       j++;
       while (j < s.length && /\s/.test(s[j])) j++;
       const q = s[j];
@@ -133,7 +140,7 @@ function* tokens(s: string, from = 0): Generator<Token> {
       }
     }
     const end = Math.min(s.length, i + 1);
-    yield { type: closing ? 'close' : 'open', name, start: pos, end, selfClosing, values: closing ? [] : values, attrs };
+    yield { type: closing ? 'close' : 'open', name, start: pos, end, selfClosing, values: closing ? [] : values, attrs, bare: closing ? [] : bare };
     if (!closing && !selfClosing && RAW_TEXT.has(name)) raw = name;
     pos = end;
   }
@@ -303,18 +310,78 @@ export function templatize(html: string, opts: { minRun?: number } = {}): Templa
   visit(roots);
 
   const needsEnd = DEFINITION.test(html);
-  if (!definitions.length && !needsEnd) return { html, templates: 0, instances: 0 };
   edits.sort((a, b) => a.start - b.start);
-  let out = definitions.join('') + (needsEnd ? '<template id="t0"></template>' : '');
+  let rest = '';
   let at = 0;
-  for (const e of edits) { out += html.slice(at, e.start) + e.text; at = e.end; }
-  out += html.slice(at);
+  for (const e of edits) { rest += html.slice(at, e.start) + e.text; at = e.end; }
+  rest += html.slice(at);
+  const short = abbreviate(definitions.join('') + rest);
+  if (!short.defs && !definitions.length && !needsEnd) return { html, templates: 0, instances: 0 };
+  // The t0 marker follows every definition; the definitions of templates open the abbreviated text.
+  const defsLength = estimateLengthOfDefinitions(short.html, definitions.length);
+  const out = short.defs + short.html.slice(0, defsLength) + (needsEnd ? '<template id="t0"></template>' : '') + short.html.slice(defsLength);
   return { html: out, templates: definitions.length, instances };
+}
+
+// The annotations every element of the full DOM carries (seed 000 §5), in the order the serializer writes them.
+const ANNOTATION_RUNS = ['false', 'true'].flatMap((i) => ['false', 'true'].map((v) => `data-interactive="${i}" data-visible="${v}"`));
+const MIN_ABBREVIATED = 8;
+const INTERACTIVE_PREFIX = 'data-interactive="';
+
+/**
+ * Rule 3 (see the top): a run of annotation attributes that recurs is written once, as
+ * `<template id="aN">RUN</template>`, and in each start tag as the bare attribute `aN`.
+ */
+function abbreviate(s: string): { defs: string; html: string } {
+  const bareNames = new Set<string>();
+  const found = new Map<string, Hole[]>();
+  for (const t of tokens(s)) {
+    if (t.type !== 'open') continue;
+    for (const b of t.bare) bareNames.add(b.name.toLowerCase());
+    const hole = t.attrs.get('data-interactive');
+    if (!hole) continue;
+    const start = hole.start - INTERACTIVE_PREFIX.length;
+    if (start <= t.start || !/\s/.test(s[start - 1]) || s.slice(start, hole.start) !== INTERACTIVE_PREFIX) continue;
+    const run = ANNOTATION_RUNS.find((r) => s.startsWith(r, start));
+    if (!run || start + run.length > t.end || !/[\s/>]/.test(s[start + run.length] ?? '')) continue;
+    found.set(run, [...found.get(run) ?? [], { start, end: start + run.length }]);
+  }
+  const edits: Array<Hole & { text: string }> = [];
+  let defs = '';
+  let k = 0;
+  for (const run of ANNOTATION_RUNS) {
+    const at = found.get(run) ?? [];
+    if (at.length < MIN_ABBREVIATED) continue;
+    do k++; while (bareNames.has(`a${k}`));
+    defs += `<template id="a${k}">${run}</template>`;
+    for (const h of at) edits.push({ ...h, text: `a${k}` });
+  }
+  if (!edits.length) return { defs: '', html: s };
+  edits.sort((a, b) => a.start - b.start);
+  let out = '';
+  let pos = 0;
+  for (const e of edits) { out += s.slice(pos, e.start) + e.text; pos = e.end; }
+  return { defs, html: out + s.slice(pos) };
+}
+
+/** Where the first `count` template definitions end in `s` (they stand at its start). */
+function estimateLengthOfDefinitions(s: string, count: number): number {
+  let pos = 0;
+  for (let n = 0; n < count; n++) {
+    let depth = 0;
+    for (const t of tokens(s, pos)) {
+      if (t.name !== 'template') continue;
+      if (t.type === 'open' && !t.selfClosing) depth++;
+      else if (t.type === 'close' && --depth === 0) { pos = t.end; break; }
+    }
+  }
+  return pos;
 }
 
 /** The inverse of templatize(): the rule at the top of this file. */
 export function untemplatize(html: string): string {
   const defs = new Map<string, string>();
+  const runs = new Map<string, string>();
   let pos = 0;
   for (;;) {
     const m = DEFINITION.exec(html.slice(pos, pos + 40));
@@ -335,9 +402,9 @@ export function untemplatize(html: string): string {
     const body = html.slice(bodyStart, bodyEnd);
     pos = after;
     if (m[1] === 't0' && body === '') break;
-    defs.set(m[1], body);
+    (m[1].startsWith('a') ? runs : defs).set(m[1], body);
   }
-  if (!defs.size && pos === 0) return html;
+  if (!defs.size && !runs.size && pos === 0) return html;
   let out = '';
   let at = pos;
   for (const t of tokens(html, pos)) {
@@ -349,5 +416,19 @@ export function untemplatize(html: string): string {
     });
     at = t.end;
   }
-  return out + html.slice(at);
+  out += html.slice(at);
+  if (!runs.size) return out;
+  // Rule 3: each bare attribute aN of a start tag is the run its definition holds.
+  let full = '';
+  let from = 0;
+  for (const t of tokens(out)) {
+    if (t.type !== 'open') continue;
+    for (const b of t.bare) {
+      const run = runs.get(b.name);
+      if (run === undefined) continue;
+      full += out.slice(from, b.start) + run;
+      from = b.end;
+    }
+  }
+  return full + out.slice(from);
 }

@@ -1,6 +1,6 @@
 // Entry of the in-page engine: bundled by esbuild into one script that every host injects,
 // in an isolated world, so that the page can neither break it nor read its state.
-import { markGestures } from './gestures.js';
+import { gestureRoots, markGestures } from './gestures.js';
 import type { EngineShape } from '../model/engine.js';
 import type { EngineSnapshotOptions } from '../model/schema.js';
 import { markDocument } from './document.js';
@@ -43,6 +43,7 @@ const api = {
   content: readContent,
   structured: readStructured,
   markGestures,
+  gestureRoots,
   nativeOptions,
   serializeDocument,
   namePaths,

@@ -98,7 +98,8 @@ export async function answer(ctx: ToolContext, action: ActionResult, before: Pag
   const { lens, state } = ctx;
   const happened = await watch?.finish({ tabIndexOf: (u) => popupIndex(ctx, u) }) ?? {};
   const { http, ...effects } = happened;
-  if (http && http.status >= 400) {
+  // The lens may already refuse an error page itself (status and NAVIGATION_FAILED): said once.
+  if (http && http.status >= 400 && action.ok) {
     // The page loaded, but it is an error page: the agent must not read it as the page it asked for.
     action = { ...action, warnings: [...action.warnings ?? [], `the page answered HTTP ${http.status}${http.statusText ? ` ${http.statusText}` : ''}`] };
   }

@@ -1,0 +1,20 @@
+// check / uncheck / toggle, decided once for every host (issue 19): what the control should become,
+// when there is nothing to do, what is refused before clicking, and what a click that did not take is.
+type Checked = boolean | 'mixed';
+
+/** Before clicking: nothing to do (`done`), refuse (`refuse`), or click to reach `want`. */
+export type TogglePlan = { done: string } | { refuse: string } | { want: boolean };
+
+export function planToggle(gid: string, type: 'check' | 'uncheck' | 'toggle', before: Checked | null, isRadio: boolean): TogglePlan {
+  if (before === null) return { refuse: `${gid} is not a checkbox, radio or switch` };
+  const want = type === 'toggle' ? before !== true : type === 'check';
+  if (before === want) return { done: `${gid} was already ${want ? 'checked' : 'unchecked'}` };
+  // A radio is unchecked by choosing another option; clicking it again does nothing (or re-checks it).
+  if (!want && isRadio) return { refuse: `${gid} is a radio button: choose another option in its group instead of unchecking it` };
+  return { want };
+}
+
+/** After the click: why the control is not what was asked (the page kept it), or null when it is. */
+export function toggleMissed(gid: string, want: boolean, after: Checked | null): string | null {
+  return after === want ? null : `clicked ${gid}, but it is still ${after === true ? 'checked' : after === 'mixed' ? 'mixed' : 'unchecked'}`;
+}
