@@ -40,14 +40,19 @@ export async function trackNetwork(core: LensCore): Promise<NetworkTracker[]> {
 export async function waitForDomStability(core: LensCore, options: StabilityOptionsInput = {}): Promise<StabilityResult> {
   const o = parseInput(StabilityOptions, options, 'stability options');
   const t0 = performance.now();
-  const trackers = o.waitForNetwork ? await trackNetwork(core) : [];
+  const navigationsAtStart = core.navigations;
+  const trackers = o.waitForNetwork ? await withinMs(trackNetwork(core), o.timeout) : [];
+  if (!trackers) return { stable: false, waitedMs: Math.round(performance.now() - t0), reason: neverSettled(core, navigationsAtStart, t0, 'the page did not answer (its frames could not be listed)') };
   const unwatched = trackers.filter((t) => t.failure).map((t) => `the network of one target is not watched (${t.failure})`);
   const done = (r: StabilityResult): StabilityResult => (unwatched.length ? { ...r, uncertain: unwatched } : r);
   let busy = 'nothing read yet';
   for (;;) {
+    const waited = Math.round(performance.now() - t0);
+    // A page that keeps the browser busy (a history.pushState flood) can leave a read unanswered
+    // for good: each read gets only the time left, so the wait ends at its bound, never later.
+    const activity = await withinMs(frameActivity(core), Math.max(POLL_MS, o.timeout - waited));
+    if (!activity) return done({ stable: false, waitedMs: Math.round(performance.now() - t0), reason: neverSettled(core, navigationsAtStart, t0, 'the page did not answer') });
     const now = performance.now();
-    const waited = Math.round(now - t0);
-    const activity = await frameActivity(core);
     const quietMs = Math.min(o.quietFromStart ? waited : Infinity, ...activity.map((a) => a.activity?.quietMs ?? 0));
     const loading = activity.find((a) => a.activity?.readyState === 'loading' || !a.activity);
     const pending = trackers.flatMap((t) => t.pending(now));
@@ -61,7 +66,23 @@ export async function waitForDomStability(core: LensCore, options: StabilityOpti
     if (loading) busy = loading.activity ? `frame ${loading.frame.ordinal} still loading` : `frame ${loading.frame.ordinal} not answering (${loading.failure ?? 'navigating'})`;
     else if (!domQuiet) busy = `DOM still changing (last change ${quietMs} ms ago)`;
     else busy = pending.length ? `${pending.length} request(s) in flight (${pending.slice(0, 2).join(', ')})` : `network active ${Math.round(netQuietMs)} ms ago`;
-    if (waited >= o.timeout) return done({ stable: false, waitedMs: waited, reason: `timeout after ${o.timeout} ms: ${busy}` });
+    if (waited >= o.timeout) return done({ stable: false, waitedMs: waited, reason: neverSettled(core, navigationsAtStart, t0, `timeout after ${o.timeout} ms: ${busy}`) });
     await new Promise((r) => setTimeout(r, Math.min(POLL_MS, Math.max(1, o.timeout - waited))));
   }
+}
+
+/** The promise's value, or undefined when it has not come within `ms` (a late failure is swallowed). */
+async function withinMs<T>(promise: Promise<T>, ms: number): Promise<T | undefined> {
+  let timer: NodeJS.Timeout | undefined;
+  promise.catch(() => {});
+  const late = new Promise<undefined>((r) => { timer = setTimeout(() => r(undefined), ms); });
+  return Promise.race([promise, late]).finally(() => clearTimeout(timer));
+}
+
+/** Why a wait ended unsettled, with the URL changes seen meanwhile (a page that rewrites its URL never settles). */
+function neverSettled(core: LensCore, navigationsAtStart: number, t0: number, why: string): string {
+  const changes = core.navigations - navigationsAtStart;
+  if (!changes) return why;
+  const seconds = ((performance.now() - t0) / 1000).toFixed(1);
+  return `the page never settled (${changes} URL change${changes === 1 ? '' : 's'} in ${seconds} s); ${why}`;
 }

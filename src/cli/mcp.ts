@@ -23,6 +23,7 @@ interface McpFlags {
   maxSessions?: number;
   sessionIdle?: number;
   downloadsDir?: string;
+  callTimeout?: number;
 }
 
 function parsePort(text: string): number {
@@ -71,6 +72,7 @@ export function addMcpCommand(program: Command): void {
     .option('--max-sessions <n>', 'with --port: open MCP sessions at most (default 8)', parseCount('--max-sessions', 1))
     .option('--session-idle <seconds>', 'with --port: close a session unused this long, with its browser context (default 900)', parseCount('--session-idle', 1))
     .option('--downloads-dir <dir>', 'save files the page downloads in this folder (absolute path); without it downloads are reported, not saved')
+    .option('--call-timeout <seconds>', 'answer a tool call TIMEOUT after this long, so a hung page cannot hold the server (default 60)', parseCount('--call-timeout', 1))
     .action(async (flags: McpFlags) => {
       const httpOnly = [flags.token !== undefined && '--token', flags.sharedContext && '--shared-context', flags.maxSessions !== undefined && '--max-sessions', flags.sessionIdle !== undefined && '--session-idle'].filter(Boolean);
       if (flags.port === undefined && httpOnly.length) throw new PagelensError('BAD_INPUT', `${httpOnly.join(', ')} only mean something with --port (stdio has one client, its parent process).`);
@@ -97,6 +99,7 @@ export function addMcpCommand(program: Command): void {
           ...(flags.sessionIdle !== undefined && { idleMs: flags.sessionIdle * 1000 }),
         },
         ...(flags.downloadsDir && { downloadsDir: flags.downloadsDir }),
+        ...(flags.callTimeout !== undefined && { callTimeoutS: flags.callTimeout }),
       });
     });
   program.command('tools').description('print the tool definitions as JSON (OpenAI functions with strict: true, or MCP tools)')

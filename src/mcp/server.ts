@@ -6,6 +6,7 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { V3_LEGEND } from '../model/roles.js';
 import { PAGE_CONTENT_RULE, runToolSafely, toolDefinitions } from '../tools/registry.js';
+import { CallDeadline } from '../tools/deadline.js';
 import type { ToolResult } from '../tools/types.js';
 import { BrowserSession, type BrowserOptions } from './browser.js';
 import { DEFAULT_IDLE_MS, DEFAULT_MAX_SESSIONS, contextIsShared, startMcpHttp, type McpHttpOptions } from './http.js';
@@ -23,6 +24,8 @@ export interface McpServerOptions extends BrowserOptions {
   port?: number;
   /** Token, session bounds and context sharing of the HTTP server. */
   http?: Omit<McpHttpOptions, 'port' | 'log'>;
+  /** Seconds one tool call may take before it is answered TIMEOUT (default 60; see tools/deadline.ts). */
+  callTimeoutS?: number;
 }
 
 const log = (msg: string) => process.stderr.write(`pagelens mcp: ${msg}\n`);
@@ -35,19 +38,21 @@ function toMcp(r: ToolResult): CallToolResult {
 }
 
 /** An MCP server (not yet connected) whose tools run on `session`. */
-export function createMcpServer(session: BrowserSession): Server {
+export function createMcpServer(session: BrowserSession, opts: Pick<McpServerOptions, 'callTimeoutS'> = {}): Server {
   const server = new Server({ name: 'pagelens', version: '0.1.0' }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   const tools = toolDefinitions('mcp');
   // Uploads may read from the folders the client declares as its roots (asked for when needed).
   session.files.setRootsProvider(async () => server.getClientCapabilities()?.roots ? (await server.listRoots()).roots.map((r) => r.uri) : []);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   // One page, one call at a time: two actions interleaved on it would each see the other's effects.
+  // Each call has a deadline, so that a call that never returns cannot hold this queue.
   let queue: Promise<unknown> = Promise.resolve();
+  const deadline = new CallDeadline(opts.callTimeoutS);
   server.setRequestHandler(CallToolRequestSchema, (req) => {
     const run = queue.then(async (): Promise<CallToolResult> => {
       try {
-        const lens = await session.lens();
-        return toMcp(await runToolSafely(lens, req.params.name, req.params.arguments ?? {}, { host: session }));
+        const args = req.params.arguments ?? {};
+        return toMcp(await deadline.run(req.params.name, args, async () => runToolSafely(await session.lens(), req.params.name, args, { host: session })));
       } catch (e) {
         // Only the browser failing to start gets here (runToolSafely answers everything else).
         const msg = e instanceof Error ? e.message : String(e);
@@ -77,7 +82,7 @@ export async function runMcpServer(opts: McpServerOptions): Promise<void> {
   if (opts.port === undefined) {
     const session = new BrowserSession(opts);
     closeAll = () => session.close();
-    const server = createMcpServer(session);
+    const server = createMcpServer(session, opts);
     const transport = new StdioServerTransport();
     transport.onclose = () => void shutdown('client disconnected');
     process.stdin.on('end', () => void shutdown('stdin closed'));
@@ -85,7 +90,7 @@ export async function runMcpServer(opts: McpServerOptions): Promise<void> {
     log('ready on stdio');
     return;
   }
-  const http = await startMcpHttp(opts, { ...opts.http, port: opts.port, log }, createMcpServer);
+  const http = await startMcpHttp(opts, { ...opts.http, port: opts.port, log }, (session) => createMcpServer(session, opts));
   closeAll = () => http.close();
   log(`ready on ${http.url} (${describeHttpProtection(opts)})`);
 }

@@ -14,6 +14,7 @@ export const ERROR_CODES = [
   'LOAD_FAILED',        // the page to open could not be loaded
   'FRAME_DETACHED',     // the frame went away
   'CDP_TIMEOUT',        // the browser did not answer in time
+  'TIMEOUT',            // a tool call ran past its deadline (the server's --call-timeout) and was given up
   'CDP_ERROR',          // the browser answered with an error
   'ENGINE_ERROR',       // the in-page engine threw, or answered something that is not what it promises
   'NO_BROWSER',         // no Chromium could be found or started

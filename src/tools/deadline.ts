@@ -1,0 +1,58 @@
+// Every tool call has a deadline (issue 20, "No input blocks the server"): a hostile page can keep
+// the browser busy forever (a history.pushState flood drowns every CDP answer), and one call that
+// never returns would hold a server's one-call-at-a-time queue for good. Work on a page cannot be
+// cancelled from here, so the call is answered TIMEOUT at its deadline and the caller moves on; the
+// abandoned work runs out in the background and the next answers say the page may still be busy.
+import type { ToolResult } from './types.js';
+
+/** What `pagelens mcp` allows one tool call by default (--call-timeout). */
+export const DEFAULT_CALL_TIMEOUT_S = 60;
+
+/** A tool that waits on purpose for a time it is given gets that time on top of the deadline. */
+export function deadlineSeconds(tool: string, args: unknown, baseSeconds: number): number {
+  const time = tool === 'browser_wait_for' && args && typeof args === 'object' ? (args as { time?: unknown }).time : undefined;
+  return typeof time === 'number' && Number.isFinite(time) && time > 0 ? baseSeconds + Math.min(time, 60) : baseSeconds;
+}
+
+interface Abandoned { tool: string; since: number }
+
+/** Runs tool calls under a deadline, remembering the ones that ran past it and are still at work. */
+export class CallDeadline {
+  private readonly abandoned = new Set<Abandoned>();
+
+  constructor(readonly baseSeconds = DEFAULT_CALL_TIMEOUT_S) {}
+
+  async run(tool: string, args: unknown, work: () => Promise<ToolResult>): Promise<ToolResult> {
+    const busy = this.busyNote();
+    const seconds = deadlineSeconds(tool, args, this.baseSeconds);
+    const promise = work();
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<'late'>((r) => { timer = setTimeout(() => r('late'), seconds * 1000); });
+    const r = await Promise.race([promise, late]).finally(() => clearTimeout(timer));
+    if (r === 'late') {
+      const entry = { tool, since: Date.now() };
+      this.abandoned.add(entry);
+      // Settles unobserved: a late failure must not become an unhandled rejection.
+      void promise.then(() => this.abandoned.delete(entry), () => this.abandoned.delete(entry));
+      const message = `${tool} did not finish within ${seconds} s (${describeWait(tool, args)}); it was given up and the next call does not wait for it. The page may still be busy: take page_snapshot to see where it stands.`;
+      return { text: `TIMEOUT: ${message}${busy}`, data: { error: { code: 'TIMEOUT', message } }, isError: true };
+    }
+    return busy ? { ...r, text: r.text + busy } : r;
+  }
+
+  /** A line for the next answer while a call given up on is still at work on the page. */
+  private busyNote(): string {
+    if (!this.abandoned.size) return '';
+    const now = Date.now();
+    const list = [...this.abandoned].map((a) => `${a.tool} (given up ${Math.round((now - a.since) / 1000)} s ago)`).join(', ');
+    return `\nwarning: an earlier call is still at work on the page in the background: ${list}; this answer may mix with its effects.`;
+  }
+}
+
+/** What the call was waiting for, as far as its arguments say. */
+function describeWait(tool: string, args: unknown): string {
+  const a = (args && typeof args === 'object' ? args : {}) as Record<string, unknown>;
+  if (typeof a.url === 'string') return `waiting for ${JSON.stringify(a.url.slice(0, 200))} to load and settle`;
+  if (tool === 'browser_wait_for') return 'waiting on the page';
+  return 'waiting for the browser to answer';
+}

@@ -1,0 +1,62 @@
+// No input blocks the server (issue 20): every MCP tool call has a deadline. A page that floods
+// history.pushState must not make browser_tabs new wait forever, nor hold the queue: the call
+// answers within the server's --call-timeout (a warning or TIMEOUT), and the next call is served.
+import assert from 'node:assert/strict';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { after, test } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { serveFolder, type StaticServer } from '../src/browser/static.js';
+import { FIXTURES, startHarness, type Harness } from './harness.js';
+
+const BIN = join(dirname(fileURLToPath(import.meta.url)), '../../bin/pagelens.js');
+// The test's own generous bound: an answer at all before it is the whole claim (no timing assertion).
+const TEST_TIMEOUT_MS = 90_000;
+
+let client: Client;
+let site: StaticServer;
+let stderr = '';
+let harness: Harness;
+
+async function call(name: string, args: Record<string, unknown> = {}): Promise<{ text: string; isError: boolean }> {
+  // The SDK's own request timeout is raised so that only the server's deadline can end the call.
+  const r = await client.callTool({ name, arguments: args }, undefined, { timeout: TEST_TIMEOUT_MS });
+  const content = r.content as Array<{ type: string; text?: string }>;
+  return { text: content.filter((c) => c.type === 'text').map((c) => c.text).join('\n'), isError: r.isError === true };
+}
+
+/** The server under test, with a short deadline so the test is quick. */
+async function startServer(): Promise<void> {
+  site = await serveFolder(FIXTURES);
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--offline', '--call-timeout', '5'], env: { ...process.env } as Record<string, string>, stderr: 'pipe' });
+  transport.stderr?.on('data', (d: Buffer) => { stderr += d.toString(); });
+  client = new Client({ name: 'pagelens-deadline-test', version: '0.0.0' });
+  await client.connect(transport);
+}
+
+after(async () => {
+  await client?.close();
+  await site?.close();
+  await harness?.close();
+});
+
+test('browser_tabs new on a pushState-flooding page answers within the call deadline, and the next call is served', { timeout: TEST_TIMEOUT_MS * 2 }, async (t) => {
+  await startServer();
+  const opened = await call('browser_tabs', { action: 'new', url: `${site.url}security-pushstate.html` });
+  t.diagnostic(`browser_tabs new answered: ${opened.text.slice(0, 400)}`);
+  // Either an answer that says the page never settled, or a TIMEOUT naming the tool: never a hang, never silence.
+  if (opened.isError) assert.match(opened.text, /^TIMEOUT: browser_tabs did not finish within 5 s/, opened.text);
+  else assert.match(opened.text, /never settled/, opened.text);
+  const listed = await call('browser_tabs', { action: 'list' });
+  assert.equal(listed.isError, false, `${listed.text}\n--- server stderr ---\n${stderr}`);
+  assert.match(listed.text, /security-pushstate\.html/);
+});
+
+test('waiting for a pushState-flooding page to settle ends at its bound and says it never settled', { timeout: TEST_TIMEOUT_MS }, async () => {
+  harness = await startHarness();
+  const { lens } = await harness.open('security-pushstate.html');
+  const r = await lens.waitForDomStability({ timeout: 2000 });
+  assert.equal(r.stable, false, JSON.stringify(r));
+  assert.match(r.reason, /^the page never settled \(\d+ URL changes in [\d.]+ s\)/, r.reason);
+});
