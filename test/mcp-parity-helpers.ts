@@ -6,6 +6,8 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { serveFolder, type StaticServer } from '../src/browser/static.js';
+import { FIXTURES } from './harness.js';
 
 export const BIN = join(dirname(fileURLToPath(import.meta.url)), '../../bin/pagelens.js');
 
@@ -93,4 +95,18 @@ export async function statusServer(): Promise<{ url: string; close(): Promise<vo
   const addr = server.address();
   const port = typeof addr === 'object' && addr ? addr.port : 0;
   return { url: `http://127.0.0.1:${port}/`, close: () => new Promise<void>((r) => server.close(() => r())) };
+}
+
+/**
+ * The fixtures on two origins (127.0.0.1 and localhost, so their frames are cross-origin; pages
+ * name them as {{ORIGIN_A}} and {{ORIGIN_B}}) and a `pagelens mcp` client.
+ */
+export async function twoOriginsAndMcp(args: string[] = ['--offline']): Promise<{ mcp: McpClient; a: StaticServer; b: StaticServer; close(): Promise<void> }> {
+  const replacements: Record<string, string> = {};
+  const a = await serveFolder(FIXTURES, { replacements });
+  const b = await serveFolder(FIXTURES, { host: 'localhost', replacements });
+  replacements['{{ORIGIN_A}}'] = a.url.slice(0, -1);
+  replacements['{{ORIGIN_B}}'] = b.url.slice(0, -1);
+  const mcp = await McpClient.start(args);
+  return { mcp, a, b, close: async () => { await mcp.close(); await a.close(); await b.close(); } };
 }

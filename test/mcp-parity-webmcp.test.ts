@@ -3,27 +3,15 @@
 // their schemas (frames included) and callable. Through `pagelens mcp` over stdio on real Chromium.
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
-import { serveFolder, type StaticServer } from '../src/browser/static.js';
-import { FIXTURES } from './harness.js';
-import { McpClient } from './mcp-parity-helpers.js';
+import type { StaticServer } from '../src/browser/static.js';
+import { McpClient, twoOriginsAndMcp } from './mcp-parity-helpers.js';
 
 let mcp: McpClient;
 let a: StaticServer;
-let b: StaticServer;
+let closeAll: () => Promise<void> = async () => {};
 
-before(async () => {
-  const replacements: Record<string, string> = {};
-  a = await serveFolder(FIXTURES, { replacements });
-  b = await serveFolder(FIXTURES, { host: 'localhost', replacements });
-  replacements['{{ORIGIN_B}}'] = b.url.slice(0, -1);
-  mcp = await McpClient.start(['--offline']);
-});
-
-after(async () => {
-  await mcp?.close();
-  await a?.close();
-  await b?.close();
-});
+before(async () => { ({ mcp, a, close: closeAll } = await twoOriginsAndMcp()); });
+after(() => closeAll());
 
 /** The list, once the iframe (which loads after the page) has registered its tool too. */
 async function listWithFrame(): Promise<string> {
