@@ -1,7 +1,9 @@
 // Shared by the mcp-parity tests: a `pagelens mcp` child driven by the SDK's own Client over
 // stdio, the fixtures on a loopback server, and a loopback server answering any HTTP status.
 import assert from 'node:assert/strict';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -109,4 +111,12 @@ export async function twoOriginsAndMcp(args: string[] = ['--offline']): Promise<
   replacements['{{ORIGIN_B}}'] = b.url.slice(0, -1);
   const mcp = await McpClient.start(args);
   return { mcp, a, b, close: async () => { await mcp.close(); await a.close(); await b.close(); } };
+}
+
+/** The fixtures on one origin and a `pagelens mcp` client allowed to upload from a scratch folder of its own. */
+export async function siteAndMcpWithUploads(): Promise<{ mcp: McpClient; site: StaticServer; tmp: string; close(): Promise<void> }> {
+  const site = await serveFolder(FIXTURES, { replacements: {} });
+  const tmp = await mkdtemp(join(tmpdir(), 'pagelens-parity-'));
+  const mcp = await McpClient.start(['--offline', '--upload-dir', tmp]);
+  return { mcp, site, tmp, close: async () => { await mcp.close(); await site.close(); await rm(tmp, { recursive: true, force: true }); } };
 }

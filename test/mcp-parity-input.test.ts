@@ -3,14 +3,12 @@
 // inputs named as Chrome names them, uploads retried after a missing file, two dialogs in a row,
 // screenshots in every format and scope, console messages per page and by level.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
 import sharp from 'sharp';
-import { serveFolder, type StaticServer } from '../src/browser/static.js';
-import { FIXTURES } from './harness.js';
-import { McpClient, changedName, idOf, type V3Node } from './mcp-parity-helpers.js';
+import type { StaticServer } from '../src/browser/static.js';
+import { McpClient, changedName, idOf, siteAndMcpWithUploads, type V3Node } from './mcp-parity-helpers.js';
 
 let mcp: McpClient;
 let site: StaticServer;
@@ -22,17 +20,10 @@ async function openInput(): Promise<void> {
   nodes = a.snapshot!.interactive_tree;
 }
 
-before(async () => {
-  site = await serveFolder(FIXTURES, { replacements: {} });
-  tmp = await mkdtemp(join(tmpdir(), 'pagelens-parity-'));
-  mcp = await McpClient.start(['--offline', '--upload-dir', tmp]);
-});
+let closeAll: () => Promise<void> = async () => {};
 
-after(async () => {
-  await mcp?.close();
-  await site?.close();
-  if (tmp) await rm(tmp, { recursive: true, force: true });
-});
+before(async () => { ({ mcp, site, tmp, close: closeAll } = await siteAndMcpWithUploads()); });
+after(() => closeAll());
 
 describe('pagelens mcp: input parity', { concurrency: false }, () => {
   test('a heading with a double-click handler is listed and double-clicked', async () => {

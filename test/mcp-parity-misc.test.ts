@@ -2,30 +2,21 @@
 // Chromium: select several options, prompt and confirm, type with submit, several files at once,
 // resize seen in the page's text, waiting for text that arrives later, lone surrogates.
 import assert from 'node:assert/strict';
-import { mkdtemp, rm, writeFile } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
+import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, test } from 'node:test';
-import { serveFolder, type StaticServer } from '../src/browser/static.js';
-import { FIXTURES } from './harness.js';
-import { McpClient, changedName, idOf, type V3Node } from './mcp-parity-helpers.js';
+import type { StaticServer } from '../src/browser/static.js';
+import { McpClient, changedName, idOf, siteAndMcpWithUploads, type V3Node } from './mcp-parity-helpers.js';
 
 let mcp: McpClient;
 let site: StaticServer;
 let tmp: string;
 let nodes: V3Node[];
 
-before(async () => {
-  site = await serveFolder(FIXTURES, { replacements: {} });
-  tmp = await mkdtemp(join(tmpdir(), 'pagelens-misc-'));
-  mcp = await McpClient.start(['--offline', '--upload-dir', tmp]);
-});
+let closeAll: () => Promise<void> = async () => {};
 
-after(async () => {
-  await mcp?.close();
-  await site?.close();
-  if (tmp) await rm(tmp, { recursive: true, force: true });
-});
+before(async () => { ({ mcp, site, tmp, close: closeAll } = await siteAndMcpWithUploads()); });
+after(() => closeAll());
 
 describe('pagelens mcp: everyday parity scenarios', { concurrency: false }, () => {
   test('lone surrogates in the page\'s text and console keep the answers valid', async () => {
