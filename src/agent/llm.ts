@@ -9,6 +9,7 @@ import { PagelensError, isPagelensError } from '../model/errors.js';
 import type { FillResult } from '../model/extract.js';
 import { FILTERED_LEGEND, type FilteredResult } from '../model/rag.js';
 import { displayUrl, redactCredentials } from '../model/redact.js';
+import { redactSecrets } from '../model/secrets.js';
 import { describeIssues } from '../model/validate.js';
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
@@ -101,11 +102,9 @@ export class ChatClient {
 
   /** Text with this client's own secrets (the key, the URL's password) and anything credential-shaped masked. */
   private scrub(text: string): string {
-    let out = text;
     const secrets = [this.config.apiKey];
     try { const u = new URL(this.config.baseUrl); secrets.push(decodeURIComponent(u.password), u.password); } catch { /* none */ }
-    for (const s of secrets) if (s && s.length >= 4) out = out.split(s).join('***');
-    return redactCredentials(out);
+    return redactCredentials(redactSecrets(text, secrets.filter((s): s is string => !!s && s.length >= 4)));
   }
 
   /**
