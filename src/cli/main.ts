@@ -177,6 +177,15 @@ function usageError(program: Command, e: CommanderError, argv: string[]): string
   return `pagelens: BAD_INPUT: ${message}; see pagelens${command ? ` ${command.name()}` : ''} --help`;
 }
 
+/** Commands that serve until stopped; every other command is one-shot and ends when its work is done. */
+const LONG_RUNNING = new Set(['serve', 'mcp']);
+
+/** Whether the command `argv` names keeps running after main() returns (a server). */
+export function keepsRunning(argv: string[]): boolean {
+  const command = argv.slice(2).find((a) => !a.startsWith('-'));
+  return command !== undefined && LONG_RUNNING.has(command);
+}
+
 export async function main(argv: string[]): Promise<void> {
   // Errors thrown by option parsers and actions reach us unwrapped (commander only rewraps its
   // invalidArgument); commander's own usage errors and exits arrive as a CommanderError.
