@@ -23,6 +23,10 @@ const RUN_ELSEWHERE: Record<string, string> = {
  * A scratch copy of the clone's top level (symlinks), so commands run as in the clone and whatever
  * they write (a screenshot) lands outside the repository; `pagelens` on PATH is the built CLI.
  */
+// These commands each start Chromium while other test files run beside them: on a loaded 2-core
+// machine a fresh renderer has answered its first CDP command after more than the default 15 s.
+const SLOW_MACHINE = { PAGELENS_CDP_TIMEOUT_MS: '60000' };
+
 function scratchClone(): { cwd: string; env: NodeJS.ProcessEnv } {
   const dir = mkdtempSync(join(tmpdir(), 'pagelens-readme-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,7 +36,7 @@ function scratchClone(): { cwd: string; env: NodeJS.ProcessEnv } {
   mkdirSync(bin);
   for (const name of readdirSync(ROOT)) if (name !== '.git') symlinkSync(join(ROOT, name), join(cwd, name));
   symlinkSync(join(ROOT, 'bin/pagelens.js'), join(bin, 'pagelens'));
-  return { cwd, env: { ...process.env, PATH: `${bin}:${process.env.PATH}` } };
+  return { cwd, env: { ...process.env, ...SLOW_MACHINE, PATH: `${bin}:${process.env.PATH}` } };
 }
 
 test('every README code block follows the convention, and every JSON block parses', () => {
@@ -55,7 +59,7 @@ test('every README script runs as written and exits', { timeout: 300_000 }, asyn
     const file = join(dir, `block-${b.line}-${process.pid}.mjs`);
     writeFileSync(file, await scriptOf(b));
     try {
-      const r = await runProcess(process.execPath, [file], { cwd: tmpdir(), timeoutMs: 120_000 });
+      const r = await runProcess(process.execPath, [file], { cwd: tmpdir(), env: { ...process.env, ...SLOW_MACHINE }, timeoutMs: 120_000 });
       assert.equal(r.code, 0, `the ${b.lang} block at README line ${b.line} failed:\n${r.stderr.slice(-2000)}`);
     } finally {
       rmSync(file, { force: true });

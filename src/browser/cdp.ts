@@ -3,7 +3,21 @@
 import type { CDPSession } from 'playwright-core';
 import { PagelensError } from '../model/errors.js';
 
-export const DEFAULT_CDP_TIMEOUT_MS = 15_000;
+/**
+ * How long one CDP command may stay unanswered. A loaded machine can need more (a renderer that is
+ * still starting answers its first commands late), so PAGELENS_CDP_TIMEOUT_MS raises it; a value
+ * that is not a positive number is ignored with a warning rather than turned into "no deadline".
+ */
+export const DEFAULT_CDP_TIMEOUT_MS = cdpTimeoutFromEnv(process.env.PAGELENS_CDP_TIMEOUT_MS);
+
+function cdpTimeoutFromEnv(raw: string | undefined): number {
+  const fallback = 15_000;
+  if (raw === undefined || raw === '') return fallback;
+  const ms = Number(raw);
+  if (Number.isFinite(ms) && ms > 0) return ms;
+  process.stderr.write(`pagelens: PAGELENS_CDP_TIMEOUT_MS=${JSON.stringify(raw)} is not a positive number of ms; using ${fallback}\n`);
+  return fallback;
+}
 /** PAGELENS_DEBUG=1 reports slow CDP commands on stderr. */
 const DEBUG = !!process.env.PAGELENS_DEBUG;
 
