@@ -6,8 +6,8 @@
 import { pathToFileURL } from 'node:url';
 import { launchChromium } from '../src/browser/chromium.js';
 import { serveFolder } from '../src/browser/static.js';
-import { templatize, untemplatize } from '../src/model/templatize.js';
-import { countTokens } from '../src/model/tokens.js';
+import { templatize, untemplatize } from '../src/model/renderers/templatize.js';
+import { countTokens } from '../src/model/renderers/tokens.js';
 import { defaultSets } from './inputs.js';
 import { blankPage, navigate, stripIds, type OpenedPage } from './measurePage.js';
 import { human, median, pct, round, timeWarm } from './stats.js';

@@ -8,7 +8,7 @@ import { blockExternalRequests, launchChromium } from '../src/browser/chromium.j
 import { Lens } from '../src/browser/lens.js';
 import { gotoSettled } from '../src/browser/goto.js';
 import { serveFolder } from '../src/browser/static.js';
-import { countTokens } from '../src/model/tokens.js';
+import { countTokens } from '../src/model/renderers/tokens.js';
 
 const folder = process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), '../../../shared/corpus/shop');
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? NaN;

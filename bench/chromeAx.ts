@@ -2,7 +2,7 @@
 // the elements it considers interactive, and, through backend node IDs, whether pagelens listed
 // them and under which name.
 import type { CDPSession } from 'playwright-core';
-import { CHROME_CONTROL_PARTS, isInteractiveAxRole } from '../src/model/roles.js';
+import { CHROME_CONTROL_PARTS, isInteractiveAxRole } from '../src/model/pagemodel/roles.js';
 import type { FormField, Missed, NameDiff } from './schema.js';
 
 interface AXValue { type: string; value?: unknown }

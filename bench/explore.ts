@@ -8,7 +8,7 @@ import { dirname } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../src/browser/chromium.js';
 import { serveFolder, type StaticServer } from '../src/browser/static.js';
-import { countTokens } from '../src/model/tokens.js';
+import { countTokens } from '../src/model/renderers/tokens.js';
 import { defaultSets, type PageSet } from './inputs.js';
 import { blankPage, navigate, type OpenedPage } from './measurePage.js';
 import { median, round } from './stats.js';

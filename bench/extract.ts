@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { z } from 'zod';
 import { launchChromium } from '../src/browser/chromium.js';
 import type { Lens } from '../src/browser/lens.js';
-import { parseNumber } from '../src/model/extract.js';
+import { parseNumber } from '../src/model/retrieval/extract.js';
 import { CORPUS } from './inputs.js';
 import { htmlPagesIn, visitPages } from './measurePage.js';
 

@@ -13,7 +13,7 @@ import { fileURLToPath } from 'node:url';
 import { launchChromium } from '../src/browser/chromium.js';
 import { attach } from '../src/browser/lens.js';
 import { serveFolder } from '../src/browser/static.js';
-import { DEMO_TASK } from '../src/model/demo.js';
+import { DEMO_TASK } from '../src/model/tasks/demo.js';
 
 const BIN = fileURLToPath(new URL('../../bin/pagelens.js', import.meta.url));
 const DEMO = fileURLToPath(new URL('../../assets/demo.html', import.meta.url));

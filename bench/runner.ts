@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../src/browser/chromium.js';
 import { serveFolder, type StaticServer } from '../src/browser/static.js';
-import { loadTokenizer } from '../src/model/tokens.js';
+import { loadTokenizer } from '../src/model/renderers/tokens.js';
 import { planConformance, runConformance } from './accname.js';
 import { CORPUS, REPO_ROOT, type PageSet } from './inputs.js';
 import { blankPage, measurePage, navigate, openTask, TimeoutError, withTimeout, type OpenedPage, type PageTask } from './measurePage.js';

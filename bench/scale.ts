@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import type { Browser, CDPSession, Page } from 'playwright-core';
 import type { Lens } from '../src/browser/lens.js';
 import { serveFolder } from '../src/browser/static.js';
-import { countTokens } from '../src/model/tokens.js';
+import { countTokens } from '../src/model/renderers/tokens.js';
 import { openTask } from './measurePage.js';
 import { installCdpMeter, meterCdp } from './cdpBytes.js';
 import type { Progress } from './progress.js';

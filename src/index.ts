@@ -10,7 +10,7 @@ export { launchChromium, connectChromium, findChromium, blockExternalRequests, t
 export { gotoSettled, type Navigated } from './browser/goto.js';
 
 // ---- Errors ----
-export { PagelensError, ERROR_CODES, isPagelensError, type ErrorCode } from './model/errors.js';
+export { PagelensError, ERROR_CODES, isPagelensError, type ErrorCode } from './model/contracts/errors.js';
 
 // ---- Reading the page: the snapshot request and its payloads ----
 export type { SnapshotPayload } from './browser/snapshot.js';
@@ -18,32 +18,32 @@ export {
   SnapshotOptions, SnapshotMode, ScreenshotOptions, TextOptions, ModelOptions, SemanticV3Result, SemanticResult, SemanticNodeV3, SemanticNode,
   FrameInfo, RawNode, StructNode, StructKind, HeadingNode, Box,
   type SnapshotOptionsInput, type ScreenshotOptionsInput, type TextOptionsInput, type ModelOptionsInput, type SnapshotMeta, type ScrollInfo, type ScrollableContainer,
-} from './model/schema.js';
-export { SkeletonResult, FullResult, HybridResult, CaptureOptions, CaptureResult, type CaptureOptionsInput } from './model/artifacts.js';
-export { FilteredResult, FilteredNode, FilteredGroup, OmittedRegion, FILTERED_LEGEND, type KeptNode, type RagNode, type RagKind, type Chunk, type StructRef } from './model/rag.js';
-export { AxTreeResult } from './model/axtree.js';
-export { V3_LEGEND } from './model/roles.js';
-export { ID_ATTR, type PageModel, type PageNode, type PageStruct, type PageHeading } from './model/page.js';
-export { DomModeContext, DomModeSelection, type DomModeContextInput } from './model/modes.js';
+} from './model/contracts/schema.js';
+export { SkeletonResult, FullResult, HybridResult, CaptureOptions, CaptureResult, type CaptureOptionsInput } from './model/renderers/artifacts.js';
+export { FilteredResult, FilteredNode, FilteredGroup, OmittedRegion, FILTERED_LEGEND, type KeptNode, type RagNode, type RagKind, type Chunk, type StructRef } from './model/retrieval/rag.js';
+export { AxTreeResult } from './model/renderers/axtree.js';
+export { V3_LEGEND } from './model/pagemodel/roles.js';
+export { ID_ATTR, type PageModel, type PageNode, type PageStruct, type PageHeading } from './model/pagemodel/page.js';
+export { DomModeContext, DomModeSelection, type DomModeContextInput } from './model/negotiation/modes.js';
 
 // ---- Acting and verifying ----
-export { Action, parseAction, formatAction, type ActionType } from './model/actions.js';
+export { Action, parseAction, formatAction, type ActionType } from './model/contracts/actions.js';
 export type { ActOptions } from './browser/actions.js';
-export { ExpectedOutcome, VerificationResult, ActionResult, ActionMethod, OutcomeType, parseExpectSpec } from './model/outcome.js';
+export { ExpectedOutcome, VerificationResult, ActionResult, ActionMethod, OutcomeType, parseExpectSpec } from './model/contracts/outcome.js';
 export type { PreActionState, Presence } from './browser/verify.js';
 export { IdNumbering } from './browser/ids.js';
 export type { PageText, TextBlock } from './browser/pagetext.js';
 export type { WebMcpTool, WebMcpResult } from './browser/webmcp.js';
 export { StabilityOptions, type StabilityOptionsInput, type StabilityResult } from './browser/stability.js';
-export type { MutationEvent, MutationSummary, MutationCategory } from './model/mutations.js';
+export type { MutationEvent, MutationSummary, MutationCategory } from './model/pagemodel/mutations.js';
 export type { Marks, FrameMark } from './browser/events.js';
 
 // ---- Observe, act on an instruction, extract ----
 export type { ObserveOptions, ObserveResult, ActOnOptions, ActOnResult, ExtractOptions, ExtractResult } from './browser/observe.js';
-export type { Intent, Verb, Vertical, Horizontal } from './model/intent.js';
-export { Candidate, ChooseAnswer, heuristicChooser, type Chooser, type ChooseRequest, type FillRequest } from './model/chooser.js';
-export type { FillResult, JsonSchema, PageFacts } from './model/extract.js';
-export type { ProductFacts } from './model/productFacts.js';
+export type { Intent, Verb, Vertical, Horizontal } from './model/tasks/intent.js';
+export { Candidate, ChooseAnswer, heuristicChooser, type Chooser, type ChooseRequest, type FillRequest } from './model/retrieval/chooser.js';
+export type { FillResult, JsonSchema, PageFacts } from './model/retrieval/extract.js';
+export type { ProductFacts } from './model/retrieval/productFacts.js';
 export { ChatClient, llmChooser, llmConfigFromEnv, type LlmConfig, type ChatMessage } from './agent/llm.js';
 
 // ---- Exploring a large page: the hierarchical index and the toolkit ----
@@ -52,7 +52,7 @@ export {
   PageOverview, Region, RegionsResult, SubsectionRef, RegionElement, ElementGroup, ExpandedRegion, ElementContext, Neighbor, SelectorHint, HintRoot,
   OptionInfo, BoundingBox, DomDiff, DiffElement, DiffChange, SearchResult, SearchHit, ExploreOptions, RefreshOptions, ExpandRegionOptions, SearchOptions,
   type DomOverviewParamsInput, type ExploreOptionsInput, type RefreshOptionsInput, type ExpandRegionOptionsInput, type SearchOptionsInput,
-} from './model/explore.js';
+} from './model/explore/explore.js';
 
 // ---- Tools for agents: one registry for MCP, OpenAI-style function calling and the library ----
 export {
@@ -69,7 +69,7 @@ export type { McpHttpOptions } from './mcp/http.js';
 // ---- The negotiation backend and the agent loop ----
 export {
   InteractRequest, InteractResponse, ActionResponse, NeedsContext, NeedsFullDom, ErrorBody, DomMode, RequestedDomMode, type InteractRequestInput,
-} from './model/interact.js';
+} from './model/negotiation/interact.js';
 export { createApp, type AppOptions } from './server/app.js';
 export { startServer, type ServeOptions, type RunningServer } from './server/serve.js';
 export { SessionStore, type SessionLimits } from './server/sessions.js';

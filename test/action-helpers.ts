@@ -1,7 +1,7 @@
 // Shared by the action tests: counting what recovery and verification did, finding IDs by name.
 import assert from 'node:assert/strict';
-import type { ActionResult } from '../src/model/outcome.js';
-import type { SemanticV3Result } from '../src/model/schema.js';
+import type { ActionResult } from '../src/model/contracts/outcome.js';
+import type { SemanticV3Result } from '../src/model/contracts/schema.js';
 
 export interface ActionCounts { actions: number; recovered: number; caught: number }
 

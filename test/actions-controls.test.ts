@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { computeTreeHash } from '../src/model/hash.js';
+import { computeTreeHash } from '../src/model/renderers/hash.js';
 import { counter, idOf } from './action-helpers.js';
 import { FIXTURES, startHarness, type Harness } from './harness.js';
 import { runCli } from './cli-helpers.js';

@@ -1,13 +1,13 @@
 // Pure parts of acting: the action grammar, key chords, expected outcomes, ghost scoring, delta hashing.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { formatAction, parseAction, toAction } from '../src/model/actions.js';
-import { PagelensError } from '../src/model/errors.js';
-import { pickGhost, sameLabelIgnoringCounts, scoreGhosts } from '../src/model/ghost.js';
-import { computeTreeHash, DeltaTracker, shouldSendTree } from '../src/model/hash.js';
-import { parseChord } from '../src/model/keys.js';
-import { eventText, formatMutation, summarize } from '../src/model/mutations.js';
-import { ExpectedOutcome, parseExpectSpec } from '../src/model/outcome.js';
+import { formatAction, parseAction, toAction } from '../src/model/contracts/actions.js';
+import { PagelensError } from '../src/model/contracts/errors.js';
+import { pickGhost, sameLabelIgnoringCounts, scoreGhosts } from '../src/model/acting/ghost.js';
+import { computeTreeHash, DeltaTracker, shouldSendTree } from '../src/model/renderers/hash.js';
+import { parseChord } from '../src/model/contracts/keys.js';
+import { eventText, formatMutation, summarize } from '../src/model/pagemodel/mutations.js';
+import { ExpectedOutcome, parseExpectSpec } from '../src/model/contracts/outcome.js';
 
 test('parses what a backend sends into typed actions', () => {
   const cases: Array<[string, unknown]> = [

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { appBackend, runAgent } from '../src/agent/loop.js';
 import { HeuristicPlanner } from '../src/agent/heuristic.js';
-import { InteractRequest } from '../src/model/interact.js';
+import { InteractRequest } from '../src/model/negotiation/interact.js';
 import { createApp } from '../src/server/app.js';
 import { startServer } from '../src/server/serve.js';
 import { runCli } from './cli-helpers.js';

@@ -2,7 +2,7 @@
 // asks for exactly the artifact it needs (skeleton for duplicated labels, hybrid for colours),
 // uses it, and the task ends done with its verification passed. Also through a real HTTP server,
 // and with the OpenAI-compatible planner against a loopback Chat Completions server.
-import { DEMO_TASK } from '../src/model/demo.js';
+import { DEMO_TASK } from '../src/model/tasks/demo.js';
 import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';

@@ -11,11 +11,11 @@ import type { Page } from 'playwright-core';
 import sharp from 'sharp';
 import { coreOf, type Lens } from '../src/browser/lens.js';
 import { layoutMarks, type Mark } from '../src/browser/screenshot.js';
-import { FullResult, HybridResult, SkeletonResult } from '../src/model/artifacts.js';
-import { isPagelensError } from '../src/model/errors.js';
-import { VISUAL_KEYWORDS } from '../src/model/modes.js';
-import type { Box } from '../src/model/schema.js';
-import { templatize, untemplatize } from '../src/model/templatize.js';
+import { FullResult, HybridResult, SkeletonResult } from '../src/model/renderers/artifacts.js';
+import { isPagelensError } from '../src/model/contracts/errors.js';
+import { VISUAL_KEYWORDS } from '../src/model/negotiation/modes.js';
+import type { Box } from '../src/model/contracts/schema.js';
+import { templatize, untemplatize } from '../src/model/renderers/templatize.js';
 import { runCli } from './cli-helpers.js';
 import { FIXTURES, startHarness, type Harness } from './harness.js';
 

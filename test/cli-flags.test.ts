@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
-import { SemanticV3Result } from '../src/model/schema.js';
+import { SemanticV3Result } from '../src/model/contracts/schema.js';
 import { FIXTURES } from './harness.js';
 import { runCli } from './cli-helpers.js';
 

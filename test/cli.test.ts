@@ -6,8 +6,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { test } from 'node:test';
 import { findChromium, CHROMIUM_ARGS } from '../src/browser/chromium.js';
-import { AxTreeResult } from '../src/model/axtree.js';
-import { SemanticResult, SemanticV3Result } from '../src/model/schema.js';
+import { AxTreeResult } from '../src/model/renderers/axtree.js';
+import { SemanticResult, SemanticV3Result } from '../src/model/contracts/schema.js';
 import { FIXTURES } from './harness.js';
 import { runCli } from './cli-helpers.js';
 

@@ -2,7 +2,7 @@
 // element it stands for, and validate payloads against the published schemas.
 import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
-import { SemanticResult, SemanticV3Result, type SemanticNode, type SemanticNodeV3 } from '../src/model/schema.js';
+import { SemanticResult, SemanticV3Result, type SemanticNode, type SemanticNodeV3 } from '../src/model/contracts/schema.js';
 
 export const ID_ATTR = 'data-llm-id';
 

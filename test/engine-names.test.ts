@@ -2,7 +2,7 @@
 // redaction of secrets, and which hidden things are left out. Real Chromium, real output.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { countTokens } from '../src/model/tokens.js';
+import { countTokens } from '../src/model/renderers/tokens.js';
 import { startHarness, type Harness } from './harness.js';
 import { llmId, names, semNode, v3Node, validSemantic, validV3 } from './engine-helpers.js';
 

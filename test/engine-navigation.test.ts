@@ -2,7 +2,7 @@
 // with a NAVIGATED error an agent can act on; it never hangs and never mixes two documents.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { PagelensError } from '../src/model/errors.js';
+import { PagelensError } from '../src/model/contracts/errors.js';
 import { startHarness, type Harness } from './harness.js';
 import { validV3 } from './engine-helpers.js';
 

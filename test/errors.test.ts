@@ -5,8 +5,8 @@ import { once } from 'node:events';
 import { createServer } from 'node:http';
 import { after, before, test } from 'node:test';
 import { openPage } from '../src/session/open.js';
-import { ERROR_CODES, PagelensError } from '../src/model/errors.js';
-import { ActionResult } from '../src/model/outcome.js';
+import { ERROR_CODES, PagelensError } from '../src/model/contracts/errors.js';
+import { ActionResult } from '../src/model/contracts/outcome.js';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;

@@ -4,9 +4,9 @@
 // re-render, dom_search.
 import assert from 'node:assert/strict';
 import { after, before, mock, test } from 'node:test';
-import { isPagelensError } from '../src/model/errors.js';
-import { DOM_OVERVIEW_TOOL, DomOverviewParams, type GroupedInteractiveElement, type InteractiveElement } from '../src/model/explore.js';
-import { countTokens } from '../src/model/tokens.js';
+import { isPagelensError } from '../src/model/contracts/errors.js';
+import { DOM_OVERVIEW_TOOL, DomOverviewParams, type GroupedInteractiveElement, type InteractiveElement } from '../src/model/explore/explore.js';
+import { countTokens } from '../src/model/renderers/tokens.js';
 import { runCli } from './cli-helpers.js';
 import { FIXTURES, startHarness, type Harness } from './harness.js';
 

@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
-import { isPagelensError } from '../src/model/errors.js';
-import type { ElementContext } from '../src/model/explore.js';
-import { parseGlobalId } from '../src/model/page.js';
+import { isPagelensError } from '../src/model/contracts/errors.js';
+import type { ElementContext } from '../src/model/explore/explore.js';
+import { parseGlobalId } from '../src/model/pagemodel/page.js';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;

@@ -8,10 +8,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import jpeg from 'jpeg-js';
 import type { Worker } from 'playwright-core';
-import { FullResult, HybridResult } from '../src/model/artifacts.js';
-import { SemanticV3Result } from '../src/model/schema.js';
-import { layoutMarks, MARK_COLOURS } from '../src/model/setOfMark.js';
-import { untemplatize } from '../src/model/templatize.js';
+import { FullResult, HybridResult } from '../src/model/renderers/artifacts.js';
+import { SemanticV3Result } from '../src/model/contracts/schema.js';
+import { layoutMarks, MARK_COLOURS } from '../src/model/renderers/setOfMark.js';
+import { untemplatize } from '../src/model/renderers/templatize.js';
 import { launchWithExtension, openTab as openTabIn, type ExtensionBrowser } from './extension-helpers.js';
 import { startHarness, type Harness } from './harness.js';
 
@@ -173,7 +173,7 @@ test('set-of-mark and hash: the same page gives the same marks and the same hash
   const ext = HybridResult.parse(await extSnapshot(tabId, { mode: 'hybrid', quality: 90 }));
   await page.close();
   assert.deepEqual(ext.interactive_tree.map((n) => [n.i, n.r, n.box]), reference.interactive_tree.map((n) => [n.i, n.r, n.box]));
-  // One layout (model/setOfMark.ts): the same labels at the same places, in the same colours.
+  // One layout (model/renderers/setOfMark.ts): the same labels at the same places, in the same colours.
   const marks = layoutMarks(ext.interactive_tree, VIEWPORT);
   assert.deepEqual(marks, layoutMarks(reference.interactive_tree, VIEWPORT));
   assert.ok(marks.length >= 3, `${marks.length} marks`);

@@ -4,9 +4,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { z } from 'zod';
-import { fieldsAsked } from '../src/model/extract.js';
-import { productFacts } from '../src/model/productFacts.js';
-import { priceOf } from '../src/model/mainItem.js';
+import { fieldsAsked } from '../src/model/retrieval/extract.js';
+import { productFacts } from '../src/model/retrieval/productFacts.js';
+import { priceOf } from '../src/model/retrieval/mainItem.js';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;

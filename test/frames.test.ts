@@ -3,8 +3,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { coreOf, type Lens } from '../src/browser/lens.js';
-import { AxTreeResult } from '../src/model/axtree.js';
-import { SemanticResult, SemanticV3Result } from '../src/model/schema.js';
+import { AxTreeResult } from '../src/model/renderers/axtree.js';
+import { SemanticResult, SemanticV3Result } from '../src/model/contracts/schema.js';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;

@@ -6,9 +6,9 @@ import assert from 'node:assert/strict';
 import type { Page } from 'playwright-core';
 import { httpBackend, runAgent } from '../src/agent/loop.js';
 import { coreOf } from '../src/browser/lens.js';
-import type { Action } from '../src/model/actions.js';
-import type { ActionResult, ExpectedOutcome } from '../src/model/outcome.js';
-import type { SemanticV3Result } from '../src/model/schema.js';
+import type { Action } from '../src/model/contracts/actions.js';
+import type { ActionResult, ExpectedOutcome } from '../src/model/contracts/outcome.js';
+import type { SemanticV3Result } from '../src/model/contracts/schema.js';
 import { launchWithExtension, openTab, type ExtensionBrowser } from './extension-helpers.js';
 import type { Harness } from './harness.js';
 

@@ -4,8 +4,8 @@
 // here on the host that drifted.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { ActionResult } from '../src/model/outcome.js';
-import type { SemanticV3Result } from '../src/model/schema.js';
+import type { ActionResult } from '../src/model/contracts/outcome.js';
+import type { SemanticV3Result } from '../src/model/contracts/schema.js';
 import type { Planner } from '../src/agent/planner.js';
 import { startServer } from '../src/server/serve.js';
 import { idOf } from './action-helpers.js';

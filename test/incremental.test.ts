@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { Lens } from '../src/browser/lens.js';
-import type { PageModel } from '../src/model/page.js';
+import type { PageModel } from '../src/model/pagemodel/page.js';
 import { blockExternalRequests } from '../src/browser/chromium.js';
 import { Lens as LensClass } from '../src/browser/lens.js';
 import { gotoSettled } from '../src/browser/goto.js';

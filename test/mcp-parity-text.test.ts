@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, test } from 'node:test';
 import type { StaticServer } from '../src/browser/static.js';
-import { countTokens } from '../src/model/tokens.js';
+import { countTokens } from '../src/model/renderers/tokens.js';
 import { McpClient, twoOriginsAndMcp } from './mcp-parity-helpers.js';
 
 let mcp: McpClient;

@@ -15,8 +15,8 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 // ajv comes with the MCP SDK (it validates schemas with it too): an independent check of ours.
 import { Ajv } from 'ajv';
 import { serveFolder, type StaticServer } from '../src/browser/static.js';
-import { isPagelensError } from '../src/model/errors.js';
-import { countTokens } from '../src/model/tokens.js';
+import { isPagelensError } from '../src/model/contracts/errors.js';
+import { countTokens } from '../src/model/renderers/tokens.js';
 import { runTool, toolDefinitions } from '../src/tools/registry.js';
 import { runCli } from './cli-helpers.js';
 import { FIXTURES, startHarness } from './harness.js';

@@ -3,9 +3,9 @@
 // output of semantic_v3, semantic and the text form.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { composePage, globalId, parseGlobalId, type PlacedFrame } from '../src/model/page.js';
-import { renderSemantic, renderText, renderV3 } from '../src/model/render.js';
-import { FrameSnapshot, SemanticResult, SemanticV3Result, type FrameInfo, type RawNode } from '../src/model/schema.js';
+import { composePage, globalId, parseGlobalId, type PlacedFrame } from '../src/model/pagemodel/page.js';
+import { renderSemantic, renderText, renderV3 } from '../src/model/renderers/render.js';
+import { FrameSnapshot, SemanticResult, SemanticV3Result, type FrameInfo, type RawNode } from '../src/model/contracts/schema.js';
 
 function frame(doc: string, nodes: RawNode[], extra: Partial<FrameSnapshot> = {}): FrameSnapshot {
   return FrameSnapshot.parse({

@@ -2,8 +2,8 @@
 // the fallback chain, and what a backend can ask for. Pure: no browser.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { isPagelensError } from '../src/model/errors.js';
-import { FALLBACK_CHAIN, SIMPLE_ACTIONS, VISUAL_KEYWORDS, modeChain, selectDomMode } from '../src/model/modes.js';
+import { isPagelensError } from '../src/model/contracts/errors.js';
+import { FALLBACK_CHAIN, SIMPLE_ACTIONS, VISUAL_KEYWORDS, modeChain, selectDomMode } from '../src/model/negotiation/modes.js';
 
 test('every visual or spatial word of the seed, in every class, selects hybrid and names the word', () => {
   for (const [kind, words] of Object.entries(VISUAL_KEYWORDS)) {

@@ -5,7 +5,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
 import { openPage } from '../src/session/open.js';
-import { isPagelensError } from '../src/model/errors.js';
+import { isPagelensError } from '../src/model/contracts/errors.js';
 import { runCli } from './cli-helpers.js';
 import { startHarness, type Harness } from './harness.js';
 

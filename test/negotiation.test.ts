@@ -1,8 +1,8 @@
 // The negotiation rules (seed 001 §4.2) as a pure function: what to ask for, and when not to; and the heuristic planner applying them.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { InteractRequest, type InteractRequestInput } from '../src/model/interact.js';
-import { negotiate, type Candidate } from '../src/model/negotiation.js';
+import { InteractRequest, type InteractRequestInput } from '../src/model/negotiation/interact.js';
+import { negotiate, type Candidate } from '../src/model/negotiation/negotiation.js';
 import { HeuristicPlanner } from '../src/agent/heuristic.js';
 
 const req = (over: Partial<InteractRequestInput> = {}) => InteractRequest.parse({ url: 'https://a.test', query: 'Click Delete', interactiveTree: [], ...over });

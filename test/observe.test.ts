@@ -7,9 +7,9 @@ import { join } from 'node:path';
 import { after, before, test } from 'node:test';
 import { z } from 'zod';
 import { ChatClient, llmChooser, llmConfigFromEnv } from '../src/agent/llm.js';
-import { isPagelensError } from '../src/model/errors.js';
-import { FilteredResult } from '../src/model/rag.js';
-import { countTokens } from '../src/model/tokens.js';
+import { isPagelensError } from '../src/model/contracts/errors.js';
+import { FilteredResult } from '../src/model/retrieval/rag.js';
+import { countTokens } from '../src/model/renderers/tokens.js';
 import { runCli } from './cli-helpers.js';
 import { FIXTURES, startHarness, type Harness } from './harness.js';
 

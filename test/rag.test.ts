@@ -5,11 +5,11 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { coreOf } from '../src/browser/lens.js';
 import { filterPage, readTaskNodes } from '../src/browser/rag.js';
-import { isPagelensError } from '../src/model/errors.js';
-import { coversTarget, parseIntent } from '../src/model/intent.js';
-import { isAmount } from '../src/model/money.js';
-import { chunkDomNodes, FilteredResult, getDomStats, indexChunks, needsFiltering, nodeBag, scoreChunkRelevance, type Chunk, type RagNode } from '../src/model/rag.js';
-import { countTokens } from '../src/model/tokens.js';
+import { isPagelensError } from '../src/model/contracts/errors.js';
+import { coversTarget, parseIntent } from '../src/model/tasks/intent.js';
+import { isAmount } from '../src/model/retrieval/money.js';
+import { chunkDomNodes, FilteredResult, getDomStats, indexChunks, needsFiltering, nodeBag, scoreChunkRelevance, type Chunk, type RagNode } from '../src/model/retrieval/rag.js';
+import { countTokens } from '../src/model/renderers/tokens.js';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;

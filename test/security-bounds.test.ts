@@ -5,9 +5,9 @@
 // BAD_INPUT and what was expected, and the next call is answered.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { isPagelensError } from '../src/model/errors.js';
-import { checkPattern, unsafeSchemaReason } from '../src/model/schemaSafety.js';
-import { boundedCount, countTokens, countTokensDetailed, EXACT_RUN_LIMIT } from '../src/model/tokens.js';
+import { isPagelensError } from '../src/model/contracts/errors.js';
+import { checkPattern, unsafeSchemaReason } from '../src/model/safety/schemaSafety.js';
+import { boundedCount, countTokens, countTokensDetailed, EXACT_RUN_LIMIT } from '../src/model/renderers/tokens.js';
 import { runTool } from '../src/tools/registry.js';
 import { startHarness, type Harness } from './harness.js';
 

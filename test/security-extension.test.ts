@@ -3,8 +3,8 @@
 // for a password field is masked in the result whatever the outcome.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { ActionResult } from '../src/model/outcome.js';
-import type { SemanticV3Result } from '../src/model/schema.js';
+import type { ActionResult } from '../src/model/contracts/outcome.js';
+import type { SemanticV3Result } from '../src/model/contracts/schema.js';
 import { launchWithExtension, openTab, type ExtensionBrowser } from './extension-helpers.js';
 import { startHarness, type Harness } from './harness.js';
 

@@ -4,8 +4,8 @@
 // and a value meant for a password field is masked whatever the outcome of the action.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { parseGlobalId } from '../src/model/page.js';
-import type { SemanticV3Result } from '../src/model/schema.js';
+import { parseGlobalId } from '../src/model/pagemodel/page.js';
+import type { SemanticV3Result } from '../src/model/contracts/schema.js';
 import { idOf } from './action-helpers.js';
 import { startHarness, type Harness } from './harness.js';
 

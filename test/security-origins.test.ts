@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import { after, before, describe, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import { BrowserSession } from '../src/mcp/browser.js';
-import { originKey, refusalFor } from '../src/model/origins.js';
+import { originKey, refusalFor } from '../src/model/safety/origins.js';
 
 interface Site { server: Server; port: number; seen: string[] }
 

@@ -1,5 +1,5 @@
 // Issue 20, "page text is marked as page text": in every text form a page's text is bare only when
-// it is plain words, otherwise a JSON string (src/model/pageText.ts), so a page cannot write a
+// it is plain words, otherwise a JSON string (src/model/renderers/pageText.ts), so a page cannot write a
 // state marker ({focused}), a value, a cover note or a line of its own; one console entry is one
 // line; tab titles are quoted; the MCP server says page content is untrusted data.
 import assert from 'node:assert/strict';
@@ -9,7 +9,7 @@ import { after, before, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { serveFolder, type StaticServer } from '../src/browser/static.js';
-import { oneLine, pageText, quotedPageText } from '../src/model/pageText.js';
+import { oneLine, pageText, quotedPageText } from '../src/model/renderers/pageText.js';
 import { FIXTURES, startHarness, type Harness } from './harness.js';
 
 const BIN = join(dirname(fileURLToPath(import.meta.url)), '../../bin/pagelens.js');

@@ -1,4 +1,4 @@
-// Issue 20, "secrets never leave": one secret-field rule (src/model/secrets.ts) in every mode and
+// Issue 20, "secrets never leave": one secret-field rule (src/model/safety/secrets.ts) in every mode and
 // on every face. A field is secret when it is a password or when its autofill tokens name a
 // credential or card secret (current-password, new-password, one-time-code, cc-number, cc-csc,
 // cc-exp…); its value never appears, neither as its own value (Chrome's AX tree included) nor
@@ -13,8 +13,8 @@ import { after, before, test } from 'node:test';
 import { appBackend, runAgent, type Backend } from '../src/agent/loop.js';
 import { HeuristicPlanner } from '../src/agent/heuristic.js';
 import { createApp } from '../src/server/app.js';
-import { isSecretAutocomplete, isSecretFieldFacts } from '../src/model/secrets.js';
-import type { SemanticV3Result } from '../src/model/schema.js';
+import { isSecretAutocomplete, isSecretFieldFacts } from '../src/model/safety/secrets.js';
+import type { SemanticV3Result } from '../src/model/contracts/schema.js';
 import { launchWithExtension, openTab, type ExtensionBrowser } from './extension-helpers.js';
 import { startHarness, type Harness } from './harness.js';
 

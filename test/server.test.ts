@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { Planner, SessionView } from '../src/agent/planner.js';
-import { InteractRequest, InteractResponse, type InteractRequestInput } from '../src/model/interact.js';
+import { InteractRequest, InteractResponse, type InteractRequestInput } from '../src/model/negotiation/interact.js';
 import { startServer, type RunningServer } from '../src/server/serve.js';
 import { SessionStore } from '../src/server/sessions.js';
 

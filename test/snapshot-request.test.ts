@@ -1,12 +1,12 @@
 // One snapshot request for every face: the modes, the formats and which option applies to which
-// mode are one table (src/model/snapshotRequest.ts). The library, the MCP tool and the command line
+// mode are one table (src/model/contracts/snapshotRequest.ts). The library, the MCP tool and the command line
 // refuse the same combinations with the same reason (only the names of the options differ), and
 // the library serves every mode the other faces do, axtree included.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { isPagelensError } from '../src/model/errors.js';
-import { AxTreeResult } from '../src/model/axtree.js';
-import { FORMATS, OPTIONS, SNAPSHOT_MODES, snapshotRequestConflict, type SnapshotOption } from '../src/model/snapshotRequest.js';
+import { isPagelensError } from '../src/model/contracts/errors.js';
+import { AxTreeResult } from '../src/model/renderers/axtree.js';
+import { FORMATS, OPTIONS, SNAPSHOT_MODES, snapshotRequestConflict, type SnapshotOption } from '../src/model/contracts/snapshotRequest.js';
 import { runTool } from '../src/tools/index.js';
 import { runCli } from './cli-helpers.js';
 import { startHarness, type Harness } from './harness.js';

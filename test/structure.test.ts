@@ -3,7 +3,7 @@
 // node tied to the nearest of them.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { PageModel } from '../src/model/page.js';
+import type { PageModel } from '../src/model/pagemodel/page.js';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;

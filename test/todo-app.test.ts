@@ -3,7 +3,7 @@
 // delete button shown on hover, double-click to edit), operated through the library API alone.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import type { SemanticV3Result } from '../src/model/schema.js';
+import type { SemanticV3Result } from '../src/model/contracts/schema.js';
 import { idOf } from './action-helpers.js';
 import { startHarness, type Harness } from './harness.js';
 

@@ -3,13 +3,13 @@
 // does; without it the content script's DOM calls stand in, and `method: "js"` plus a warning say so.
 // An action with an expected outcome is then verified against what the page did (verify.ts); the
 // rules (stale, masked values, the verdict) are the shared ones in src/model, as on the CDP host.
-import { formatAction, formatMasked, toAction, type Action } from '../../src/model/actions.js';
-import type { ElementState, OkReason, PrepareResult, ScrollResult, SelectResult, SetValueResult, TextEntry } from '../../src/model/engine.js';
-import { ERROR_CODES } from '../../src/model/errors.js';
-import { innerControlAdvice } from '../../src/model/page.js';
-import type { ActionMethod, ActionResult, ExpectedOutcome } from '../../src/model/outcome.js';
-import { staleReason } from '../../src/model/stale.js';
-import { planToggle, toggleMissed } from '../../src/model/toggle.js';
+import { formatAction, formatMasked, toAction, type Action } from '../../src/model/contracts/actions.js';
+import type { ElementState, OkReason, PrepareResult, ScrollResult, SelectResult, SetValueResult, TextEntry } from '../../src/model/contracts/engine.js';
+import { ERROR_CODES } from '../../src/model/contracts/errors.js';
+import { innerControlAdvice } from '../../src/model/pagemodel/page.js';
+import type { ActionMethod, ActionResult, ExpectedOutcome } from '../../src/model/contracts/outcome.js';
+import { staleReason } from '../../src/model/acting/stale.js';
+import { planToggle, toggleMissed } from '../../src/model/acting/toggle.js';
 import { insertText, mouseMove, mousePress, pressKeys, selectAll, trustedInput } from './input.js';
 import { describe } from './layout.js';
 import { ask, restoreTab, tabState } from './tab.js';
@@ -72,7 +72,7 @@ export async function act(tabId: number, input: string | Action, opts: ActOption
   }
 }
 
-/** The element must still be what the last snapshot showed (the rule: model/stale.ts). */
+/** The element must still be what the last snapshot showed (the rule: model/acting/stale.ts). */
 async function refuseIfStale(tabId: number, r: Resolved): Promise<void> {
   const known = tabState(tabId).seen.get(r.gid);
   if (!known) return;

@@ -3,10 +3,10 @@
 // action performed with verification, how it went reported in the next request, until done.
 // A backend that asks for more context gets exactly what it asks for (skeleton, the full DOM,
 // the hybrid screenshot), semantic_v3 staying primary, as src/agent/loop.ts artifactsFor gives it.
-import { actionReport, doneMessage, InteractResponse, requestedArtifacts, type ActionResponse, type InteractRequestInput } from '../../src/model/interact.js';
-import type { ActionResult, ExpectedOutcome } from '../../src/model/outcome.js';
-import { countTokens } from '../../src/model/tokens.js';
-import { transcriptRedactor } from '../../src/model/transcript.js';
+import { actionReport, doneMessage, InteractResponse, requestedArtifacts, type ActionResponse, type InteractRequestInput } from '../../src/model/negotiation/interact.js';
+import type { ActionResult, ExpectedOutcome } from '../../src/model/contracts/outcome.js';
+import { countTokens } from '../../src/model/renderers/tokens.js';
+import { transcriptRedactor } from '../../src/model/safety/transcript.js';
 import { act } from './act.js';
 import { describe } from './layout.js';
 import { snapshot } from './snapshot.js';
@@ -58,7 +58,7 @@ export async function runTask(tabId: number, task: string, opts: TaskOptions): P
   const steps: TaskStep[] = [];
   let report: Partial<InteractRequestInput> = {};
   let lastVerified = true;
-  // One redaction for every host (src/model/transcript.ts): a value hidden by the page stays out of every later thought.
+  // One redaction for every host (src/model/safety/transcript.ts): a value hidden by the page stays out of every later thought.
   const redactor = transcriptRedactor();
   const end = (status: TaskRun['status'], message: string, success = false): TaskRun => ({ task, status, message: redactor.text(message), success, steps });
   for (let n = 1; n <= maxSteps; n++) {

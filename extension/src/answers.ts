@@ -1,13 +1,13 @@
 // The schema of every answer a frame's content script gives the service worker, built from the
-// engine contract the CDP host checks its answers with (src/model/engine.ts). Its own module so that
+// engine contract the CDP host checks its answers with (src/model/contracts/engine.ts). Its own module so that
 // zod stays out of the content script, which imports the message types (messages.ts) into every frame.
 import { z } from 'zod';
-import { ELEMENT_CALLS, ENGINE_CALLS, OkReason, OwnerInfo } from '../../src/model/engine.js';
+import { ELEMENT_CALLS, ENGINE_CALLS, OkReason, OwnerInfo } from '../../src/model/contracts/engine.js';
 import type { ElementOp, RequestBody } from './messages.js';
 
 /**
  * The schema of each answer, built from the engine contract the CDP host checks its answers with
- * (src/model/engine.ts): the page is untrusted (it can break or bend what the engine relies on),
+ * (src/model/contracts/engine.ts): the page is untrusted (it can break or bend what the engine relies on),
  * so the service worker believes an answer only after it fits (tab.ts ask()).
  */
 export const ANSWER_SCHEMAS: { [K in Exclude<RequestBody['kind'], 'element'>]: z.ZodType } = {

@@ -8,7 +8,7 @@ import { runTask, type TaskOptions, type TaskStep } from './agent.js';
 import type { PanelCommand, PanelEvent } from './panel.js';
 import { snapshot, type SnapshotOptions } from './snapshot.js';
 import { releaseInput } from './input.js';
-import type { Action } from '../../src/model/actions.js';
+import type { Action } from '../../src/model/contracts/actions.js';
 
 const api = {
   snapshot: (tabId: number, options: SnapshotOptions = {}) => snapshot(tabId, options),

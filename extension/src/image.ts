@@ -1,9 +1,9 @@
 // The hybrid screenshot in the service worker: chrome.tabs.captureVisibleTab, the capture's pixels
 // from an OffscreenCanvas, and the JPEG encoded at the asked quality. Where the labels go, how they
-// are drawn and the hash are the model's (src/model/setOfMark.ts), the CDP host's too, so both
+// are drawn and the hash are the model's (src/model/renderers/setOfMark.ts), the CDP host's too, so both
 // give the same marks and hash for the same page. Nothing is drawn into the page, so its scripts
 // see nothing change.
-import { differenceHash, drawMarks, layoutMarks, type Mark, type Markable } from '../../src/model/setOfMark.js';
+import { differenceHash, drawMarks, layoutMarks, type Mark, type Markable } from '../../src/model/renderers/setOfMark.js';
 import { ExtensionError } from './tab.js';
 
 export interface ExtScreenshot {

@@ -2,9 +2,9 @@
 // in the order their iframe elements stand in the parent's document, ordinals depth-first, each
 // frame's content origin and visible part in top-level viewport coordinates. The geometry comes
 // from the parent's own engine (frameOwners), asked through its content script.
-import { intersect } from '../../src/model/page.js';
-import type { Box, FrameInfo } from '../../src/model/schema.js';
-import type { OwnerInfo } from '../../src/model/engine.js';
+import { intersect } from '../../src/model/pagemodel/page.js';
+import type { Box, FrameInfo } from '../../src/model/contracts/schema.js';
+import type { OwnerInfo } from '../../src/model/contracts/engine.js';
 import { ask, ordinalOf, type TabState } from './tab.js';
 
 export interface ExtFrame {

@@ -2,10 +2,10 @@
 // (chrome.tabs.sendMessage with a frameId), and what each answers. Every answer is wrapped:
 // { ok: true, value } or { ok: false, error }, so that a failure inside a frame travels back
 // as a reason instead of an undefined answer.
-import type { Cover, DomActivity, ElementState, FindResult, OwnerInfo, PrepareResult } from '../../src/model/engine.js';
-import type { EngineSnapshotOptions, FrameSnapshot } from '../../src/model/schema.js';
-import type { MutationEvent } from '../../src/model/outcome.js';
-import type { NativeOptions, SerializedDocument } from '../../src/model/artifacts.js';
+import type { Cover, DomActivity, ElementState, FindResult, OwnerInfo, PrepareResult } from '../../src/model/contracts/engine.js';
+import type { EngineSnapshotOptions, FrameSnapshot } from '../../src/model/contracts/schema.js';
+import type { MutationEvent } from '../../src/model/contracts/outcome.js';
+import type { NativeOptions, SerializedDocument } from '../../src/model/renderers/artifacts.js';
 
 /** Marks a message as ours (other extensions' or the page's messages are ignored). */
 export const CHANNEL = 'pagelens/1';

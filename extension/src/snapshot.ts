@@ -1,18 +1,18 @@
 // The semantic_v3 payload of a tab, read through the content scripts: every frame's engine
 // snapshot, placed with the layout (layout.ts), composed and rendered by the same model code the
-// CDP host uses (src/model/page.ts composePage, src/model/render.ts renderV3); and the heavier
+// CDP host uses (src/model/pagemodel/page.ts composePage, src/model/renderers/render.ts renderV3); and the heavier
 // artifacts as the CDP host gives them (src/browser/artifacts.ts): skeleton, full (every frame's
 // serializeDocument copy inlined, templatized) and hybrid (screenshot with set-of-mark, image.ts).
-import { renderEvents, type MutationEvent } from '../../src/model/mutations.js';
-import { markOccludedByAncestors } from '../../src/model/occlusion.js';
-import { composePage, type PageModel, type PlacedFrame } from '../../src/model/page.js';
-import { renderV3 } from '../../src/model/render.js';
-import type { FrameSnapshot, SemanticV3Result } from '../../src/model/schema.js';
-import { tokenCounts } from '../../src/model/tokens.js';
-import { joinFrameDocuments, type FullResult, type HybridResult, type SerializedDocument, type SkeletonResult } from '../../src/model/artifacts.js';
-import { elapsedMs, fullResult, hybridResult, skeletonResult, type SerializedPage } from '../../src/model/artifactResults.js';
-import type { SelectOptions } from '../../src/model/skeleton.js';
-import { givenOptions, snapshotRequestConflict, type SnapshotMode } from '../../src/model/snapshotRequest.js';
+import { renderEvents, type MutationEvent } from '../../src/model/pagemodel/mutations.js';
+import { markOccludedByAncestors } from '../../src/model/pagemodel/occlusion.js';
+import { composePage, type PageModel, type PlacedFrame } from '../../src/model/pagemodel/page.js';
+import { renderV3 } from '../../src/model/renderers/render.js';
+import type { FrameSnapshot, SemanticV3Result } from '../../src/model/contracts/schema.js';
+import { tokenCounts } from '../../src/model/renderers/tokens.js';
+import { joinFrameDocuments, type FullResult, type HybridResult, type SerializedDocument, type SkeletonResult } from '../../src/model/renderers/artifacts.js';
+import { elapsedMs, fullResult, hybridResult, skeletonResult, type SerializedPage } from '../../src/model/renderers/artifactResults.js';
+import type { SelectOptions } from '../../src/model/renderers/skeleton.js';
+import { givenOptions, snapshotRequestConflict, type SnapshotMode } from '../../src/model/contracts/snapshotRequest.js';
 import { describe, frameInfo, layoutFrames, type ExtFrame } from './layout.js';
 import { base64, captureTab, composeJpeg } from './image.js';
 import { ask, ExtensionError, noteSeen, restoreTab, saveTab, tabState } from './tab.js';
@@ -209,7 +209,7 @@ export async function snapshot(tabId: number, input: SnapshotOptions = {}): Prom
     ? { ...rest, ...(screenshot.quality !== undefined && { quality: screenshot.quality }), ...(screenshot.setOfMark !== undefined && { marks: screenshot.setOfMark }) }
     : rest;
   const mode = opts.mode ?? 'semantic_v3';
-  // Which option applies to which mode: the table every face uses (model/snapshotRequest.ts).
+  // Which option applies to which mode: the table every face uses (model/contracts/snapshotRequest.ts).
   const shot = [opts.quality !== undefined && 'quality', opts.marks !== undefined && 'marks'].filter(Boolean);
   const given = givenOptions({ fullPage: opts.fullPage, boxes: opts.boxes, screenshot: shot.length ? true : undefined });
   const conflict = snapshotRequestConflict({ mode, given }, (part) => (part === 'screenshot' ? shot.join(' and ') : part));

@@ -1,7 +1,7 @@
 // Talking to the content scripts of one tab, and what the service worker remembers about it:
 // each frame's stable ordinal (the "1" of "f1_5"), and which document issued the IDs of the last
 // snapshot, so that an ID is refused in any other document, as the CDP host refuses it.
-import type { Seen } from '../../src/model/stale.js';
+import type { Seen } from '../../src/model/acting/stale.js';
 import { answerSchema } from './answers.js';
 import { CHANNEL, type Answers, type Reply, type RequestBody } from './messages.js';
 

@@ -1,8 +1,8 @@
 // An element ID of a snapshot ("12", "f1_5") → the frame that issued it and the document it is
 // bound to; element operations go to that frame's content script.
-import { coveredReason } from '../../src/model/cover.js';
-import type { ElementState } from '../../src/model/engine.js';
-import { parseGlobalId } from '../../src/model/page.js';
+import { coveredReason } from '../../src/model/acting/cover.js';
+import type { ElementState } from '../../src/model/contracts/engine.js';
+import { parseGlobalId } from '../../src/model/pagemodel/page.js';
 import type { ElementOp } from './messages.js';
 import { describe, ownersOf } from './layout.js';
 import { ask, ExtensionError, ordinalOf, tabState } from './tab.js';

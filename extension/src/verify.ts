@@ -1,10 +1,10 @@
 // Whether an action did what it was meant to, read through the content scripts: every frame's
 // mutation-log mark before the action, the target's state, whether looked-for text or a selector
 // was there; then the same reads after it. The verdict itself (what counts as met, gone or
-// uncertain, and the result) is the shared one in src/model/verdict.ts, as on the CDP host.
-import type { MutationEvent } from '../../src/model/mutations.js';
-import type { ExpectedOutcome, VerificationResult } from '../../src/model/outcome.js';
-import { checkOutcome, composeVerification, flattenOutcome, pollChecks, readBefore, type ElementRead, type OutcomeReader, type Presence } from '../../src/model/verdict.js';
+// uncertain, and the result) is the shared one in src/model/acting/verdict.ts, as on the CDP host.
+import type { MutationEvent } from '../../src/model/pagemodel/mutations.js';
+import type { ExpectedOutcome, VerificationResult } from '../../src/model/contracts/outcome.js';
+import { checkOutcome, composeVerification, flattenOutcome, pollChecks, readBefore, type ElementRead, type OutcomeReader, type Presence } from '../../src/model/acting/verdict.js';
 import { describe } from './layout.js';
 import { ask, ExtensionError, ordinalOf, tabState } from './tab.js';
 import { readElement } from './target.js';

@@ -3,15 +3,15 @@
 // outcome. When the best candidates are too close to call it asks for context (the skeleton for
 // duplicated labels, the screenshot for visual words and look-alikes) and uses what it gets:
 // the structure around each candidate, the pixels in their boxes, their positions.
-import { rankCandidates, AMBIGUITY_MARGIN, MIN_CANDIDATE_SCORE, type Ranked } from '../model/chooser.js';
-import { parseIntent, type Intent } from '../model/intent.js';
-import { terms } from '../model/lexical.js';
-import type { InteractRequest, InteractResponse } from '../model/interact.js';
-import { negotiate } from '../model/negotiation.js';
-import type { ExpectedOutcome } from '../model/outcome.js';
-import { filterDom, type RagNode } from '../model/rag.js';
-import { isSecretNode } from '../model/secrets.js';
-import { splitTask } from '../model/tasks.js';
+import { rankCandidates, AMBIGUITY_MARGIN, MIN_CANDIDATE_SCORE, type Ranked } from '../model/retrieval/chooser.js';
+import { parseIntent, type Intent } from '../model/tasks/intent.js';
+import { terms } from '../model/retrieval/lexical.js';
+import type { InteractRequest, InteractResponse } from '../model/negotiation/interact.js';
+import { negotiate } from '../model/negotiation/negotiation.js';
+import type { ExpectedOutcome } from '../model/contracts/outcome.js';
+import { filterDom, type RagNode } from '../model/retrieval/rag.js';
+import { isSecretNode } from '../model/safety/secrets.js';
+import { splitTask } from '../model/tasks/tasks.js';
 import { colourFit, decodeScreenshot, nodesFromTree, skeletonAttributes, skeletonContext } from './pageState.js';
 import type { Planner, SessionView } from './planner.js';
 
@@ -195,7 +195,7 @@ function inTaskForm(close: Placed[], others: Array<RagNode | undefined>): Placed
 
 /**
  * A field that may receive a secret: secret by the one rule (type, autofill tokens, a value shown
- * redacted: src/model/secrets.ts), or a text field named as a password (semantic_v3 does not
+ * redacted: src/model/safety/secrets.ts), or a text field named as a password (semantic_v3 does not
  * carry types; "Passwort", "passcode" fold into "password").
  */
 function holdsSecrets(n: RagNode): boolean {

@@ -4,13 +4,13 @@
 // observe / actOn / extract take: the model chooses among the budgeted candidates or fills a
 // schema from the budgeted tree. The backend's planner reuses the client.
 import { z } from 'zod';
-import { ChooseAnswer, type Chooser, type ChooseRequest, type FillRequest } from '../model/chooser.js';
-import { PagelensError, isPagelensError } from '../model/errors.js';
-import type { FillResult } from '../model/extract.js';
-import { FILTERED_LEGEND, type FilteredResult } from '../model/rag.js';
-import { displayUrl, redactCredentials } from '../model/redact.js';
-import { redactSecrets } from '../model/secrets.js';
-import { describeIssues } from '../model/validate.js';
+import { ChooseAnswer, type Chooser, type ChooseRequest, type FillRequest } from '../model/retrieval/chooser.js';
+import { PagelensError, isPagelensError } from '../model/contracts/errors.js';
+import type { FillResult } from '../model/retrieval/extract.js';
+import { FILTERED_LEGEND, type FilteredResult } from '../model/retrieval/rag.js';
+import { displayUrl, redactCredentials } from '../model/safety/redact.js';
+import { redactSecrets } from '../model/safety/secrets.js';
+import { describeIssues } from '../model/contracts/validate.js';
 
 export const DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 export const DEFAULT_MODEL = 'gpt-4o-mini';

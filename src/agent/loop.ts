@@ -2,13 +2,13 @@
 // artifacts it asks for when it asks, perform the action with verification, report how it went
 // in the next request, until the backend says done or the step limit is reached.
 import type { Lens } from '../browser/lens.js';
-import { actionReport, doneMessage, InteractResponse, requestedArtifacts, type InteractRequestInput, type NeedsContext, type NeedsFullDom } from '../model/interact.js';
-import { PagelensError } from '../model/errors.js';
-import type { ActionResult } from '../model/outcome.js';
-import type { SemanticV3Result } from '../model/schema.js';
-import { countTokens } from '../model/tokens.js';
-import { transcriptRedactor } from '../model/transcript.js';
-import { describeIssues } from '../model/validate.js';
+import { actionReport, doneMessage, InteractResponse, requestedArtifacts, type InteractRequestInput, type NeedsContext, type NeedsFullDom } from '../model/negotiation/interact.js';
+import { PagelensError } from '../model/contracts/errors.js';
+import type { ActionResult } from '../model/contracts/outcome.js';
+import type { SemanticV3Result } from '../model/contracts/schema.js';
+import { countTokens } from '../model/renderers/tokens.js';
+import { transcriptRedactor } from '../model/safety/transcript.js';
+import { describeIssues } from '../model/contracts/validate.js';
 
 /** Where requests go: a backend over HTTP, or the backend's app in-process. */
 export interface Backend {
@@ -181,7 +181,7 @@ export async function runAgent(lens: Lens, opts: AgentOptions): Promise<AgentRun
     const result = await lens.act(response.action, response.expected_outcome ? { expect: response.expected_outcome } : {});
     step.result = result;
     // The transcript keeps the action as the lens reports it: a value typed into a secret field
-    // is "***" there, so a printed or saved transcript never repeats it (src/model/transcript.ts).
+    // is "***" there, so a printed or saved transcript never repeats it (src/model/safety/transcript.ts).
     step.response = redactor.keep(response, result.action);
     opts.onStep?.(step);
     const verified = result.ok && (result.verification?.success ?? true);

@@ -2,9 +2,9 @@
 // OPENAI_API_KEY, PAGELENS_MODEL): the V3 legend and the contract in the system prompt, the page
 // state and the session's history in the user message, and a JSON answer checked against the
 // same response schema the backend serves (retried once when invalid, by the client).
-import { PagelensError } from '../model/errors.js';
-import { InteractResponse, type InteractRequest } from '../model/interact.js';
-import { V3_LEGEND } from '../model/roles.js';
+import { PagelensError } from '../model/contracts/errors.js';
+import { InteractResponse, type InteractRequest } from '../model/negotiation/interact.js';
+import { V3_LEGEND } from '../model/pagemodel/roles.js';
 import { ChatClient, llmConfigFromEnv, type LlmConfig } from './llm.js';
 import type { Planner, SessionView } from './planner.js';
 

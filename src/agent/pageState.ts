@@ -1,9 +1,9 @@
 // The page as a request carries it, made ready for the ranker: semantic_v3 nodes as RagNodes, the
 // structure the skeleton shows around each of them, and the colour a screenshot shows in a box.
 import jpeg from 'jpeg-js';
-import type { RagNode, StructRef } from '../model/rag.js';
-import { expandRole } from '../model/roles.js';
-import type { SemanticNodeV3 } from '../model/schema.js';
+import type { RagNode, StructRef } from '../model/retrieval/rag.js';
+import { expandRole } from '../model/pagemodel/roles.js';
+import type { SemanticNodeV3 } from '../model/contracts/schema.js';
 
 /**
  * semantic_v3 nodes as the ranker's nodes; `context` adds what surrounds each and `attributes`

@@ -1,7 +1,7 @@
 // What decides the next step of a task: given the page state a client sent and the session's
 // history, answer an action, or ask for more context. The heuristic planner (offline) and the
 // OpenAI-compatible one implement this; the backend and the in-process agent loop use it.
-import type { InteractRequest, InteractResponse, RequestedDomMode } from '../model/interact.js';
+import type { InteractRequest, InteractResponse, RequestedDomMode } from '../model/negotiation/interact.js';
 
 /** One step of a session as the backend saw it. */
 export interface SessionStep {

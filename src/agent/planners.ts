@@ -1,5 +1,5 @@
 // The planners behind one interface, by name (`--planner heuristic|openai`).
-import { PagelensError } from '../model/errors.js';
+import { PagelensError } from '../model/contracts/errors.js';
 import type { Planner } from './planner.js';
 
 export const PLANNER_NAMES = ['heuristic', 'openai'] as const;

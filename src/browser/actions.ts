@@ -3,15 +3,15 @@
 // document, real input where a person's input would go, and optional sentinel verification.
 import { z } from 'zod';
 import type { Response } from 'playwright-core';
-import { formatAction, formatMasked, toAction, targetOf, type Action } from '../model/actions.js';
-import type { ListedOption, OptionList } from '../model/engine.js';
-import { PagelensError, asPagelensError, isPagelensError } from '../model/errors.js';
-import { parseChord } from '../model/keys.js';
-import { ExpectedOutcome, parseExpectSpec, type ActionMethod, type ActionResult } from '../model/outcome.js';
-import { globalId } from '../model/page.js';
-import { staleReason } from '../model/stale.js';
-import { planToggle, toggleMissed } from '../model/toggle.js';
-import { parseInput } from '../model/validate.js';
+import { formatAction, formatMasked, toAction, targetOf, type Action } from '../model/contracts/actions.js';
+import type { ListedOption, OptionList } from '../model/contracts/engine.js';
+import { PagelensError, asPagelensError, isPagelensError } from '../model/contracts/errors.js';
+import { parseChord } from '../model/contracts/keys.js';
+import { ExpectedOutcome, parseExpectSpec, type ActionMethod, type ActionResult } from '../model/contracts/outcome.js';
+import { globalId } from '../model/pagemodel/page.js';
+import { staleReason } from '../model/acting/stale.js';
+import { planToggle, toggleMissed } from '../model/acting/toggle.js';
+import { parseInput } from '../model/contracts/validate.js';
 import type { LensCore, Resolved } from './core.js';
 import { elementCall, engineCall } from './engine.js';
 import { describeFailure } from './frames.js';
@@ -47,7 +47,7 @@ export async function performAction(core: LensCore, input: string | Action, opts
   const expected = opts.expect === undefined ? undefined
     : typeof opts.expect === 'string' ? parseExpectSpec(opts.expect) : parseInput(ExpectedOutcome, opts.expect, 'expected outcome');
   const settle = typeof opts.settle === 'object' ? parseInput(StabilityOptions, opts.settle, 'stability options') : AFTER_ACTION;
-  // Masked until the field is known not to be secret (model/actions.ts formatMasked).
+  // Masked until the field is known not to be secret (model/contracts/actions.ts formatMasked).
   const result: ActionResult = { action: formatMasked(action), ok: false, method: 'none' };
   const warnings: string[] = [];
   const requested = targetOf(action);
@@ -98,7 +98,7 @@ export async function performAction(core: LensCore, input: string | Action, opts
   return result;
 }
 
-/** The element must still be what the last snapshot showed (the rule: model/stale.ts). */
+/** The element must still be what the last snapshot showed (the rule: model/acting/stale.ts). */
 async function refuseIfStale(core: LensCore, el: Resolved, gid: string): Promise<void> {
   const known = core.ids.sighting(gid);
   // Chrome's accessibility tree names roles its own way: only the engine's own sightings compare.

@@ -2,16 +2,16 @@
 // hybrid, all read through the one engine and carrying the same IDs as semantic_v3; and
 // capture(), the mode-selection chain (§14–§15) run against the live page.
 import { randomBytes } from 'node:crypto';
-import { CaptureOptions, joinFrameDocuments, type CaptureOptionsInput, type CaptureResult, type FullResult, type HybridResult, type SerializedDocument, type SkeletonResult } from '../model/artifacts.js';
-import { isPagelensError, PagelensError } from '../model/errors.js';
-import { selectDomMode, type DomModeContextInput } from '../model/modes.js';
-import type { PageModel } from '../model/page.js';
-import { renderV3 } from '../model/render.js';
-import { ScreenshotOptions, SnapshotOptions } from '../model/schema.js';
-import type { DomMode } from '../model/snapshotRequest.js';
-import type { SelectOptions } from '../model/skeleton.js';
-import { elapsedMs, fullResult, hybridResult, skeletonResult, type SerializedPage } from '../model/artifactResults.js';
-import { parseInput } from '../model/validate.js';
+import { CaptureOptions, joinFrameDocuments, type CaptureOptionsInput, type CaptureResult, type FullResult, type HybridResult, type SerializedDocument, type SkeletonResult } from '../model/renderers/artifacts.js';
+import { isPagelensError, PagelensError } from '../model/contracts/errors.js';
+import { selectDomMode, type DomModeContextInput } from '../model/negotiation/modes.js';
+import type { PageModel } from '../model/pagemodel/page.js';
+import { renderV3 } from '../model/renderers/render.js';
+import { ScreenshotOptions, SnapshotOptions } from '../model/contracts/schema.js';
+import type { DomMode } from '../model/contracts/snapshotRequest.js';
+import type { SelectOptions } from '../model/renderers/skeleton.js';
+import { elapsedMs, fullResult, hybridResult, skeletonResult, type SerializedPage } from '../model/renderers/artifactResults.js';
+import { parseInput } from '../model/contracts/validate.js';
 import type { LensCore } from './core.js';
 import { engineCall, engineCallWith } from './engine.js';
 import { describeFailure, LAYOUT_GROUP } from './frames.js';

@@ -1,10 +1,10 @@
 // Reads Chrome's accessibility tree of every frame over CDP and joins it into one tree, with an
 // EncodedId and a path for each kept node, and the tagger's ID wherever the element has one.
-import { axToSemanticNodes, buildAxTree, renderAxOutline, walkAx, type AxTreeNode, type AxTreeResult, type CdpAxNode } from '../model/axtree.js';
-import { PagelensError } from '../model/errors.js';
-import { globalId } from '../model/page.js';
-import { isSecretFieldFacts } from '../model/secrets.js';
-import { tokenCounts } from '../model/tokens.js';
+import { axToSemanticNodes, buildAxTree, renderAxOutline, walkAx, type AxTreeNode, type AxTreeResult, type CdpAxNode } from '../model/renderers/axtree.js';
+import { PagelensError } from '../model/contracts/errors.js';
+import { globalId } from '../model/pagemodel/page.js';
+import { isSecretFieldFacts } from '../model/safety/secrets.js';
+import { tokenCounts } from '../model/renderers/tokens.js';
 import type { LensCore } from './core.js';
 import { engineCall } from './engine.js';
 import { describeFailure, frameInfo, type LaidOutFrame } from './frames.js';
@@ -26,7 +26,7 @@ interface DomFacts {
   path: string;
   frameId: string;
   llmAttr?: string;
-  /** A secret field (src/model/secrets.ts): its value and every name that embeds it are masked. */
+  /** A secret field (src/model/safety/secrets.ts): its value and every name that embeds it are masked. */
   secret?: boolean;
 }
 

@@ -1,7 +1,7 @@
 // A thin, typed layer over a Playwright CDP session: every command has a deadline, and every
 // failure becomes a PagelensError whose code says what went wrong.
 import type { CDPSession } from 'playwright-core';
-import { PagelensError } from '../model/errors.js';
+import { PagelensError } from '../model/contracts/errors.js';
 
 /**
  * How long one CDP command may stay unanswered. A loaded machine can need more (a renderer that is

@@ -2,8 +2,8 @@
 // so pagelens looks for a browser the machine already has.
 import { existsSync } from 'node:fs';
 import { chromium, type Browser, type BrowserContext, type LaunchOptions } from 'playwright-core';
-import { PagelensError } from '../model/errors.js';
-import { parseOriginRule, refusalFor, type OriginRules } from '../model/origins.js';
+import { PagelensError } from '../model/contracts/errors.js';
+import { parseOriginRule, refusalFor, type OriginRules } from '../model/safety/origins.js';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',

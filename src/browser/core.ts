@@ -3,8 +3,8 @@
 // the accessibility tree) takes a core; the core knows none of them, and all per-lens state
 // lives here rather than in module-level maps.
 import type { Page } from 'playwright-core';
-import { PagelensError, isPagelensError } from '../model/errors.js';
-import { parseGlobalId } from '../model/page.js';
+import { PagelensError, isPagelensError } from '../model/contracts/errors.js';
+import { parseGlobalId } from '../model/pagemodel/page.js';
 import type { Cdp } from './cdp.js';
 import { engineCall, engineHandle, type ElementRef } from './engine.js';
 import { FrameMap, type LaidOutFrame } from './frames.js';

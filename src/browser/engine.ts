@@ -1,10 +1,10 @@
 // Typed calls into the in-page engine. Every answer is checked against the contract's schema
-// (src/model/engine.ts) before anyone believes it: a page that broke or bent the engine yields
+// (src/model/contracts/engine.ts) before anyone believes it: a page that broke or bent the engine yields
 // ENGINE_ERROR with the reason, not a wrong snapshot or a wrong verdict.
 import type { z } from 'zod';
-import { ELEMENT_CALLS, ENGINE_CALLS, type ElementAnswer, type ElementCall, type EngineAnswer, type EngineCall } from '../model/engine.js';
-import { PagelensError } from '../model/errors.js';
-import { describeIssues } from '../model/validate.js';
+import { ELEMENT_CALLS, ENGINE_CALLS, type ElementAnswer, type ElementCall, type EngineAnswer, type EngineCall } from '../model/contracts/engine.js';
+import { PagelensError } from '../model/contracts/errors.js';
+import { describeIssues } from '../model/contracts/validate.js';
 import type { CallArgument, Target } from './target.js';
 
 /** A frame's engine: the target that renders the frame, and the frame. */

@@ -1,8 +1,8 @@
 // The mutation logs of every frame, read from Node: marks ("where each log stood") and the
 // events since a mark, merged in time order with global frame IDs. A frame whose log cannot be
 // read is named with the reason: its errors are unknown, which is not the same as none.
-import type { DomActivity } from '../model/engine.js';
-import type { MutationEvent } from '../model/outcome.js';
+import type { DomActivity } from '../model/contracts/engine.js';
+import type { MutationEvent } from '../model/contracts/outcome.js';
 import type { LensCore } from './core.js';
 import { engineCall } from './engine.js';
 import { describeFailure, type LaidOutFrame } from './frames.js';
@@ -89,7 +89,7 @@ export async function recentEvents(core: LensCore, limit = 10): Promise<{ events
   return { events: lists.flat().sort((a, b) => a.timestamp - b.timestamp).slice(-limit), unread };
 }
 
-export { renderEvents } from '../model/mutations.js';
+export { renderEvents } from '../model/pagemodel/mutations.js';
 
 function where(frame: LaidOutFrame): string {
   return frame.ordinal === 0 ? 'the page' : `frame ${frame.ordinal}`;

@@ -3,18 +3,18 @@
 // snapshot (snapshots.ts); the page is asked only about what the answer shows: the current state,
 // options and selector hints of those elements, one element in depth. When a shown element is no
 // longer what the snapshot says, the page is read again and the answer made from the new read.
-import { PagelensError, isPagelensError } from '../model/errors.js';
+import { PagelensError, isPagelensError } from '../model/contracts/errors.js';
 import {
   DomOverviewParams, ExpandRegionOptions, ExploreOptions, RefreshOptions, SearchOptions,
   type DescribedElement, type DomDiff, type DomOverviewResponse, type ElementContext, type ExpandedRegion, type ExpandRegionOptionsInput,
   type ExploreOptionsInput, type PageOverview, type RefreshOptionsInput, type RegionsResult, type SearchOptionsInput, type SearchResult, type SelectorHint,
-} from '../model/explore.js';
-import { diffSnapshots } from '../model/diff.js';
-import { sameName } from '../model/ghost.js';
-import { planOverview, regionAt, renderOverview, searchPage, type OverviewParams, type OverviewSource, type PlacedHidden, type PlacedText } from '../model/overview.js';
-import { globalId, parseGlobalId, type PageModel } from '../model/page.js';
-import { elementContext as contextOf, expandRegion as expand, pageOverview as overviewOf, regionsResult, type RegionNode } from '../model/regions.js';
-import { parseInput } from '../model/validate.js';
+} from '../model/explore/explore.js';
+import { diffSnapshots } from '../model/renderers/diff.js';
+import { sameName } from '../model/acting/ghost.js';
+import { planOverview, regionAt, renderOverview, searchPage, type OverviewParams, type OverviewSource, type PlacedHidden, type PlacedText } from '../model/explore/overview.js';
+import { globalId, parseGlobalId, type PageModel } from '../model/pagemodel/page.js';
+import { elementContext as contextOf, expandRegion as expand, pageOverview as overviewOf, regionsResult, type RegionNode } from '../model/explore/regions.js';
+import { parseInput } from '../model/contracts/validate.js';
 import type { LensCore } from './core.js';
 import { elementCall, engineCall, ownerCall } from './engine.js';
 import { LAYOUT_GROUP } from './frames.js';

@@ -2,10 +2,10 @@
 // iframe's), its stable ordinal (the "f2" of "f2_17"), and where its content sits in the
 // top-level viewport. A failure to lay out a frame is kept on the frame (`error`), never dropped.
 import type { Frame, Page } from 'playwright-core';
-import type { OwnerInfo } from '../model/engine.js';
-import { PagelensError, isPagelensError } from '../model/errors.js';
-import { intersect } from '../model/page.js';
-import type { Box, FrameInfo } from '../model/schema.js';
+import type { OwnerInfo } from '../model/contracts/engine.js';
+import { PagelensError, isPagelensError } from '../model/contracts/errors.js';
+import { intersect } from '../model/pagemodel/page.js';
+import type { Box, FrameInfo } from '../model/contracts/schema.js';
 import { engineCall, engineCallWith } from './engine.js';
 import { Target, type DocumentNumbering, type TargetFrame } from './target.js';
 

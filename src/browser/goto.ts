@@ -3,7 +3,7 @@
 // the server answered with 4xx or 5xx is a failure too, with the status: the page on screen is an
 // error page, not the one asked for.
 import type { Page, Response } from 'playwright-core';
-import { PagelensError } from '../model/errors.js';
+import { PagelensError } from '../model/contracts/errors.js';
 
 /** Where a navigation ended and the HTTP status of its main document (null where there is none: file:, data:, about:, a same-document move). */
 export interface Navigated { url: string; status: number | null }

@@ -4,11 +4,11 @@
 // page B with NAVIGATED, however often it is retried, and what recovery matches a re-rendered
 // element against.
 import { z } from 'zod';
-import { ENGINE_CALLS } from '../model/engine.js';
-import { PagelensError } from '../model/errors.js';
-import type { GhostTarget } from '../model/ghost.js';
-import { parseGlobalId, type PageModel } from '../model/page.js';
-import { describeIssues } from '../model/validate.js';
+import { ENGINE_CALLS } from '../model/contracts/engine.js';
+import { PagelensError } from '../model/contracts/errors.js';
+import type { GhostTarget } from '../model/acting/ghost.js';
+import { parseGlobalId, type PageModel } from '../model/pagemodel/page.js';
+import { describeIssues } from '../model/contracts/validate.js';
 
 /**
  * The highest ID handed out in a session (as far as anyone was told of it: every ID handed out

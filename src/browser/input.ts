@@ -1,7 +1,7 @@
 // Real input over CDP on the page's own session: the browser routes mouse events (top-level
 // viewport coordinates) into whichever frame, out-of-process ones included, is under the point,
 // and key events to the focused frame, exactly as it would a person's.
-import { keyForChar, type Chord, type KeyDefinition } from '../model/keys.js';
+import { keyForChar, type Chord, type KeyDefinition } from '../model/contracts/keys.js';
 import type { Cdp } from './cdp.js';
 
 export async function mouseMove(cdp: Cdp, x: number, y: number): Promise<void> {

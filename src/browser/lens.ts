@@ -2,24 +2,24 @@
 // frames, IDs: core.ts) and its features (reading, acting, verifying, the accessibility tree).
 // Nothing imports this module but the faces; features take the core.
 import type { Locator, Page } from 'playwright-core';
-import type { Action } from '../model/actions.js';
-import type { AxTreeResult } from '../model/axtree.js';
-import { PagelensError } from '../model/errors.js';
-import { summarize, type ActionResult, type ExpectedOutcome, type MutationEvent, type MutationSummary, type VerificationResult } from '../model/outcome.js';
-import type { PageModel } from '../model/page.js';
-import type { CaptureOptionsInput, CaptureResult, FullResult, HybridResult, SkeletonResult } from '../model/artifacts.js';
-import type { FilteredResult } from '../model/rag.js';
-import { renderText } from '../model/render.js';
-import { givenOptions } from '../model/snapshotRequest.js';
-import { ModelOptions, SnapshotOptions, TextOptions, type ModelOptionsInput, type SemanticResult, type SemanticV3Result, type SnapshotOptionsInput, type TextOptionsInput } from '../model/schema.js';
-import { parseInput } from '../model/validate.js';
+import type { Action } from '../model/contracts/actions.js';
+import type { AxTreeResult } from '../model/renderers/axtree.js';
+import { PagelensError } from '../model/contracts/errors.js';
+import { summarize, type ActionResult, type ExpectedOutcome, type MutationEvent, type MutationSummary, type VerificationResult } from '../model/contracts/outcome.js';
+import type { PageModel } from '../model/pagemodel/page.js';
+import type { CaptureOptionsInput, CaptureResult, FullResult, HybridResult, SkeletonResult } from '../model/renderers/artifacts.js';
+import type { FilteredResult } from '../model/retrieval/rag.js';
+import { renderText } from '../model/renderers/render.js';
+import { givenOptions } from '../model/contracts/snapshotRequest.js';
+import { ModelOptions, SnapshotOptions, TextOptions, type ModelOptionsInput, type SemanticResult, type SemanticV3Result, type SnapshotOptionsInput, type TextOptionsInput } from '../model/contracts/schema.js';
+import { parseInput } from '../model/contracts/validate.js';
 import { performAction, type ActOptions } from './actions.js';
 import { readAxTree } from './axtree.js';
 import { LensCore } from './core.js';
 import type { IdNumbering } from './ids.js';
 import { recentEvents } from './events.js';
 import { domDiff, domOverview, domSearch, elementContext, expandRegion, pageOverview, regions } from './explore.js';
-import type { DomDiff, DomOverviewParamsInput, DomOverviewResponse, ElementContext, ExpandedRegion, ExpandRegionOptionsInput, ExploreOptionsInput, PageOverview, RefreshOptionsInput, RegionsResult, SearchOptionsInput, SearchResult } from '../model/explore.js';
+import type { DomDiff, DomOverviewParamsInput, DomOverviewResponse, ElementContext, ExpandedRegion, ExpandRegionOptionsInput, ExploreOptionsInput, PageOverview, RefreshOptionsInput, RegionsResult, SearchOptionsInput, SearchResult } from '../model/explore/explore.js';
 import { locatorFor } from './locator.js';
 import { capture } from './artifacts.js';
 import type { z } from 'zod';

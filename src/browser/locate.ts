@@ -2,9 +2,9 @@
 // every ancestor frame (a modal over an iframe covers what is inside it), in top-level viewport
 // coordinates for CDP input on the page session. A check that cannot be made refuses the click:
 // "could not tell whether it is covered" is never read as "not covered".
-import type { Cover } from '../model/engine.js';
-import { controlHint, coveredReason } from '../model/cover.js';
-import { globalId, innerControlAdvice } from '../model/page.js';
+import type { Cover } from '../model/contracts/engine.js';
+import { controlHint, coveredReason } from '../model/acting/cover.js';
+import { globalId, innerControlAdvice } from '../model/pagemodel/page.js';
 import type { LensCore, Resolved } from './core.js';
 import { elementCall, ownerCall } from './engine.js';
 import { describeFailure, LAYOUT_GROUP, type LaidOutFrame } from './frames.js';

@@ -2,10 +2,10 @@
 // it is used, so it is scoped to the document that issued the ID (the engine's token, written on
 // <html>): once the frame shows another document it matches nothing, rather than a stranger.
 import type { Frame, Locator } from 'playwright-core';
-import { PagelensError } from '../model/errors.js';
+import { PagelensError } from '../model/contracts/errors.js';
 import type { LensCore } from './core.js';
 import { elementCall, engineCall } from './engine.js';
-import { DOC_ATTR, ID_ATTR } from '../model/page.js';
+import { DOC_ATTR, ID_ATTR } from '../model/pagemodel/page.js';
 
 const GROUP = 'pagelens-locator';
 

@@ -4,20 +4,20 @@
 // through performAction, with verification, and refuses when the best candidates are too close
 // to call; extract fills a schema from the page's content nodes.
 import { z } from 'zod';
-import type { Action } from '../model/actions.js';
-import { actionFor, AMBIGUITY_MARGIN, Candidate, ChooseAnswer, heuristicChooser, MIN_CANDIDATE_SCORE, rankCandidates, type Chooser, type Ranked } from '../model/chooser.js';
-import { PagelensError, isPagelensError } from '../model/errors.js';
-import { toJsonSchema, type FillResult } from '../model/extract.js';
-import { parseIntent, type Intent } from '../model/intent.js';
-import type { ActionResult, ExpectedOutcome } from '../model/outcome.js';
-import type { Filtered } from '../model/rag.js';
-import { parseInput } from '../model/validate.js';
+import type { Action } from '../model/contracts/actions.js';
+import { actionFor, AMBIGUITY_MARGIN, Candidate, ChooseAnswer, heuristicChooser, MIN_CANDIDATE_SCORE, rankCandidates, type Chooser, type Ranked } from '../model/retrieval/chooser.js';
+import { PagelensError, isPagelensError } from '../model/contracts/errors.js';
+import { toJsonSchema, type FillResult } from '../model/retrieval/extract.js';
+import { parseIntent, type Intent } from '../model/tasks/intent.js';
+import type { ActionResult, ExpectedOutcome } from '../model/contracts/outcome.js';
+import type { Filtered } from '../model/retrieval/rag.js';
+import { parseInput } from '../model/contracts/validate.js';
 import { performAction } from './actions.js';
 import type { LensCore } from './core.js';
 import { describeFailure } from './frames.js';
 import { filterPage, handOut } from './rag.js';
 import { engineCall } from './engine.js';
-import { productFacts, type ProductFacts } from '../model/productFacts.js';
+import { productFacts, type ProductFacts } from '../model/retrieval/productFacts.js';
 
 const Instruction = z.string().trim().min(1, 'a non-empty instruction');
 const DEFAULT_TOKENS = { observe: 2000, extract: 4000 };

@@ -6,7 +6,7 @@
 // 403 by the proxy and never reach their origin.
 import { request as httpRequest, createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { connect, type Socket } from 'node:net';
-import { refusalFor, refusalForTunnel, type OriginRules } from '../model/origins.js';
+import { refusalFor, refusalForTunnel, type OriginRules } from '../model/safety/origins.js';
 
 export interface OriginProxy {
   /** For the context's `proxy.server` option. */

@@ -1,7 +1,7 @@
 // The page's text as a reader sees it: headings and text blocks (paragraphs, list entries,
 // labelled values, table cells), in document order, frame after frame. Read by the engine's
 // content pass in its isolated world, so page scripts cannot shape what is read back.
-import type { ContentItem } from '../model/content.js';
+import type { ContentItem } from '../model/pagemodel/content.js';
 import type { LensCore } from './core.js';
 import { engineCall } from './engine.js';
 import { describeFailure } from './frames.js';

@@ -1,16 +1,16 @@
 // lens.snapshot({ query, maxTokens }) → the `filtered` payload: the page model with its structure
 // and attributes, plus the content pass (labelled values, cells, prices, text) when the task asks
-// for it, chunked and scored by the pure DOM RAG (src/model/rag.ts) and held under the token
+// for it, chunked and scored by the pure DOM RAG (src/model/retrieval/rag.ts) and held under the token
 // ceiling by the real tokenizer. Every ID in the payload is handed out like a snapshot's.
-import { PagelensError } from '../model/errors.js';
-import type { PageModel, PageNode } from '../model/page.js';
-import { chunkDomNodes, filterDom, scoreChunkRelevance, indexChunks, rerankInput, toQuery, toRagNodes, FILTER_DEFAULTS, type Filtered, type FilteredResult, type PlacedContent, type RagNode, type Reranker } from '../model/rag.js';
-import type { SnapshotOptions } from '../model/schema.js';
-import { loadTokenizer } from '../model/tokens.js';
+import { PagelensError } from '../model/contracts/errors.js';
+import type { PageModel, PageNode } from '../model/pagemodel/page.js';
+import { chunkDomNodes, filterDom, scoreChunkRelevance, indexChunks, rerankInput, toQuery, toRagNodes, FILTER_DEFAULTS, type Filtered, type FilteredResult, type PlacedContent, type RagNode, type Reranker } from '../model/retrieval/rag.js';
+import type { SnapshotOptions } from '../model/contracts/schema.js';
+import { loadTokenizer } from '../model/renderers/tokens.js';
 import type { LensCore } from './core.js';
 import { engineCall } from './engine.js';
 import { describeFailure } from './frames.js';
-import type { RegionNode, RegionTree } from '../model/regions.js';
+import type { RegionNode, RegionTree } from '../model/explore/regions.js';
 import { currentSnapshot } from './snapshots.js';
 
 /** Content items per frame at most: enough for a long article, bounded for a page built to be endless. */

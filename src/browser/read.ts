@@ -1,10 +1,10 @@
 // Reading the page model: every frame's engine snapshot, placed in top-level coordinates, with
 // elements inside iframes marked covered when something in an ancestor frame lies over them.
 // What could not be read is said in the model (frames[].error, warnings), never left out quietly.
-import { PagelensError, isPagelensError } from '../model/errors.js';
-import { composePage, type PageModel, type PlacedFrame } from '../model/page.js';
-import { markOccludedByAncestors } from '../model/occlusion.js';
-import type { EngineSnapshotOptions, FrameSnapshot } from '../model/schema.js';
+import { PagelensError, isPagelensError } from '../model/contracts/errors.js';
+import { composePage, type PageModel, type PlacedFrame } from '../model/pagemodel/page.js';
+import { markOccludedByAncestors } from '../model/pagemodel/occlusion.js';
+import type { EngineSnapshotOptions, FrameSnapshot } from '../model/contracts/schema.js';
 import type { LensCore } from './core.js';
 import { engineCallWith, engineRead } from './engine.js';
 import { describeFailure, frameInfo, LAYOUT_GROUP, type LaidOutFrame } from './frames.js';

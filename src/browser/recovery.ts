@@ -1,8 +1,8 @@
 // Recovering an ID whose element was re-rendered away: a fresh read of the same document, and
-// the one element there with the same role and name where the old one stood (model/ghost.ts).
+// the one element there with the same role and name where the old one stood (model/acting/ghost.ts).
 // Recovery never leaves the document that issued the ID.
-import type { ErrorCode } from '../model/errors.js';
-import { describeCandidates, pickGhost, scoreGhosts, type ScoredCandidate } from '../model/ghost.js';
+import type { ErrorCode } from '../model/contracts/errors.js';
+import { describeCandidates, pickGhost, scoreGhosts, type ScoredCandidate } from '../model/acting/ghost.js';
 import type { LensCore } from './core.js';
 import { readPageModel } from './read.js';
 

@@ -1,21 +1,21 @@
 // The screenshot of the hybrid payload: a JPEG of the viewport taken over CDP, with set-of-mark
 // labels (each visible element's ID at its box, coloured by role) drawn on the image in Node.
 // Nothing is added to the page, so nothing its scripts can observe changes. Layout, drawing and
-// the hash are the model's (model/setOfMark.ts), shared with the extension: this host only
+// the hash are the model's (model/renderers/setOfMark.ts), shared with the extension: this host only
 // captures, decodes and encodes.
 import sharp from 'sharp';
-import { differenceHash, drawMarks, layoutMarks, type Mark, type Markable } from '../model/setOfMark.js';
+import { differenceHash, drawMarks, layoutMarks, type Mark, type Markable } from '../model/renderers/setOfMark.js';
 import type { LensCore } from './core.js';
 
-export type { Mark, Markable } from '../model/setOfMark.js';
-export { layoutMarks, MARK_COLOURS } from '../model/setOfMark.js';
+export type { Mark, Markable } from '../model/renderers/setOfMark.js';
+export { layoutMarks, MARK_COLOURS } from '../model/renderers/setOfMark.js';
 
 export interface Screenshot {
   jpeg: Buffer;
   width: number;
   height: number;
   marks: Mark[];
-  /** See differenceHash() in model/setOfMark.ts. */
+  /** See differenceHash() in model/renderers/setOfMark.ts. */
   hash: string;
   /** Capture and drawing, wall time. */
   timeMs: number;
@@ -51,7 +51,7 @@ export async function screenshot(core: LensCore, opts: { quality: number; viewpo
   return { ...shot, timeMs: Math.round((performance.now() - t0) * 10) / 10 };
 }
 
-/** The screenshot hash (model/setOfMark.ts differenceHash) of an encoded image. */
+/** The screenshot hash (model/renderers/setOfMark.ts differenceHash) of an encoded image. */
 export async function screenshotHash(image: Buffer): Promise<string> {
   const { data, info } = await sharp(image).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   return differenceHash(data, info.width, info.height, info.channels);

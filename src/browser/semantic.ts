@@ -1,9 +1,9 @@
 // The semantic payloads (semantic_v3, semantic): the page model rendered, with the page's recent
 // events. Its own module so that the artifacts (which carry a semantic_v3 rendering) and the
 // snapshot entry both use it without importing each other.
-import { renderSemantic, renderV3 } from '../model/render.js';
-import type { SemanticResult, SemanticV3Result, SnapshotOptions } from '../model/schema.js';
-import { tokenCounts } from '../model/tokens.js';
+import { renderSemantic, renderV3 } from '../model/renderers/render.js';
+import type { SemanticResult, SemanticV3Result, SnapshotOptions } from '../model/contracts/schema.js';
+import { tokenCounts } from '../model/renderers/tokens.js';
 import type { LensCore } from './core.js';
 import { recentEvents, renderEvents } from './events.js';
 import { readPageModel } from './read.js';

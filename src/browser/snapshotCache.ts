@@ -1,9 +1,9 @@
 // The snapshots a lens keeps (issue 12): storage only, so that the core can hold them without
 // knowing how a snapshot is read (snapshots.ts reads them, and takes the core).
-import type { PageLayout, SelectorHint } from '../model/explore.js';
-import type { PlacedText } from '../model/overview.js';
-import type { PageModel } from '../model/page.js';
-import { RegionMemory, type RegionTree } from '../model/regions.js';
+import type { PageLayout, SelectorHint } from '../model/explore/explore.js';
+import type { PlacedText } from '../model/explore/overview.js';
+import type { PageModel } from '../model/pagemodel/page.js';
+import { RegionMemory, type RegionTree } from '../model/explore/regions.js';
 
 /** Snapshots kept for dom_diff, and for how long. */
 const KEEP = 8;

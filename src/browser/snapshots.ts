@@ -6,9 +6,9 @@
 // count), after 30 s, or when the caller asks for a fresh one. Older snapshots are kept a while
 // longer for dom_diff.
 import { randomBytes } from 'node:crypto';
-import { PagelensError, isPagelensError } from '../model/errors.js';
-import type { PageModel } from '../model/page.js';
-import { buildRegions, planRegions, type RegionMemory } from '../model/regions.js';
+import { PagelensError, isPagelensError } from '../model/contracts/errors.js';
+import type { PageModel } from '../model/pagemodel/page.js';
+import { buildRegions, planRegions, type RegionMemory } from '../model/explore/regions.js';
 import type { LensCore } from './core.js';
 import { engineCall } from './engine.js';
 import { readPageModel } from './read.js';

@@ -1,7 +1,7 @@
 // Waiting for a page to settle: no DOM change for a while in any frame (the in-page mutation log
 // keeps the time of the last one) and no request in flight for a while (CDP Network events).
 import { z } from 'zod';
-import { parseInput } from '../model/validate.js';
+import { parseInput } from '../model/contracts/validate.js';
 import type { LensCore } from './core.js';
 import { frameActivity } from './events.js';
 import type { NetworkTracker } from './network.js';

@@ -1,7 +1,7 @@
 // One CDP target: the page itself, or an out-of-process iframe with its own session. It owns
 // the isolated world the engine lives in, for each frame the target renders.
 import type { CDPSession } from 'playwright-core';
-import { PagelensError } from '../model/errors.js';
+import { PagelensError } from '../model/contracts/errors.js';
 import { Cdp } from './cdp.js';
 import { ENGINE_SOURCE } from './engineSource.generated.js';
 

@@ -2,17 +2,17 @@
 // did what the action was meant to do. Errors the page showed meanwhile (even for one second)
 // come from the mutation log and fail the verification whatever else happened. A check that
 // could not be made makes the verdict uncertain (with the reason), never quietly positive.
-import { PagelensError, isPagelensError } from '../model/errors.js';
-import { ExpectedOutcome, type VerificationResult } from '../model/outcome.js';
-import { parseInput } from '../model/validate.js';
-import { checkOutcome, composeVerification, flattenOutcome, pollChecks, readBefore, type ElementRead, type OutcomeReader, type Presence } from '../model/verdict.js';
+import { PagelensError, isPagelensError } from '../model/contracts/errors.js';
+import { ExpectedOutcome, type VerificationResult } from '../model/contracts/outcome.js';
+import { parseInput } from '../model/contracts/validate.js';
+import { checkOutcome, composeVerification, flattenOutcome, pollChecks, readBefore, type ElementRead, type OutcomeReader, type Presence } from '../model/acting/verdict.js';
 import type { LensCore } from './core.js';
 import { elementCall, engineCall } from './engine.js';
 import { eventsSince, markFrames, type Marks } from './events.js';
 import { describeFailure } from './frames.js';
 import { waitForDomStability } from './stability.js';
 
-export type { Presence } from '../model/verdict.js';
+export type { Presence } from '../model/acting/verdict.js';
 
 const DEFAULT_TIMEOUT = 2000;
 const GROUP = 'pagelens-verify';

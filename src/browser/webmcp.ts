@@ -2,7 +2,7 @@
 // it behind the WebMCP feature), listed and called over CDP's WebMCP domain. Every target (the
 // page and each out-of-process frame) reports its own tools once the domain is enabled on it;
 // what they are called, their descriptions, schemas and outputs are the page's words, untrusted.
-import { PagelensError } from '../model/errors.js';
+import { PagelensError } from '../model/contracts/errors.js';
 import type { Cdp } from './cdp.js';
 import type { LensCore } from './core.js';
 

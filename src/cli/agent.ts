@@ -3,11 +3,11 @@
 import { Command, Option } from 'commander';
 import type { AgentRun, AgentStep } from '../agent/loop.js';
 import { createPlanner, PLANNER_NAMES, type PlannerName } from '../agent/planners.js';
-import { PagelensError } from '../model/errors.js';
+import { PagelensError } from '../model/contracts/errors.js';
 import { errorReport, type ErrorReport } from './errors.js';
 import { DEFAULT_MAX_BODY, DEFAULT_REQUEST_TIMEOUT_MS } from '../server/limits.js';
 import { openPage } from './lazy.js';
-import { parseViewport } from '../model/viewport.js';
+import { parseViewport } from '../model/contracts/viewport.js';
 
 interface ServeFlags { host: string; port: string; planner: PlannerName; token?: string; auth: boolean; corsOrigin?: string; maxBody: string; requestTimeout: string; compat?: boolean; quiet?: boolean }
 export interface AgentFlags { url: string; backend?: string; token?: string; planner: PlannerName; maxSteps: string; json?: boolean; viewport: string; offline?: boolean; cdp?: string }

@@ -4,7 +4,7 @@ import type { Command } from 'commander';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { PagelensError } from '../model/errors.js';
+import { PagelensError } from '../model/contracts/errors.js';
 
 const BENCH_ENTRY = fileURLToPath(new URL('../../bench/run.js', import.meta.url));
 

@@ -1,7 +1,7 @@
 // How the command line words an error: the code a script can switch on and a message a person or
 // an LLM can act on. One place, so stderr and a `--json` result say the same thing.
 import { ZodError } from 'zod';
-import { PagelensError } from '../model/errors.js';
+import { PagelensError } from '../model/contracts/errors.js';
 
 export interface ErrorReport { code: string; message: string }
 

@@ -2,13 +2,13 @@
 // expanded region and one element in depth): the text forms on stdout, a one-line summary with
 // the real token count on stderr. Flags are checked before any browser starts.
 import { Command, Option } from 'commander';
-import { PagelensError } from '../model/errors.js';
-import { DomOverviewParams, type DomOverviewParamsInput } from '../model/explore.js';
-import { formatPayload } from '../model/format.js';
-import { countTokens } from '../model/tokens.js';
-import { parseInput } from '../model/validate.js';
+import { PagelensError } from '../model/contracts/errors.js';
+import { DomOverviewParams, type DomOverviewParamsInput } from '../model/explore/explore.js';
+import { formatPayload } from '../model/renderers/format.js';
+import { countTokens } from '../model/renderers/tokens.js';
+import { parseInput } from '../model/contracts/validate.js';
 import { openPage } from './lazy.js';
-import { parseViewport } from '../model/viewport.js';
+import { parseViewport } from '../model/contracts/viewport.js';
 
 interface CommonFlags {
   viewport: string;

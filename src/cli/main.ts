@@ -5,15 +5,15 @@ import { writeFile } from 'node:fs/promises';
 import { fileURLToPath } from 'node:url';
 import type { Lens } from '../browser/lens.js';
 import { openPage } from './lazy.js';
-import { parseViewport } from '../model/viewport.js';
-import { PagelensError } from '../model/errors.js';
-import { formatPayload } from '../model/format.js';
-import { V3_LEGEND } from '../model/roles.js';
-import { givenOptions, snapshotRequestConflict, SNAPSHOT_FORMATS, SNAPSHOT_MODES, type NameOf, type SnapshotFormat, type SnapshotMode } from '../model/snapshotRequest.js';
-import { countTokens } from '../model/tokens.js';
+import { parseViewport } from '../model/contracts/viewport.js';
+import { PagelensError } from '../model/contracts/errors.js';
+import { formatPayload } from '../model/renderers/format.js';
+import { V3_LEGEND } from '../model/pagemodel/roles.js';
+import { givenOptions, snapshotRequestConflict, SNAPSHOT_FORMATS, SNAPSHOT_MODES, type NameOf, type SnapshotFormat, type SnapshotMode } from '../model/contracts/snapshotRequest.js';
+import { countTokens } from '../model/renderers/tokens.js';
 import { addRunCommand } from './run.js';
 import { addBenchCommand } from './bench.js';
-import { DEMO_TASK } from '../model/demo.js';
+import { DEMO_TASK } from '../model/tasks/demo.js';
 import { addAgentCommands, agentCommand } from './agent.js';
 import { addObserveCommands, parseMaxTokens, printFilteredSnapshot } from './observe.js';
 import { addExploreCommands } from './explore.js';
@@ -48,7 +48,7 @@ const isArtifact = (mode: string): mode is ArtifactMode => mode === 'skeleton' |
 
 // Flags that mean nothing for the chosen mode/format are an error, found before any browser starts:
 // ignoring them would hand the caller (often an LLM) output that silently differs from what it asked
-// for. Which option applies to which mode is the shared table (model/snapshotRequest.ts).
+// for. Which option applies to which mode is the shared table (model/contracts/snapshotRequest.ts).
 function checkFlagCombination(flags: SnapshotFlags): string | null {
   const shot = [flags.screenshot !== undefined && '--screenshot', flags.quality !== undefined && '--quality', flags.marks === false && '--no-marks'].filter(Boolean);
   const given = givenOptions({ fullPage: flags.fullPage, boxes: flags.boxes, query: flags.query, maxTokens: flags.maxTokens, screenshot: shot.length ? true : undefined });

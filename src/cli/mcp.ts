@@ -1,8 +1,8 @@
 // `pagelens mcp` (the MCP server, stdio or --port for Streamable HTTP) and `pagelens tools`
 // (the same tools as JSON definitions, for stacks that call functions themselves).
 import { Command, Option } from 'commander';
-import { PagelensError } from '../model/errors.js';
-import { parseViewport } from '../model/viewport.js';
+import { PagelensError } from '../model/contracts/errors.js';
+import { parseViewport } from '../model/contracts/viewport.js';
 
 interface McpFlags {
   port?: number;

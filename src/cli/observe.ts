@@ -7,12 +7,12 @@ import { readFileSync } from 'node:fs';
 import { z } from 'zod';
 import { ChatClient, llmChooser, llmConfigFromEnv } from '../agent/llm.js';
 import type { Lens } from '../browser/lens.js';
-import type { Chooser } from '../model/chooser.js';
-import { PagelensError } from '../model/errors.js';
-import { formatPayload } from '../model/format.js';
-import { parseExpectSpec } from '../model/outcome.js';
+import type { Chooser } from '../model/retrieval/chooser.js';
+import { PagelensError } from '../model/contracts/errors.js';
+import { formatPayload } from '../model/renderers/format.js';
+import { parseExpectSpec } from '../model/contracts/outcome.js';
 import { openPage } from './lazy.js';
-import { parseViewport } from '../model/viewport.js';
+import { parseViewport } from '../model/contracts/viewport.js';
 
 interface PageFlags {
   viewport: string;

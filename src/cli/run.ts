@@ -4,11 +4,11 @@
 // action that fails (or whose verification fails) and exits non-zero.
 import { Command, Option } from 'commander';
 import { openPage } from './lazy.js';
-import { parseViewport } from '../model/viewport.js';
-import { parseAction, type Action } from '../model/actions.js';
-import { PagelensError } from '../model/errors.js';
-import { formatPayload } from '../model/format.js';
-import { parseExpectSpec, type ExpectedOutcome } from '../model/outcome.js';
+import { parseViewport } from '../model/contracts/viewport.js';
+import { parseAction, type Action } from '../model/contracts/actions.js';
+import { PagelensError } from '../model/contracts/errors.js';
+import { formatPayload } from '../model/renderers/format.js';
+import { parseExpectSpec, type ExpectedOutcome } from '../model/contracts/outcome.js';
 
 interface Step { action: Action; text: string; expect?: ExpectedOutcome }
 

@@ -8,11 +8,11 @@ import { chromium, type Browser, type BrowserContext, type Page } from 'playwrig
 import { CHROMIUM_ARGS, connectChromium, findChromium, launchChromium, parseOriginRules, routeOriginRules } from '../browser/chromium.js';
 import { IdNumbering } from '../browser/ids.js';
 import { startOriginProxy } from '../browser/originProxy.js';
-import { hasOriginRules, type OriginRules } from '../model/origins.js';
+import { hasOriginRules, type OriginRules } from '../model/safety/origins.js';
 import { FilePolicy } from './filePolicy.js';
 import { Lens } from '../browser/lens.js';
 import { WEBMCP_ARGS } from '../browser/webmcp.js';
-import { PagelensError } from '../model/errors.js';
+import { PagelensError } from '../model/contracts/errors.js';
 import { watchConsole } from '../tools/console.js';
 import { watchNetwork } from '../tools/requests.js';
 import type { TabHost, TabInfo } from '../tools/host.js';

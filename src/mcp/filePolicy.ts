@@ -8,7 +8,7 @@ import { isAbsolute, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { BrowserContext } from 'playwright-core';
 import { isInside } from '../browser/static.js';
-import { PagelensError } from '../model/errors.js';
+import { PagelensError } from '../model/contracts/errors.js';
 
 export interface FilePolicyOptions {
   /** file:// URLs anywhere on the disk. */

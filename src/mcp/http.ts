@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto';
 import { createServer as createHttpServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { refuseRequest } from '../model/requestGuard.js';
+import { refuseRequest } from '../model/safety/requestGuard.js';
 import { BrowserSession, SharedBrowser, checkBrowserOptions, type BrowserOptions } from './browser.js';
 
 export interface McpHttpOptions {

@@ -4,7 +4,7 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { V3_LEGEND } from '../model/roles.js';
+import { V3_LEGEND } from '../model/pagemodel/roles.js';
 import { PAGE_CONTENT_RULE, runToolSafely, toolDefinitions } from '../tools/registry.js';
 import { CallDeadline } from '../tools/deadline.js';
 import type { ToolResult } from '../tools/types.js';

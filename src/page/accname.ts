@@ -4,7 +4,7 @@
 // CSS generated content, text split over nested inline elements, a hidden node that
 // aria-labelledby points at, controls inside a label, two labels for one field. Here the steps are
 // computed directly; where Chrome differs from the spec text, Chrome is followed (said inline).
-import { isSecretFieldFacts, REDACTED } from '../model/secrets.js';
+import { isSecretFieldFacts, REDACTED } from '../model/safety/secrets.js';
 import { mayHavePseudoRule } from './pseudoRules.js';
 import { generatedContent, transformText } from './pseudo.js';
 import { shadowRootOf } from './shadow.js';
@@ -259,7 +259,7 @@ class Computation {
     const tag = el.tagName;
     if (tag === 'INPUT' || tag === 'TEXTAREA' || tag === 'SELECT') this.live = true;
     if (role === 'textbox' || role === 'searchbox' || (role === 'combobox' && tag === 'INPUT')) {
-      // Never a secret field's value (the one rule, src/model/secrets.ts), not even in another
+      // Never a secret field's value (the one rule, src/model/safety/secrets.ts), not even in another
       // control's name: it is named by the redaction mark, as the field itself is shown.
       if (tag === 'INPUT' || tag === 'TEXTAREA') {
         const field = el as HTMLInputElement | HTMLTextAreaElement;

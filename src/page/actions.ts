@@ -1,8 +1,8 @@
 // In-page half of acting on an element: bring it into view, find a point a click would really
 // reach (or name what covers it), and the operations a script does better than input events
 // (setting a controlled input's value, choosing an option, scrolling a container).
-import type { Box } from '../model/schema.js';
-import type { Cover, ElementState, FindResult, OkReason, OptionList, PrepareResult, ScrollResult, SelectResult, SetValueResult, TextEntry } from '../model/engine.js';
+import type { Box } from '../model/contracts/schema.js';
+import type { Cover, ElementState, FindResult, OkReason, OptionList, PrepareResult, ScrollResult, SelectResult, SetValueResult, TextEntry } from '../model/contracts/engine.js';
 import { isInteractiveByMarkup, scrollOverflow } from './interactive.js';
 import { nameOf } from './names.js';
 import { roleOf } from './roles.js';

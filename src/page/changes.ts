@@ -10,7 +10,7 @@
 // <label> (the name of a labelable control).
 import { composedParent, onShadowRootAdopted } from './shadow.js';
 import { DOC_ATTR } from './document.js';
-import { ID_ATTR } from '../model/page.js';
+import { ID_ATTR } from '../model/pagemodel/page.js';
 import type { Reach } from './accname.js';
 
 export interface Freshness {

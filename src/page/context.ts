@@ -7,8 +7,8 @@ import { attr as finderAttr, finder } from '@medv/finder';
 import type {
   ContextLink, DescribeAnswer, DescribedElement, DescribeRequest, HiddenControl, HiddenControls, HintRoot, OptionInfo, PageLayout,
   RawElementContext, SelectorHint, SelectorMatch, TextBlock, TextBlockQuery, TextBlocks, VisualBlock,
-} from '../model/explore.js';
-import type { Box } from '../model/schema.js';
+} from '../model/explore/explore.js';
+import type { Box } from '../model/contracts/schema.js';
 import { DOC } from './document.js';
 import { isInteractiveByMarkup } from './interactive.js';
 import { listOptions } from './actions.js';

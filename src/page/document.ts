@@ -1,7 +1,7 @@
 // This document's identity: one random token per engine instance, and the engine is installed
 // once per document (in an isolated world the page cannot reach). IDs are numbered per document,
 // so the Node side pairs every ID with this token and refuses it in any other document.
-import { DOC_ATTR } from '../model/page.js';
+import { DOC_ATTR } from '../model/pagemodel/page.js';
 
 export { DOC_ATTR };
 

@@ -1,6 +1,6 @@
 // What a parent frame knows about the iframes it hosts: where their content sits, whether they
 // are sandboxed, and whether a point in the parent really reaches them.
-import type { OwnerInfo } from '../model/engine.js';
+import type { OwnerInfo } from '../model/contracts/engine.js';
 import { composedContains, deepElementFromPoint } from './shadow.js';
 
 export function frameOwners(owners: Element[]): OwnerInfo[] {

@@ -1,4 +1,4 @@
-import { INTERACTIVE_ROLES } from '../model/roles.js';
+import { INTERACTIVE_ROLES } from '../model/pagemodel/roles.js';
 import { roleFor } from './accname.js';
 import { hasGestureListener } from './gestures.js';
 

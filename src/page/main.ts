@@ -1,8 +1,8 @@
 // Entry of the in-page engine: bundled by esbuild into one script that every host injects,
 // in an isolated world, so that the page can neither break it nor read its state.
 import { gestureRoots, markGestures } from './gestures.js';
-import type { EngineShape } from '../model/engine.js';
-import type { EngineSnapshotOptions } from '../model/schema.js';
+import type { EngineShape } from '../model/contracts/engine.js';
+import type { EngineSnapshotOptions } from '../model/contracts/schema.js';
 import { markDocument } from './document.js';
 import { withLabelIndex } from './labels.js';
 import { frameOwners, ownerHits } from './frames.js';
@@ -24,7 +24,7 @@ import { lastIssuedId, lookup, lookupIn, numberFrom, startAutoTagger, tagSubtree
 
 const ENGINE_KEY = '__pagelens';
 
-// Checked against the contract the Node side validates answers with (src/model/engine.ts).
+// Checked against the contract the Node side validates answers with (src/model/contracts/engine.ts).
 const api = {
   version: 2,
   snapshot: (opts: EngineSnapshotOptions) => markNameSources(withLabelIndex(() => snapshot(opts))),

@@ -1,8 +1,8 @@
 // The mutation log: a bounded ring of the changes a person would notice (a toast, an error under a
 // field, a spinner), kept in the page so that what appears and vanishes between two snapshots is
 // still reported. Also counts every DOM change, which DOM stability and verification read.
-import { formatMutation, summarize, type MutationCategory, type MutationEvent, type MutationSummary } from '../model/mutations.js';
-import type { DomActivity } from '../model/engine.js';
+import { formatMutation, summarize, type MutationCategory, type MutationEvent, type MutationSummary } from '../model/pagemodel/mutations.js';
+import type { DomActivity } from '../model/contracts/engine.js';
 import { DOC, DOC_ATTR } from './document.js';
 import { onShadowRootAdopted, shadowRootOf } from './shadow.js';
 import { ID_ATTR } from './tagger.js';

@@ -1,4 +1,4 @@
-import type { FrameSnapshot } from '../model/schema.js';
+import type { FrameSnapshot } from '../model/contracts/schema.js';
 import { accessibleNameWithReach, type Reach } from './accname.js';
 import type { Freshness } from './changes.js';
 import { mayHavePseudoRule } from './pseudoRules.js';

@@ -3,7 +3,7 @@
 // and its identifying text becomes an `item` node with an ID of its own, so that an agent can
 // tell rows apart and act on the text itself (double-click to edit, hover to reveal a button).
 import { clean } from './names.js';
-import { AMOUNT } from '../model/money.js';
+import { AMOUNT } from '../model/retrieval/money.js';
 
 const MAX_CLIMB = 6;
 const STOP_TAGS = new Set(['BODY', 'HTML', 'FORM', 'MAIN', 'NAV', 'HEADER', 'FOOTER', 'ASIDE', 'DIALOG']);

@@ -9,7 +9,7 @@
 //   interactive is a control the tagger lists (a tagged landmark, heading, row item or scroll
 //   container is not; an untagged element never is); visible is what checkVisibility says (inside
 //   <head>, a <select> or a <datalist> nothing has a box of its own: those take their parent's).
-//   The templatizer folds the repetition (src/model/templatize.ts).
+//   The templatizer folds the repetition (src/model/renderers/templatize.ts).
 // - `data-frame-id` on the <html> of the document (its frame ordinal) and on each iframe whose
 //   document the Node side inlines; that iframe's content is a marker `<!--NONCE:ordinal-->`.
 // - A page's own attributes of those names are kept as `data-page-id`, `data-page-visible`, ….
@@ -20,8 +20,8 @@
 //   (except in pre and textarea).
 // - Form fields show their current state (value, checked, selected); the value of a password or
 //   other secret field is never written, not even the one in the page's markup.
-import type { SerializeRequest, SerializedDocument } from '../model/artifacts.js';
-import { DOC_ATTR, globalId, ID_ATTR } from '../model/page.js';
+import type { SerializeRequest, SerializedDocument } from '../model/renderers/artifacts.js';
+import { DOC_ATTR, globalId, ID_ATTR } from '../model/pagemodel/page.js';
 import { DOC } from './document.js';
 import { isInteractiveByMarkup, looksClickable } from './interactive.js';
 import { composedParent, shadowRootOf } from './shadow.js';

@@ -1,4 +1,4 @@
-import type { Box, EngineSnapshotOptions, FrameSnapshot, HeadingNode, RawNode, ScrollInfo, StructNode } from '../model/schema.js';
+import type { Box, EngineSnapshotOptions, FrameSnapshot, HeadingNode, RawNode, ScrollInfo, StructNode } from '../model/contracts/schema.js';
 import { DOC } from './document.js';
 import { isInteractiveByMarkup } from './interactive.js';
 import { nameInRow, RowFinder, type Row } from './rows.js';

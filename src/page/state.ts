@@ -1,11 +1,11 @@
-import { isSecretFieldFacts, REDACTED } from '../model/secrets.js';
+import { isSecretFieldFacts, REDACTED } from '../model/safety/secrets.js';
 import { clean } from './names.js';
 
 export { REDACTED };
 const MAX_VALUE = 100;
 const NO_VALUE_TYPES = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'hidden', 'file', 'color']);
 
-/** The secret-field rule (src/model/secrets.ts) on a live element: its current type, its autofill tokens. */
+/** The secret-field rule (src/model/safety/secrets.ts) on a live element: its current type, its autofill tokens. */
 export function isSecretField(el: Element): boolean {
   if (el.tagName !== 'INPUT' && el.tagName !== 'TEXTAREA') return false;
   return isSecretFieldFacts({ tag: el.tagName, type: (el as HTMLInputElement).type, autocomplete: el.getAttribute('autocomplete') });

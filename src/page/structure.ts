@@ -1,7 +1,7 @@
 // The structure around the controls: landmarks (HTML elements and ARIA roles), forms, fieldsets,
 // dialogs, data tables and headed sections, named the way a person would name them. Cheap to ask
 // of every element: only a handful of tags and an explicit role are looked at.
-import type { StructKind } from '../model/schema.js';
+import type { StructKind } from '../model/contracts/schema.js';
 import { clean } from './names.js';
 
 export interface StructHit { kind: StructKind; role: string }

@@ -6,11 +6,11 @@ import { DOC } from './document.js';
 import { hasGestureListener } from './gestures.js';
 import { isInteractiveByMarkup, isScrollingOverflow, looksClickable, scrollOverflow } from './interactive.js';
 import { onShadowRootAdopted, shadowRootOf } from './shadow.js';
-import type { Box } from '../model/schema.js';
+import type { Box } from '../model/contracts/schema.js';
 import { ROOT_CONTEXT, walkElements, type WalkContext } from './walker.js';
 
-export { ID_ATTR } from '../model/page.js';
-import { ID_ATTR } from '../model/page.js';
+export { ID_ATTR } from '../model/pagemodel/page.js';
+import { ID_ATTR } from '../model/pagemodel/page.js';
 
 let counter = 0;
 /**

@@ -1,4 +1,4 @@
-import type { Box } from '../model/schema.js';
+import type { Box } from '../model/contracts/schema.js';
 import { composedContains, deepElementFromPoint } from './shadow.js';
 
 const VISIBILITY_CHECK = { checkOpacity: true, checkVisibilityCSS: true } as const;

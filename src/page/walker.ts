@@ -1,4 +1,4 @@
-import type { Box } from '../model/schema.js';
+import type { Box } from '../model/contracts/schema.js';
 import { shadowRootOf } from './shadow.js';
 
 // Subtrees that never hold anything an agent can see or operate.

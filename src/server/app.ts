@@ -9,9 +9,9 @@ import { bodyLimit } from 'hono/body-limit';
 import { cors } from 'hono/cors';
 import { HTTPException } from 'hono/http-exception';
 import type { Planner } from '../agent/planner.js';
-import { InteractRequest, InteractResponse, type ErrorBody } from '../model/interact.js';
-import { redactCredentials } from '../model/redact.js';
-import { describeIssues } from '../model/validate.js';
+import { InteractRequest, InteractResponse, type ErrorBody } from '../model/negotiation/interact.js';
+import { redactCredentials } from '../model/safety/redact.js';
+import { describeIssues } from '../model/contracts/validate.js';
 import { DEFAULT_MAX_BODY, DEFAULT_REQUEST_TIMEOUT_MS } from './limits.js';
 import { SessionStore } from './sessions.js';
 

@@ -5,8 +5,8 @@
 import { randomBytes } from 'node:crypto';
 import { serve } from '@hono/node-server';
 import type { AddressInfo } from 'node:net';
-import { isLoopbackHost } from '../model/origins.js';
-import { refuseRequest, type GuardOptions } from '../model/requestGuard.js';
+import { isLoopbackHost } from '../model/safety/origins.js';
+import { refuseRequest, type GuardOptions } from '../model/safety/requestGuard.js';
 import { createApp, type AppOptions } from './app.js';
 
 export interface ServeOptions extends AppOptions {

@@ -2,7 +2,7 @@
 // how it went, so that a failed action is not retried blindly and an artifact is not asked for
 // twice in a row. Bounded: a fixed number of sessions (least recently used go first), a fixed
 // number of steps each, and an expiry.
-import type { InteractRequest, InteractResponse } from '../model/interact.js';
+import type { InteractRequest, InteractResponse } from '../model/negotiation/interact.js';
 import type { SessionStep, SessionView } from '../agent/planner.js';
 
 export interface SessionLimits {

@@ -9,8 +9,8 @@ import { startOriginProxy, type OriginProxy } from '../browser/originProxy.js';
 import { gotoSettled } from '../browser/goto.js';
 import { Lens } from '../browser/lens.js';
 import { serveFolder, type StaticServer } from '../browser/static.js';
-import { PagelensError } from '../model/errors.js';
-import { originKey, type OriginRules } from '../model/origins.js';
+import { PagelensError } from '../model/contracts/errors.js';
+import { originKey, type OriginRules } from '../model/safety/origins.js';
 
 export interface OpenOptions {
   viewport?: { width: number; height: number };
@@ -89,4 +89,4 @@ export async function openPage(target: string, opts: OpenOptions = {}): Promise<
 
 export { gotoSettled };
 
-export { parseViewport } from '../model/viewport.js';
+export { parseViewport } from '../model/contracts/viewport.js';

@@ -3,10 +3,10 @@
 // runAction: the ActionResult, modal states, and a delta (a snapshot after a navigation).
 import { z } from 'zod';
 import type { Lens } from '../browser/lens.js';
-import { ElementId, type Action } from '../model/actions.js';
-import { PagelensError, asPagelensError } from '../model/errors.js';
-import type { ActionResult } from '../model/outcome.js';
-import { unsafeSchemaReason } from '../model/schemaSafety.js';
+import { ElementId, type Action } from '../model/contracts/actions.js';
+import { PagelensError, asPagelensError } from '../model/contracts/errors.js';
+import type { ActionResult } from '../model/contracts/outcome.js';
+import { unsafeSchemaReason } from '../model/safety/schemaSafety.js';
 import { finishPending, refuseWhileDialog, runAction } from './acting.js';
 import { defineTool, type ToolContext, type ToolDef } from './types.js';
 
@@ -297,7 +297,7 @@ function schemaFrom(text: string): z.ZodType {
   } catch (e) {
     throw new PagelensError('BAD_INPUT', `schema is not a JSON Schema in a JSON string: ${(e as Error).message.split('\n')[0]}`);
   }
-  // Checked before it is built: validation runs on the event loop (src/model/schemaSafety.ts).
+  // Checked before it is built: validation runs on the event loop (src/model/safety/schemaSafety.ts).
   const unsafe = unsafeSchemaReason(json);
   if (unsafe) throw new PagelensError('BAD_INPUT', `schema refused: ${unsafe}`);
   try {

@@ -1,9 +1,9 @@
 // How every acting tool answers: what happened (the ActionResult), the modal states the page is
 // in, and a delta against the tree the client last saw. The full snapshot is sent only when the
 // page navigated (the old IDs mean nothing there) or the client has not seen one yet.
-import { PagelensError } from '../model/errors.js';
-import type { ActionResult } from '../model/outcome.js';
-import type { SemanticV3Result } from '../model/schema.js';
+import { PagelensError } from '../model/contracts/errors.js';
+import type { ActionResult } from '../model/contracts/outcome.js';
+import type { SemanticV3Result } from '../model/contracts/schema.js';
 import { isEmptyDelta, treeDelta, type TreeDelta } from './delta.js';
 import type { ModalState } from './modal.js';
 import { textSection } from './pagetext.js';

@@ -1,7 +1,7 @@
 // Token ceilings on answers (o200k, what the client's model counts): lines kept while they fit,
 // and answers cut into pages that say which page this is and how to ask for the next. A client's
 // context is the scarcest thing it has; an answer never takes more of it than it was allowed.
-import { loadTokenizer } from '../model/tokens.js';
+import { loadTokenizer } from '../model/renderers/tokens.js';
 
 export interface Fitted<T> {
   kept: T[];

@@ -4,7 +4,7 @@
 // Tools that can cut their own answer better (console messages by `since`, the page's text by
 // page) read the ceiling from the context and stay under it themselves.
 import { z } from 'zod';
-import { PagelensError } from '../model/errors.js';
+import { PagelensError } from '../model/contracts/errors.js';
 import { pageOfText } from './budget.js';
 import type { ToolState } from './state.js';
 import { defineTool, type ToolDef, type ToolResult } from './types.js';

@@ -2,7 +2,7 @@
 // errors, with their level, in a bounded buffer (a page that logs in a loop must not grow the
 // server without end; what was dropped is counted and said).
 import type { ConsoleMessage, Page } from 'playwright-core';
-import { oneLine } from '../model/pageText.js';
+import { oneLine } from '../model/renderers/pageText.js';
 
 export type ConsoleLevel = 'error' | 'warning' | 'info' | 'debug';
 export const CONSOLE_LEVELS: readonly ConsoleLevel[] = ['error', 'warning', 'info', 'debug'];

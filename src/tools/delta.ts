@@ -1,7 +1,7 @@
 // What changed between the semantic_v3 tree a client last saw and the page now, by element ID.
 // Action responses carry this instead of a whole snapshot: most actions change a handful of
 // elements, and resending hundreds of unchanged ones is what makes other browser tools expensive.
-import type { SemanticNodeV3 } from '../model/schema.js';
+import type { SemanticNodeV3 } from '../model/contracts/schema.js';
 
 export interface TreeChange {
   i: string;

@@ -5,9 +5,9 @@
 import type { Locator } from 'playwright-core';
 import { z } from 'zod';
 import type { Lens } from '../browser/lens.js';
-import { ElementId } from '../model/actions.js';
-import { PagelensError, asPagelensError, isPagelensError } from '../model/errors.js';
-import { parseExpectSpec, type ActionResult, type ExpectedOutcome } from '../model/outcome.js';
+import { ElementId } from '../model/contracts/actions.js';
+import { PagelensError, asPagelensError, isPagelensError } from '../model/contracts/errors.js';
+import { parseExpectSpec, type ActionResult, type ExpectedOutcome } from '../model/contracts/outcome.js';
 import { runAction } from './acting.js';
 import { defineTool, type ToolContext, type ToolDef } from './types.js';
 

@@ -2,7 +2,7 @@
 // (pages of the context) and the browser itself. The MCP server's browser holder provides it;
 // runTool on a bare lens has none, and the tools that need it say so instead of guessing.
 import type { Lens } from '../browser/lens.js';
-import { PagelensError } from '../model/errors.js';
+import { PagelensError } from '../model/contracts/errors.js';
 
 export interface TabInfo {
   index: number;

@@ -2,8 +2,8 @@
 // errors, loading states, even ones already gone) and the browser console.
 import { z } from 'zod';
 import { renderEvents } from '../browser/events.js';
-import { summarize } from '../model/outcome.js';
-import { quotedPageText } from '../model/pageText.js';
+import { summarize } from '../model/contracts/outcome.js';
+import { quotedPageText } from '../model/renderers/pageText.js';
 import { fitLines } from './budget.js';
 import { NETWORK_TOOL } from './network.js';
 import { ceilingOf } from './ceiling.js';
@@ -22,7 +22,7 @@ export const LOG_TOOLS: ToolDef[] = [
       const { events, unread } = await lens.recentEvents(a.limit ?? 10);
       const summary = summarize(events);
       const lines = events.length ? renderEvents(events) : ['no changes recorded'];
-      // The messages are page text: quoted (src/model/pageText.ts), so none can pass for our own words.
+      // The messages are page text: quoted (src/model/renderers/pageText.ts), so none can pass for our own words.
       if (summary.errors.length) lines.push(`errors: ${summary.errors.map(quotedPageText).join(', ')}`);
       if (summary.successes.length) lines.push(`successes: ${summary.successes.map(quotedPageText).join(', ')}`);
       if (summary.has_loading) lines.push('loading: something was still loading');

@@ -3,10 +3,10 @@
 // one dispatcher that validates arguments and calls the lens.
 import { z } from 'zod';
 import type { Lens } from '../browser/lens.js';
-import { PagelensError, asPagelensError } from '../model/errors.js';
-import { DOM_OVERVIEW_TOOL } from '../model/explore.js';
-import { V3_LEGEND } from '../model/roles.js';
-import { parseInput } from '../model/validate.js';
+import { PagelensError, asPagelensError } from '../model/contracts/errors.js';
+import { DOM_OVERVIEW_TOOL } from '../model/explore/explore.js';
+import { V3_LEGEND } from '../model/pagemodel/roles.js';
+import { parseInput } from '../model/contracts/validate.js';
 import { ACT_TOOLS } from './act.js';
 import { refuseWhileDialog } from './acting.js';
 import { MORE_TOOL, withCeiling } from './ceiling.js';

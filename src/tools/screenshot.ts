@@ -4,8 +4,8 @@
 // element in any frame); sharp encodes, so every format goes through the same path.
 import { z } from 'zod';
 import { encodeImage as encode, imageSize } from '../browser/images.js';
-import { ElementId } from '../model/actions.js';
-import { PagelensError } from '../model/errors.js';
+import { ElementId } from '../model/contracts/actions.js';
+import { PagelensError } from '../model/contracts/errors.js';
 import { defineTool, jsonResult, type ToolContext, type ToolDef, type ToolResult } from './types.js';
 
 const ImageType = z.enum(['png', 'jpeg', 'webp']);

@@ -1,16 +1,16 @@
 // The seeing tools: snapshots in every mode, the exploration levels (overview, regions, one
 // region, one element), search, diff and the set-of-mark screenshot. None of them acts.
 import { z } from 'zod';
-import { PagelensError } from '../model/errors.js';
-import { DomOverviewParams } from '../model/explore.js';
-import { FORMATS, givenOptions, MODE_HELP, OPTIONS, SnapshotFormat, SnapshotMode, snapshotRequestConflict } from '../model/snapshotRequest.js';
+import { PagelensError } from '../model/contracts/errors.js';
+import { DomOverviewParams } from '../model/explore/explore.js';
+import { FORMATS, givenOptions, MODE_HELP, OPTIONS, SnapshotFormat, SnapshotMode, snapshotRequestConflict } from '../model/contracts/snapshotRequest.js';
 import { markPage } from './state.js';
 import { PAGE_TEXT_TOOL } from './pagetext.js';
 import { SCREENSHOT_TOOL } from './screenshot.js';
 import { defineTool, jsonResult, type ToolContext, type ToolDef, type ToolResult } from './types.js';
 
 const modes = (m: readonly string[]) => m.join(', ');
-// The shared request schema (model/snapshotRequest.ts), with the options this tool offers.
+// The shared request schema (model/contracts/snapshotRequest.ts), with the options this tool offers.
 const SnapshotArgs = z.strictObject({
   mode: SnapshotMode.optional().describe(Object.entries(MODE_HELP).map(([m, help]) => `${m}: ${help}`).join('; ')),
   fullPage: z.boolean().optional().describe(`Keep elements outside the viewport too (${modes(OPTIONS.fullPage.modes!)})`),

@@ -1,8 +1,8 @@
 // What runTool remembers per lens between calls: the tree the client last saw (the base of the
 // next delta), the modal states the page is in, and an action a dialog interrupted.
 import type { Lens } from '../browser/lens.js';
-import type { ActionResult } from '../model/outcome.js';
-import type { SemanticNodeV3 } from '../model/schema.js';
+import type { ActionResult } from '../model/contracts/outcome.js';
+import type { SemanticNodeV3 } from '../model/contracts/schema.js';
 import { watchConsole } from './console.js';
 import { ModalTracker } from './modal.js';
 import { watchNetwork } from './requests.js';

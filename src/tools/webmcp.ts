@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import type { Lens } from '../browser/lens.js';
 import type { WebMcpTool } from '../browser/webmcp.js';
-import { PagelensError } from '../model/errors.js';
+import { PagelensError } from '../model/contracts/errors.js';
 import { defineTool, type ToolDef } from './types.js';
 
 const DESCRIPTION_MAX = 300;

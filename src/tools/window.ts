@@ -1,9 +1,9 @@
 // The browser around the page: tabs, closing the browser, the viewport's size. Tabs and closing
 // need the holder of the browser (ctx.host); resizing only needs the page.
 import { z } from 'zod';
-import { PagelensError } from '../model/errors.js';
-import type { ActionResult } from '../model/outcome.js';
-import { quotedPageText } from '../model/pageText.js';
+import { PagelensError } from '../model/contracts/errors.js';
+import type { ActionResult } from '../model/contracts/outcome.js';
+import { quotedPageText } from '../model/renderers/pageText.js';
 import { runAction } from './acting.js';
 import { requireHost, type TabInfo } from './host.js';
 import { stateOf } from './state.js';

@@ -4,10 +4,10 @@
 // heading above a group. A renderer over the page model (read with structure and attributes);
 // it never reads the page.
 import type { NativeOption } from './artifacts.js';
-import type { PageHeading, PageModel, PageNode, PageStruct } from './page.js';
-import type { Box } from './schema.js';
+import type { PageHeading, PageModel, PageNode, PageStruct } from '../pagemodel/page.js';
+import type { Box } from '../contracts/schema.js';
 import { truncate, V3_NAME_MAX } from './render.js';
-import { isSecretNode } from './secrets.js';
+import { isSecretNode } from '../safety/secrets.js';
 
 /** The seed's lists (§10), and how the skeleton uses them. */
 export const SKELETON_LISTS = {

@@ -7,11 +7,11 @@ import type {
   BoundingBox, ElementGroup, ExpandedRegion, PageLayout, PageOverview, RawElementContext, Region, RegionElement, RegionsResult,
   SubsectionRef, DescribedElement, ElementContext,
 } from './explore.js';
-import { groupNames, groupSimilar, idRange, namesCollapse, nodeGroupKey, selectorShape } from './grouping.js';
-import type { PageHeading, PageModel, PageNode, PageStruct } from './page.js';
-import { quotedPageText } from './pageText.js';
-import { AMOUNT } from './money.js';
-import type { Box } from './schema.js';
+import { groupNames, groupSimilar, idRange, namesCollapse, nodeGroupKey, selectorShape } from '../renderers/grouping.js';
+import type { PageHeading, PageModel, PageNode, PageStruct } from '../pagemodel/page.js';
+import { quotedPageText } from '../renderers/pageText.js';
+import { AMOUNT } from '../retrieval/money.js';
+import type { Box } from '../contracts/schema.js';
 
 // ---- what an element is, in a word ----
 

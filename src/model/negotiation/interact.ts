@@ -3,11 +3,11 @@
 // artifacts it needs; the client retries with only those. One schema per message, which is also
 // its TypeScript type.
 import { z } from 'zod';
-import { ExpectedOutcome, type ActionResult } from './outcome.js';
-import { DomMode, RequestedDomMode } from './snapshotRequest.js';
-import { FrameInfo, ScrollableContainer, SemanticNode, SemanticNodeV3, Viewport } from './schema.js';
+import { ExpectedOutcome, type ActionResult } from '../contracts/outcome.js';
+import { DomMode, RequestedDomMode } from '../contracts/snapshotRequest.js';
+import { FrameInfo, ScrollableContainer, SemanticNode, SemanticNodeV3, Viewport } from '../contracts/schema.js';
 
-export { DomMode, RequestedDomMode } from './snapshotRequest.js';
+export { DomMode, RequestedDomMode } from '../contracts/snapshotRequest.js';
 
 
 export const LastActionError = z.object({

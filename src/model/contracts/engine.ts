@@ -4,10 +4,10 @@
 // own API is type-checked against them at build time (src/page/main.ts).
 import { z } from 'zod';
 import { Box, FrameSnapshot } from './schema.js';
-import { DescribeAnswer, HiddenControls, PageLayout, RawElementContext, SelectorMatch, TextBlocks } from './explore.js';
-import { ContentRead } from './content.js';
-import { StructuredRead } from './productFacts.js';
-import { NativeOptions, SerializedDocument } from './artifacts.js';
+import { DescribeAnswer, HiddenControls, PageLayout, RawElementContext, SelectorMatch, TextBlocks } from '../explore/explore.js';
+import { ContentRead } from '../pagemodel/content.js';
+import { StructuredRead } from '../retrieval/productFacts.js';
+import { NativeOptions, SerializedDocument } from '../renderers/artifacts.js';
 
 export const MutationEventSchema = z.object({
   timestamp: z.number(),

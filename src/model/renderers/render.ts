@@ -1,8 +1,8 @@
 // Renderers over the page model. Each output format is one function here; none reads the page.
-import { minifyRole } from './roles.js';
-import type { PageModel, PageNode } from './page.js';
+import { minifyRole } from '../pagemodel/roles.js';
+import type { PageModel, PageNode } from '../pagemodel/page.js';
 import { pageText, quotedPageText } from './pageText.js';
-import type { ScrollableContainer, SemanticNode, SemanticNodeV3, SemanticResult, SemanticV3Result, SnapshotMeta } from './schema.js';
+import type { ScrollableContainer, SemanticNode, SemanticNodeV3, SemanticResult, SemanticV3Result, SnapshotMeta } from '../contracts/schema.js';
 
 /** Names longer than this stop helping an agent choose; the full name is in `semantic` mode. */
 export const V3_NAME_MAX = 80;
@@ -94,7 +94,7 @@ export function renderSemantic(model: PageModel): SemanticResult {
  * The compact text form: one line per element, `id role name = "value" {states}`. No
  * coordinates and no punctuation that is not needed to read it back: an agent acts by ID,
  * so this is the cheapest complete listing (the ID is the first word, the role the second).
- * Page text (title, names, values) follows the one rule of src/model/pageText.ts: plain words
+ * Page text (title, names, values) follows the one rule of src/model/renderers/pageText.ts: plain words
  * bare, anything else a JSON string, so no name can carry a marker such as `{focused}`.
  */
 export function renderText(model: PageModel): string {

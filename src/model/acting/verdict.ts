@@ -3,10 +3,10 @@
 // an element's state, whether text or a selector shows), and the result built from the checks. The
 // hosts only read; every rule about what counts as "met", "gone", "uncertain" lives here, so the
 // CDP host and the extension cannot drift apart again.
-import type { ElementState } from './engine.js';
-import { PagelensError } from './errors.js';
-import { eventText, isErrorEvent, renderEvents, type MutationEvent } from './mutations.js';
-import type { ExpectedOutcome, OutcomeType, VerificationResult } from './outcome.js';
+import type { ElementState } from '../contracts/engine.js';
+import { PagelensError } from '../contracts/errors.js';
+import { eventText, isErrorEvent, renderEvents, type MutationEvent } from '../pagemodel/mutations.js';
+import type { ExpectedOutcome, OutcomeType, VerificationResult } from '../contracts/outcome.js';
 
 /** An element as read for a value/state/disappearance check. */
 export type ElementRead =

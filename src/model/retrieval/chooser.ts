@@ -3,13 +3,13 @@
 // into to choose among the same candidates or to fill an extraction schema. observe, actOn and
 // extract take a Chooser; the default is the heuristic one here, which works with no model at all.
 import { z } from 'zod';
-import { formatAction, type Action } from './actions.js';
+import { formatAction, type Action } from '../contracts/actions.js';
 import { heuristicFill, type FillResult, type JsonSchema, type PageFacts } from './extract.js';
-import type { Intent } from './intent.js';
+import type { Intent } from '../tasks/intent.js';
 import { bm25, terms } from './lexical.js';
 import { nodeBag, roleFit, type Chunk, type Filtered, type FilteredResult, type KeptNode, type RagNode } from './rag.js';
-import { truncate } from './render.js';
-import { isSecretNode, REDACTED } from './secrets.js';
+import { truncate } from '../renderers/render.js';
+import { isSecretNode, REDACTED } from '../safety/secrets.js';
 
 export const Candidate = z.object({
   id: z.string(),

@@ -1,6 +1,6 @@
 // The page model: every frame's snapshot placed in the top-level viewport under global IDs.
 // One model, many renderers (render.ts): formats never re-read the page.
-import type { Box, FrameInfo, FrameSnapshot, HeadingNode, RawNode, StructNode } from './schema.js';
+import type { Box, FrameInfo, FrameSnapshot, HeadingNode, RawNode, StructNode } from '../contracts/schema.js';
 
 /** The attribute mirroring an element's ID in the DOM (the ID itself lives in the engine). */
 export const ID_ATTR = 'data-llm-id';

@@ -5,14 +5,14 @@
 // and UI synonyms, times a prior from the task's verb), and the best chunks are kept until the
 // budget, measured on the whole payload, is spent. Pure: the browser side reads, this decides.
 import { z } from 'zod';
-import type { ContentItem } from './content.js';
-import { PagelensError } from './errors.js';
-import { parseIntent, type Intent } from './intent.js';
+import type { ContentItem } from '../pagemodel/content.js';
+import { PagelensError } from '../contracts/errors.js';
+import { parseIntent, type Intent } from '../tasks/intent.js';
 import { AMOUNT, Bag, bm25, corpusOf, isAmount, queryTerms, splitIdentifier, terms, type Corpus } from './lexical.js';
-import { globalId, type PageModel } from './page.js';
-import { truncate } from './render.js';
-import { minifyRole } from './roles.js';
-import type { Box, ScrollInfo, StructKind } from './schema.js';
+import { globalId, type PageModel } from '../pagemodel/page.js';
+import { truncate } from '../renderers/render.js';
+import { minifyRole } from '../pagemodel/roles.js';
+import type { Box, ScrollInfo, StructKind } from '../contracts/schema.js';
 
 // ---- the payload ----
 

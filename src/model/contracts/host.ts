@@ -39,7 +39,7 @@ export interface Host {
   /** Every frame of the page, laid out now, main frame first (depth-first). */
   frames(): Promise<HostFrame[]>;
   /**
-   * A call on a frame's engine, its answer checked against the engine contract (model/engine.ts)
+   * A call on a frame's engine, its answer checked against the engine contract (model/contracts/engine.ts)
    * before it is returned: a page that bends the engine's answer gets ENGINE_ERROR, not belief.
    */
   engine<K extends EngineCall>(frame: HostFrame, call: K, args?: unknown[]): Promise<EngineAnswer<K>>;

@@ -1,7 +1,7 @@
 // How a cover over an element is said, on every host: what covers it, and which of its controls
 // may dismiss it (that control's ID is handed out like a snapshot's, so the agent can use it).
-import type { Cover } from './engine.js';
-import { globalId } from './page.js';
+import type { Cover } from '../contracts/engine.js';
+import { globalId } from '../pagemodel/page.js';
 
 /** "div.cookie-banner "We use cookies"" */
 export function coverText(c: Cover): string {

@@ -1,7 +1,7 @@
 // What a page declares about its main item in structured data (JSON-LD `Product`, microdata
 // `itemprop`, product meta tags): its price(s), currency, brand and name. Page content like any
 // other, parsed defensively: a script that is not JSON, or a shape that is not schema.org's, adds
-// nothing. extract() weighs these against what the page shows (src/model/extract.ts).
+// nothing. extract() weighs these against what the page shows (src/model/retrieval/extract.ts).
 import { z } from 'zod';
 import { parseNumber } from './numbers.js';
 

@@ -3,7 +3,7 @@
 // out of the action and of the planner's thought, and out of every later thought and message of
 // the run too (a planner may repeat it: "typed hunter2, now submitting"), so a printed, saved or
 // displayed transcript never holds it. One mechanism for every host: the CDP loop and the extension.
-import { parseAction } from './actions.js';
+import { parseAction } from '../contracts/actions.js';
 import { REDACTED, redactSecrets } from './secrets.js';
 
 /** What the thought becomes when the typed value cannot be told apart from the rest of it. */

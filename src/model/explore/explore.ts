@@ -3,7 +3,7 @@
 // every answer, of what the in-page engine reports for them, and of dom_overview's parameters,
 // plus dom_overview's tool definition for OpenAI-style function calling.
 import { z } from 'zod';
-import { Box, StructKind } from './schema.js';
+import { Box, StructKind } from '../contracts/schema.js';
 
 // ---- what the in-page engine answers (validated on the Node side) ----
 

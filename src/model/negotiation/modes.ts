@@ -3,8 +3,8 @@
 // goes out only when a backend asks for it. When a mode fails or comes back empty, the next one in
 // the chain is tried, and the answer says which ones were skipped and why.
 import { z } from 'zod';
-import { DomMode, RequestedDomMode } from './snapshotRequest.js';
-import { parseInput } from './validate.js';
+import { DomMode, RequestedDomMode } from '../contracts/snapshotRequest.js';
+import { parseInput } from '../contracts/validate.js';
 
 /** Words that point at how the page looks or where things are: the semantic tree cannot answer them. */
 export const VISUAL_KEYWORDS = {

@@ -2,8 +2,8 @@
 // extension in extension/src/snapshot.ts): each host reads the page its own way, then hands what
 // it read here, so that a skeleton, a full copy or a hybrid payload looks the same whoever made it.
 import type { FullResult, HybridResult, SkeletonResult } from './artifacts.js';
-import type { PageModel } from './page.js';
-import type { SemanticNodeV3 } from './schema.js';
+import type { PageModel } from '../pagemodel/page.js';
+import type { SemanticNodeV3 } from '../contracts/schema.js';
 import { renderSkeleton, type SelectOptions } from './skeleton.js';
 import { templatize } from './templatize.js';
 import { tokenCounts } from './tokens.js';

@@ -6,11 +6,11 @@ import type {
   DescribedElement, DomOverviewResponse, GroupedInteractiveElement, HeadingElement, HiddenControl, InteractiveElement, OutlineElement,
   PageLayout, SearchHit, SearchResult, SelectorHint, TextBlock,
 } from './explore.js';
-import { groupNames, groupSimilar, idRange, nodeGroupKey, selectorShape, shapeClasses } from './grouping.js';
-import { quotedPageText } from './pageText.js';
-import type { PageModel, PageNode } from './page.js';
+import { groupNames, groupSimilar, idRange, nodeGroupKey, selectorShape, shapeClasses } from '../renderers/grouping.js';
+import { quotedPageText } from '../renderers/pageText.js';
+import type { PageModel, PageNode } from '../pagemodel/page.js';
 import { countKind, elementKind, type RegionNode, type RegionTree } from './regions.js';
-import type { Box } from './schema.js';
+import type { Box } from '../contracts/schema.js';
 
 export interface OverviewParams {
   outline: boolean;
@@ -156,7 +156,7 @@ export interface OverviewContext {
 const IDENT = /^[A-Za-z][\w-]*$/;
 const GENERATED = /\d{3,}|[0-9a-f]{8,}/i;
 const clip = (s: string, max: number) => (s.length > max ? s.slice(0, max - 1) + '…' : s);
-/** Page text, always quoted here (src/model/pageText.ts). */
+/** Page text, always quoted here (src/model/renderers/pageText.ts). */
 const q = quotedPageText;
 
 /** `main#content`, `button.row-action`, `input[type="checkbox"]#select-all`, `input[name="search"]`. */

@@ -2,10 +2,10 @@
 // closed shadow roots and cross-origin frames included), filtered to what carries meaning and
 // rendered as the semantic node schema or as a compact outline.
 import { z } from 'zod';
-import { CHROME_CONTROL_PARTS, isInteractiveAxRole } from './roles.js';
+import { CHROME_CONTROL_PARTS, isInteractiveAxRole } from '../pagemodel/roles.js';
 import { pageText, quotedPageText } from './pageText.js';
-import { APPROXIMATE_TOKENS, FrameInfo, SemanticNode } from './schema.js';
-import { REDACTED, redactSecrets } from './secrets.js';
+import { APPROXIMATE_TOKENS, FrameInfo, SemanticNode } from '../contracts/schema.js';
+import { REDACTED, redactSecrets } from '../safety/secrets.js';
 
 /** The slice of CDP's Accessibility.AXNode that we read. */
 export interface CdpAxNode {
@@ -74,7 +74,7 @@ export interface AxBuildContext {
   llmIdOf(backendNodeId: number): string | undefined;
   /** Trees of child frames, keyed by the backend node ID of their iframe element. */
   frameRoots(iframeBackendNodeId: number): AxTreeNode[] | undefined;
-  /** Whether the DOM node is a secret field (src/model/secrets.ts): Chrome shows its value in clear. */
+  /** Whether the DOM node is a secret field (src/model/safety/secrets.ts): Chrome shows its value in clear. */
   isSecret(backendNodeId: number): boolean;
 }
 
@@ -139,7 +139,7 @@ export function* walkAx(roots: AxTreeNode[]): Generator<AxTreeNode> {
 
 /**
  * `[12] button: Save` — the stamped ID when there is one (act on it), else the EncodedId. Names,
- * text and values are page text (src/model/pageText.ts): plain words bare, anything else quoted.
+ * text and values are page text (src/model/renderers/pageText.ts): plain words bare, anything else quoted.
  */
 export function renderAxOutline(roots: AxTreeNode[]): string {
   const lines: string[] = [];

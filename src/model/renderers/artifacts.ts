@@ -3,9 +3,9 @@
 // hybrid payload (tree with boxes, skeleton and a screenshot), and what lens.capture() answers.
 // The in-page answers these are built from are here too (the engine contract imports them).
 import { z } from 'zod';
-import { DomModeContext } from './modes.js';
-import { APPROXIMATE_TOKENS, SemanticResult, SemanticV3Result, SemanticNodeV3, Viewport } from './schema.js';
-import { DomMode, RequestedDomMode } from './snapshotRequest.js';
+import { DomModeContext } from '../negotiation/modes.js';
+import { APPROXIMATE_TOKENS, SemanticResult, SemanticV3Result, SemanticNodeV3, Viewport } from '../contracts/schema.js';
+import { DomMode, RequestedDomMode } from '../contracts/snapshotRequest.js';
 
 // ---- in-page answers ----
 

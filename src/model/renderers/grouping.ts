@@ -2,7 +2,7 @@
 // collapse to one line (`[19,21,…,33] 8 similar: button.row-action "Edit" ×8`). Controls in the
 // rows of one table or list count as siblings (the Edit button of every row); elsewhere only
 // near neighbours do. Names are kept where they differ. Pure: no page, no browser.
-import type { PageModel, PageNode } from './page.js';
+import type { PageModel, PageNode } from '../pagemodel/page.js';
 import { quotedPageText } from './pageText.js';
 
 export interface GroupKey {

@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { ERROR_CODES, PagelensError } from './errors.js';
 import { parseInput } from './validate.js';
 
-export { eventText, formatMutation, isErrorEvent, summarize, type MutationCategory, type MutationEvent, type MutationSummary } from './mutations.js';
+export { eventText, formatMutation, isErrorEvent, summarize, type MutationCategory, type MutationEvent, type MutationSummary } from '../pagemodel/mutations.js';
 
 export const OutcomeType = z.enum(['navigation', 'element_appears', 'element_disappears', 'value_changes', 'state_changes', 'any_change', 'no_change']);
 export type OutcomeType = z.infer<typeof OutcomeType>;

@@ -168,7 +168,7 @@ export const Viewport = z.object({ width: z.number(), height: z.number() });
 
 /**
  * In a result's meta: a token count there is an estimate (a run of over 1,000 characters without
- * a break was counted in chunks, to bound the work: src/model/tokens.ts). Absent: exact o200k counts.
+ * a break was counted in chunks, to bound the work: src/model/renderers/tokens.ts). Absent: exact o200k counts.
  */
 export const APPROXIMATE_TOKENS = { approximateTokens: z.literal(true).optional() };
 

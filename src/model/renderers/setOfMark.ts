@@ -3,7 +3,7 @@
 // image library, no browser API): the CDP host runs it over sharp's raw pixels
 // (src/browser/screenshot.ts), the extension over OffscreenCanvas ImageData (extension/src/image.ts),
 // so the same page gives the same labels, the same pixels under them and the same hash.
-import type { Box } from './schema.js';
+import type { Box } from '../contracts/schema.js';
 
 /** An element to label: a semantic_v3 node with its box (CSS px, top-level viewport). */
 export interface Markable { i: string; r: string; box?: Box; occ?: true }
