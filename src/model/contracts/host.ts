@@ -5,8 +5,10 @@
 // yet, and nothing uses it yet (the act pipeline moves over in a later round; see
 // /work/notes/core-port.md for the plan and what each host keeps).
 import type { ElementAnswer, ElementCall, EngineAnswer, EngineCall } from './engine.js';
-import type { Chord } from './keys.js';
+import type { HostPage } from './hostPage.js';
 import type { Box, FrameInfo } from './schema.js';
+
+export type { DialogAction, HostConsoleEntry, HostDialog, HostPage } from './hostPage.js';
 
 /** A frame as the host laid it out: its ordinal (the "1" of "f1_5"), where it sits, or why it cannot be read. */
 export interface HostFrame {
@@ -31,11 +33,11 @@ export interface HostElement {
   readonly handle: unknown;
 }
 
-export type DialogAction = { accept: true; promptText?: string } | { accept: false };
-export interface HostDialog { type: 'alert' | 'confirm' | 'prompt' | 'beforeunload'; message: string; defaultValue?: string }
-export interface HostConsoleEntry { level: 'error' | 'warning' | 'info' | 'debug'; text: string; url?: string; at: number }
-
-export interface Host {
+/**
+ * The engine side of the port: frames, schema-checked engine calls and element operations. What the
+ * page model and the act pipeline read and act through.
+ */
+export interface HostEngine {
   /** Every frame of the page, laid out now, main frame first (depth-first). */
   frames(): Promise<HostFrame[]>;
   /**
@@ -49,25 +51,7 @@ export interface Host {
   element<K extends ElementCall>(el: HostElement, call: K, args?: unknown[]): Promise<ElementAnswer<K>>;
   /** Releases what resolve() holds (remote objects, handles). */
   release(el: HostElement): Promise<void>;
-  /** Trusted input (isTrusted events), in top-level viewport coordinates; `trusted` false when the host could only synthesize. */
-  input: {
-    readonly trusted: boolean;
-    move(x: number, y: number): Promise<void>;
-    click(x: number, y: number, clicks?: 1 | 2): Promise<void>;
-    insertText(text: string): Promise<void>;
-    typeText(text: string): Promise<void>;
-    press(chord: Chord): Promise<void>;
-  };
-  /** The viewport as rendered, lossless (PNG), and its size in CSS px. */
-  capture(): Promise<{ png: Uint8Array; viewport: { width: number; height: number } }>;
-  /** The main frame's address now. */
-  url(): Promise<string>;
-  /** Navigation by the host (goto, back, forward, reload), settled to DOMContentLoaded. */
-  navigate(how: { goto: string } | { history: 'back' | 'forward' } | { reload: true }): Promise<void>;
-  /** Waits until the page is quiet (DOM and network), at most `timeoutMs`; says whether it got there. */
-  settle(opts: { timeoutMs: number; quietMs?: number }): Promise<{ settled: boolean; waitedMs: number; reason?: string }>;
-  /** The dialog blocking the page, if any, and answering it. */
-  dialogs: { pending(): HostDialog | undefined; answer(action: DialogAction): Promise<void> };
-  /** Console messages since the host attached (bounded). */
-  console(opts?: { since?: number }): HostConsoleEntry[];
 }
+
+/** The whole port: the engine side and the page side (input, capture, navigation, settle, dialogs, console). */
+export interface Host extends HostEngine, HostPage {}
