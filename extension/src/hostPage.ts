@@ -159,13 +159,15 @@ chrome.debugger.onEvent.addListener((source, method, params) => {
 });
 chrome.debugger.onDetach.addListener((source) => { if (source.tabId !== undefined) pages.get(source.tabId)?.detached(); });
 
-/** The tab's HostPage, attached (debugger on, events reported) before it is returned. */
-export async function hostPageOf(tabId: number): Promise<ExtensionHostPage> {
+/**
+ * The tab's HostPage, one per tab. Call attach() once its listeners are in place: Runtime.enable
+ * reports the messages logged before it at once, and a listener added later would miss them.
+ */
+export function hostPageOf(tabId: number): ExtensionHostPage {
   let p = pages.get(tabId);
   if (!p) {
     p = new ExtensionHostPage(tabId);
     pages.set(tabId, p);
   }
-  await p.attach();
   return p;
 }

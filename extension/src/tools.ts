@@ -75,12 +75,14 @@ function lensOf(tabId: number): ToolLens {
 const contexts = new Map<number, ToolContext>();
 
 async function contextOf(tabId: number): Promise<ToolContext> {
-  const page = await hostPageOf(tabId);
+  const page = hostPageOf(tabId);
   let ctx = contexts.get(tabId);
   if (!ctx) {
     ctx = { lens: lensOf(tabId), page, extras: {}, state: stateOf(page, {}) };
     contexts.set(tabId, ctx);
   }
+  // After the tool state listens (console, dialogs, documents); again after Chrome detached the debugger.
+  await page.attach();
   return ctx;
 }
 
