@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { PagelensError } from '../model/contracts/errors.js';
 import { DomOverviewParams } from '../model/explore/explore.js';
 import { FORMATS, givenOptions, MODE_HELP, OPTIONS, SnapshotFormat, SnapshotMode, snapshotRequestConflict } from '../model/contracts/snapshotRequest.js';
+import type { SemanticV3Result } from '../model/contracts/schema.js';
+import { snapshotAnswer } from './snapshotAnswer.js';
 import { markPage } from './state.js';
 import { PAGE_TEXT_TOOL } from './pagetext.js';
 import { SCREENSHOT_TOOL } from './screenshot.js';
@@ -24,34 +26,19 @@ async function snapshot(ctx: ToolContext, args: z.infer<typeof SnapshotArgs>): P
   const conflict = snapshotRequestConflict({ mode: args.mode ?? 'semantic_v3', format: args.format, query: args.query, given: givenOptions(args) });
   if (conflict) throw new PagelensError('BAD_INPUT', conflict);
   const { lens, state } = ctx;
-  const unavailable = (what: string) => new PagelensError('BAD_INPUT', `${what} is not offered by this host (its lens has no such reader); the other modes and formats are.`);
   const mode = args.mode ?? 'semantic_v3';
-  const fullPage = args.fullPage ?? false;
   // Elements that listen for hover, double click or drag are listed once found (see gestures.ts).
   if (mode === 'semantic_v3') await lens.markGestureTargets?.();
-  if (args.query !== undefined) return jsonResult(await lens.snapshot({ query: args.query, ...(args.maxTokens && { maxTokens: args.maxTokens }) }));
-  if (mode === 'axtree') {
-    if (!lens.axtree) throw unavailable('mode axtree');
-    const ax = await lens.axtree();
-    return args.format === 'text' ? { text: ax.outline, data: ax } : jsonResult(ax);
-  }
-  if (mode === 'semantic_v3') {
-    const mark = await markPage(ctx.page, state);
-    const snap = await lens.snapshot({ fullPage });
+  const mark = await markPage(ctx.page, state);
+  const r = await snapshotAnswer(lens, args);
+  if (mode === 'semantic_v3' && args.query === undefined) {
     // The tree the client now knows: the base of the next action's delta.
-    state.baseline = { tree: snap.interactive_tree, fullPage, mark };
-    if (args.format === 'text') {
-      if (!lens.text) throw unavailable('format text');
-      return { text: await lens.text({ fullPage }), data: snap };
-    }
-    return jsonResult(snap);
+    state.baseline = { tree: (r.data as SemanticV3Result).interactive_tree, fullPage: args.fullPage ?? false, mark };
   }
-  if (mode === 'hybrid') {
-    const { screenshot, ...rest } = await lens.snapshot({ mode: 'hybrid' });
-    return { ...jsonResult(rest), images: [{ data: screenshot, mimeType: 'image/jpeg' }] };
-  }
-  if (mode === 'full') return jsonResult(await lens.snapshot({ mode: 'full' }));
-  return jsonResult(await lens.snapshot({ mode, fullPage }));
+  if (r.screenshot === undefined) return { text: r.text, data: r.data };
+  // hybrid: the screenshot goes as an image, not as base64 inside the text.
+  const { screenshot, ...rest } = r.data as { screenshot: string };
+  return { ...jsonResult(rest), images: [{ data: screenshot, mimeType: 'image/jpeg' }] };
 }
 
 /** Exploration answers carry a compact text form: that is what the model reads. */
