@@ -89,6 +89,13 @@ test('page_snapshot and a click by ID answer the same on both hosts', async () =
   assert.deepEqual(cb.delta, ca.delta, 'the same delta against the tree each client saw');
   assert.deepEqual(cb.delta.added.map((n: { r: string; n: string }) => [n.r, n.n]), [['btn', 'New item']]);
   assert.equal(await extPage.locator('#list button').count(), 1);
+  // The viewport through the port: Playwright's setViewportSize there, Emulation over chrome.debugger here.
+  const sa = data(await runTool(cdp.lens, 'browser_resize', { width: 600, height: 400 }));
+  const sb = data(await extCall(tabId, 'browser_resize', { width: 600, height: 400 }));
+  assert.equal(sb.action.ok, true, JSON.stringify(sb));
+  assert.equal(sb.action.detail, sa.action.detail);
+  assert.deepEqual(await extPage.evaluate(() => [innerWidth, innerHeight]), [600, 400]);
+  assert.deepEqual(sb.delta, sa.delta);
 });
 
 test('a confirm dialog: reported as modal state, actions refused while it is open, accepted with browser_handle_dialog', async () => {
