@@ -71,6 +71,15 @@ test('the extension lists the registry\'s tools: each MCP tool is offered with t
   for (const name of ['page_snapshot', 'browser_click', 'browser_type', 'browser_navigate', 'browser_handle_dialog', 'browser_console_messages', 'browser_drag', 'browser_resize', 'browser_more']) {
     assert.ok(list.tools.some((t) => t.name === name), `${name} is offered; unavailable: ${JSON.stringify(list.unavailable)}`);
   }
+  // The same list as a tools/list message from an extension page (the side panel, an agent UI).
+  const panel = await ext.context.newPage();
+  await panel.goto(`chrome-extension://${new URL(ext.worker.url()).host}/sidepanel.html`);
+  const viaMessage = await panel.evaluate((id) => (globalThis as any).chrome.runtime.sendMessage({ type: 'tools/list', tabId: id }), tabId);
+  assert.deepEqual(viaMessage, list);
+  const called = await panel.evaluate((id) => (globalThis as any).chrome.runtime.sendMessage({ type: 'tools/call', tabId: id, name: 'page_snapshot', arguments: { format: 'text' } }), tabId);
+  assert.match(called.text, /^page: MCP fixture </);
+  assert.match(called.text, /\bbtn Ask\b/);
+  await panel.close();
   // A tool it cannot run is refused with the reason, never run halfway.
   const refused = await extCall(tabId, 'dom_overview', {});
   assert.equal(refused.isError, true);
