@@ -149,6 +149,10 @@ test('console messages: the page\'s, then the ones a click caused, the same on b
   assert.match(eb.text, /\[error\] payment failed: card declined/);
   assert.match(eb.text, /\[error\] Error: boom in handler/);
   assert.equal(eb.text.split('\n')[0], ea.text.split('\n')[0]);
+  // The debugger given back (as after a task) and taken again: Runtime.enable replays the stored messages, reported once.
+  await ext.worker.evaluate((id) => (self as any).pagelens.release(id), tabId);
+  const again = await extCall(tabId, 'browser_console_messages', { level: 'error' });
+  assert.equal(again.text, eb.text);
 });
 
 test('browser_drag: a card dragged into a bin with the real mouse, the same on both hosts', async () => {

@@ -74,7 +74,7 @@ function lensOf(tabId: number): ToolLens {
 /** The tool context of a tab: made once per tab, so that its tool state (baseline, modal, console) lasts. */
 const contexts = new Map<number, ToolContext>();
 
-async function contextOf(tabId: number): Promise<ToolContext> {
+async function contextOf(tabId: number, attach = true): Promise<ToolContext> {
   const page = hostPageOf(tabId);
   let ctx = contexts.get(tabId);
   if (!ctx) {
@@ -82,7 +82,7 @@ async function contextOf(tabId: number): Promise<ToolContext> {
     contexts.set(tabId, ctx);
   }
   // After the tool state listens (console, dialogs, documents); again after Chrome detached the debugger.
-  await page.attach();
+  if (attach) await page.attach();
   return ctx;
 }
 
@@ -93,7 +93,8 @@ export interface ExtensionToolList {
 
 /** tools/list: the registry's tools this tab can run (as MCP definitions), and the others with the reason. */
 export async function listTools(tabId: number): Promise<ExtensionToolList> {
-  const { available, unavailable } = toolAvailability(await contextOf(tabId), REASONS);
+  // Listing does not attach the debugger (Chrome shows its bar while attached); the first call does.
+  const { available, unavailable } = toolAvailability(await contextOf(tabId, false), REASONS);
   return { tools: available.map((t) => ({ name: t.name, description: `${t.description} ${PAGE_CONTENT_NOTE}`, inputSchema: inputSchema(t) })), unavailable };
 }
 
