@@ -29,8 +29,6 @@ class ExtensionHostPage implements HostPage {
   /** The debugger session's domains are on (cleared when Chrome detaches it). */
   private enabled = false;
   private held = false;
-  /** Console messages already reported: a re-attached debugger replays the stored ones on Runtime.enable. */
-  private readonly reported = new Set<string>();
 
   readonly input: HostPage['input'];
   readonly dialogs: HostPage['dialogs'];
@@ -89,7 +87,6 @@ class ExtensionHostPage implements HostPage {
     } else if (method === 'Page.javascriptDialogClosed') {
       this.dialog = undefined;
     } else if (method === 'Runtime.consoleAPICalled') {
-      if (this.replayed(method, params)) return;
       const frame = (params.stackTrace as { callFrames?: CallFrame[] } | undefined)?.callFrames?.[0];
       const type = String(params.type);
       const e: HostConsoleEntry = {
@@ -98,7 +95,6 @@ class ExtensionHostPage implements HostPage {
       };
       this.emit((l) => l.console?.(e));
     } else if (method === 'Runtime.exceptionThrown') {
-      if (this.replayed(method, params)) return;
       const d = params.exceptionDetails as { text?: string; exception?: { description?: string } } | undefined;
       const text = d?.exception?.description ?? d?.text ?? 'uncaught exception';
       this.emit((l) => l.console?.({ level: 'error', type: 'pageerror', text, at: Date.now() }));
@@ -107,16 +103,6 @@ class ExtensionHostPage implements HostPage {
       const frame = params.frame as { parentId?: string; url?: string } | undefined;
       if (frame && !frame.parentId) this.emit((l) => l.document?.(frame.url ?? ''));
     }
-  }
-
-  /** Whether this message was reported before (by its time, kind and content). */
-  private replayed(method: string, params: Record<string, unknown>): boolean {
-    const key = `${method}|${String(params.timestamp)}|${JSON.stringify(params.args ?? params.exceptionDetails ?? null).slice(0, 500)}`;
-    if (this.reported.has(key)) return true;
-    this.reported.add(key);
-    // Bounded like the console log itself: the oldest keys go first.
-    if (this.reported.size > 2000) this.reported.delete(this.reported.values().next().value as string);
-    return false;
   }
 
   async capture(): Promise<{ png: Uint8Array; viewport: { width: number; height: number } }> {
