@@ -171,4 +171,10 @@ test('browser_drag: a card dragged into a bin with the real mouse, the same on b
   assert.deepEqual(db.delta, da.delta);
   assert.equal(await extPage.locator('#status').textContent(), 'status: Card A in Bin 1');
   assert.equal(await cdp.page.locator('#status').textContent(), 'status: Card A in Bin 1');
+  // HTML5 drag-and-drop (draggable, dragstart/drop) from the same real mouse.
+  const na = data(await runTool(cdp.lens, 'browser_drag', { startId: idOf(a, 'Native item'), endId: idOf(a, 'Native zone') }));
+  const nb = data(await extCall(tabId, 'browser_drag', { startId: idOf(b, 'Native item'), endId: idOf(b, 'Native zone') }));
+  assert.equal(await cdp.page.locator('#native-status').textContent(), 'native: dropped native-item', JSON.stringify(na));
+  assert.equal(await extPage.locator('#native-status').textContent(), 'native: dropped native-item', JSON.stringify(nb));
+  assert.deepEqual(nb.delta, na.delta);
 });
