@@ -50,6 +50,8 @@ async function readElement(host: ActHost, id: string): Promise<ElementRead> {
   try {
     return { kind: 'state', state: await host.element(el, 'elementState') };
   } catch (e) {
+    // A host that looks the element up with the call (the extension's content script) says so there.
+    if (isPagelensError(e, 'UNKNOWN_ID', 'NAVIGATED')) return { kind: 'gone', reason: e.message };
     return { kind: 'unknown', reason: `element ${id} could not be read (${host.describe(e)})` };
   } finally {
     await host.release(el).catch(() => {});
