@@ -214,6 +214,19 @@ matrix('select: custom ARIA widgets are operated with real input — a combobox 
   assert.equal(native.method, 'js', 'a native <select> takes its option by script on both hosts');
 }, 'actions-select.html');
 
+matrix('a value the field does not keep is refused, saying what it shows; a picker is set and checked', async (p) => {
+  const snap = await p.snapshot();
+  // The extension once typed and reported success without reading the field back.
+  const long = await p.act(`setValue(${idOf(snap, 'Code')}, "ABCDEF")`);
+  assert.equal(long.ok, false, show(long));
+  assert.equal(long.error?.code, 'NOT_ACTIONABLE', show(long));
+  assert.match(long.error!.message, /did not keep the value: it shows "ABC"/);
+  const date = await p.act(`setValue(${idOf(snap, 'Date')}, "2026-11-23")`);
+  assert.equal(date.ok, true, show(date));
+  assert.equal(date.method, 'js');
+  assert.equal(await p.page.inputValue('input[type=date]'), '2026-11-23');
+}, 'actions-todo.html');
+
 for (const name of ['cdp', 'extension'] as const) {
   for (const [what, body, page] of cases) {
     test(`[${name}] ${what}`, async () => {
