@@ -221,6 +221,12 @@ matrix('a value the field does not keep is refused, saying what it shows; a pick
   assert.equal(long.ok, false, show(long));
   assert.equal(long.error?.code, 'NOT_ACTIONABLE', show(long));
   assert.match(long.error!.message, /did not keep the value: it shows "ABC"/);
+  // What is there is replaced (selected first), not appended to; clear empties it.
+  const again = await p.act(`setValue(${idOf(snap, 'Code')}, "XY")`);
+  assert.equal(again.ok, true, show(again));
+  assert.equal(await p.page.inputValue('#short'), 'XY');
+  assert.equal((await p.act(`clear(${idOf(snap, 'Code')})`)).ok, true);
+  assert.equal(await p.page.inputValue('#short'), '');
   const date = await p.act(`setValue(${idOf(snap, 'Date')}, "2026-11-23")`);
   assert.equal(date.ok, true, show(date));
   assert.equal(date.method, 'js');

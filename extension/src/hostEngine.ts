@@ -6,7 +6,7 @@
 // above it are src/core's, shared with the CDP host.
 import type { HostElement, HostEngine, HostFrame } from '../../src/model/contracts/host.js';
 import type { ActHost, Navigation, SettleRequest, Settled } from '../../src/core/port.js';
-import { insertText, mouseMove, mousePress, pressKeys } from './input.js';
+import { insertText, mouseMove, mousePress, pressKeys, selectAll } from './input.js';
 import { describe, layoutFrames, type ExtFrame } from './layout.js';
 import { ask, ExtensionError, ordinalOf, tabState } from './tab.js';
 import { resolveId } from './target.js';
@@ -96,6 +96,8 @@ export function extensionActHost(tabId: number, trusted: boolean): ActHost {
       // Key by key: one trusted insertion per character.
       typeText: async (text) => { for (const ch of text) await insertText(tabId, ch); },
       async press(chord) {
+        // Select-all as the extension always sent it: with the editing command, whatever the platform's shortcut.
+        if (chord.modifiers === 2 && chord.key.key.toLowerCase() === 'a') return selectAll(tabId);
         const keys = [...chord.modifierKeys.map((m) => m.key), chord.key.key === ' ' ? 'Space' : chord.key.key].join('+');
         if (!await pressKeys(tabId, keys)) throw new ExtensionError('BAD_INPUT', `unknown key "${keys}"`);
       },
