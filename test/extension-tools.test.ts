@@ -68,7 +68,7 @@ test('the extension lists the registry\'s tools: each MCP tool is offered with t
   assert.deepEqual(listed, mcp.map((t) => t.name).sort(), 'every tool of the registry, none twice, none missing');
   for (const t of list.tools) assert.deepEqual(t, mcp.find((m) => m.name === t.name), `${t.name}: the same definition as the MCP server's`);
   for (const u of list.unavailable) assert.ok(u.reason.length > 20, `${u.name} says why: ${JSON.stringify(u.reason)}`);
-  for (const name of ['page_snapshot', 'browser_click', 'browser_type', 'browser_navigate', 'browser_handle_dialog', 'browser_console_messages', 'browser_drag', 'browser_resize', 'browser_more']) {
+  for (const name of ['page_snapshot', 'browser_wait_for', 'browser_click', 'browser_type', 'browser_navigate', 'browser_handle_dialog', 'browser_console_messages', 'browser_drag', 'browser_resize', 'browser_more']) {
     assert.ok(list.tools.some((t) => t.name === name), `${name} is offered; unavailable: ${JSON.stringify(list.unavailable)}`);
   }
   // The same list as a tools/list message from an extension page (the side panel, an agent UI).
@@ -121,11 +121,14 @@ test('a confirm dialog: reported as modal state, actions refused while it is ope
   const da = data(await runTool(cdp.lens, 'browser_handle_dialog', { accept: true }));
   const db = data(await extCall(tabId, 'browser_handle_dialog', { accept: true }));
   assert.equal(db.action?.ok, true, JSON.stringify(db));
-  // The click's own words are the act pipeline's (each host's until they share one): the dialog's are the registry's.
-  const answered = (r: any) => r.action.detail.split('; ').pop();
-  assert.equal(answered(db), answered(da));
-  assert.equal(answered(db), 'accepted the confirm "Proceed?"');
+  assert.equal(db.action.detail, da.action.detail, 'the click\'s words (the shared act pipeline) and the dialog\'s (the registry)');
+  assert.match(db.action.detail, /; accepted the confirm "Proceed\?"$/);
   assert.deepEqual(db.delta, da.delta);
+  // browser_wait_for reads the text the engine sees in its isolated world, on both hosts.
+  const wa = data(await runTool(cdp.lens, 'browser_wait_for', { text: 'confirmed: yes' }));
+  const wb = data(await extCall(tabId, 'browser_wait_for', { text: 'confirmed: yes' }));
+  assert.equal(wb.action.ok, true, JSON.stringify(wb));
+  assert.deepEqual(wb.action, wa.action);
   assert.equal(await extPage.locator('#confirm-out').textContent(), 'confirmed: yes');
   assert.equal(await cdp.page.locator('#confirm-out').textContent(), 'confirmed: yes');
 });

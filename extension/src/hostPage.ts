@@ -1,15 +1,14 @@
-// The page side of the Host port in the extension: trusted input, dialogs, the console and new
-// documents through chrome.debugger (Input.*, Page.javascriptDialogOpening /
-// handleJavaScriptDialog, Runtime.consoleAPICalled / exceptionThrown, Page.frameNavigated), the
-// address and navigation through chrome.tabs, capture through image.ts, settling through the
-// content scripts' activity. One per tab; the debugger is attached when the tab's tools are first
+// The page side of the Host port in the extension: dialogs, the console, new documents and a drag
+// gesture through chrome.debugger (Page.javascriptDialogOpening / handleJavaScriptDialog,
+// Runtime.consoleAPICalled / exceptionThrown, Page.frameNavigated, Input.*), the viewport through
+// Emulation, capture through image.ts; input, the address, navigation and settling are the act
+// pipeline's host (hostEngine.ts). One per tab; the debugger is attached when the tab's tools are first
 // used (as for trusted input: Chrome shows its bar while it is attached).
-import type { Chord } from '../../src/model/contracts/keys.js';
 import type { DialogAction, HostConsoleEntry, HostDialog, HostPage, HostPageEvents } from '../../src/model/contracts/hostPage.js';
 import { captureTab } from './image.js';
-import { insertText, mouseMove, mousePress, pressKeys, trustedInput } from './input.js';
-import { ask, ExtensionError } from './tab.js';
-import { settle } from './verify.js';
+import { extensionActHost } from './hostEngine.js';
+import { mouseMove, trustedInput } from './input.js';
+import { ExtensionError } from './tab.js';
 
 interface RemoteObject { type: string; value?: unknown; unserializableValue?: string; description?: string }
 interface CallFrame { url: string; lineNumber: number }
@@ -28,30 +27,38 @@ class ExtensionHostPage implements HostPage {
   private readonly listeners = new Set<HostPageEvents>();
   /** The debugger session's domains are on (cleared when Chrome detaches it). */
   private enabled = false;
-  private held = false;
 
   readonly input: HostPage['input'];
+  readonly pointer: HostPage['pointer'];
+  readonly url: HostPage['url'];
+  readonly navigate: HostPage['navigate'];
+  readonly settle: HostPage['settle'];
   readonly dialogs: HostPage['dialogs'];
 
   constructor(private readonly tabId: number) {
     const send = (method: string, params: object) => this.send(method, params);
     const button = (type: 'mousePressed' | 'mouseReleased', x: number, y: number) =>
       send('Input.dispatchMouseEvent', { type, x, y, button: 'left', buttons: type === 'mousePressed' ? 1 : 0, clickCount: 1 });
+    // Input, the address, navigation and settling are the act pipeline's host (hostEngine.ts), with
+    // the debugger attached first: one transport for both.
+    const act = async () => { await this.attach(); return extensionActHost(tabId, true); };
     this.input = {
       trusted: true,
-      // While the button is held a move says so (buttons: 1): that is what makes it a drag.
-      move: async (x, y) => { if (this.held) await send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'left', buttons: 1 }); else await mouseMove(tabId, x, y); },
-      down: async (x, y) => { await this.attach(); this.held = true; await button('mousePressed', x, y); },
-      up: async (x, y) => { this.held = false; await button('mouseReleased', x, y); },
-      click: async (x, y, clicks = 1) => { await this.attach(); await mouseMove(tabId, x, y); await mousePress(tabId, x, y, clicks); },
-      insertText: async (text) => { await this.attach(); await insertText(tabId, text); },
-      typeText: async (text) => { await this.attach(); for (const ch of text) await insertText(tabId, ch); },
-      press: async (chord: Chord) => {
-        await this.attach();
-        const keys = [...chord.modifierKeys.map((k) => k.key), chord.key.key].join('+');
-        if (!await pressKeys(tabId, keys)) throw new ExtensionError('BAD_INPUT', `unknown key "${keys}"`);
-      },
+      move: async (x, y) => (await act()).input.move(x, y),
+      click: async (x, y, clicks) => (await act()).input.click(x, y, clicks),
+      insertText: async (text) => (await act()).input.insertText(text),
+      typeText: async (text) => (await act()).input.typeText(text),
+      press: async (chord) => (await act()).input.press(chord),
     };
+    // While the button is held every move says so (buttons: 1): that is what makes it a drag.
+    this.pointer = {
+      down: async (x, y) => { await this.attach(); await mouseMove(tabId, x, y); await button('mousePressed', x, y); },
+      move: (x, y) => send('Input.dispatchMouseEvent', { type: 'mouseMoved', x, y, button: 'left', buttons: 1 }).then(() => {}),
+      up: (x, y) => button('mouseReleased', x, y).then(() => {}),
+    };
+    this.url = () => extensionActHost(tabId, true).url();
+    this.navigate = async (how) => { await (await act()).navigate(how); await (await act()).settle({ timeoutMs: 10_000 }); };
+    this.settle = async (opts) => (await act()).settle(opts);
     this.dialogs = {
       pending: () => this.dialog,
       answer: async (a: DialogAction) => {
@@ -75,7 +82,6 @@ class ExtensionHostPage implements HostPage {
 
   detached(): void {
     this.enabled = false;
-    this.held = false;
   }
 
   event(method: string, params: Record<string, unknown>): void {
@@ -110,27 +116,6 @@ class ExtensionHostPage implements HostPage {
     const metrics = await this.send<{ cssLayoutViewport: { clientWidth: number; clientHeight: number } }>('Page.getLayoutMetrics', {});
     const { png } = await captureTab(this.tabId);
     return { png: new Uint8Array(await png.arrayBuffer()), viewport: { width: metrics.cssLayoutViewport.clientWidth, height: metrics.cssLayoutViewport.clientHeight } };
-  }
-
-  async url(): Promise<string> {
-    return (await chrome.tabs.get(this.tabId)).url ?? '';
-  }
-
-  async navigate(how: Parameters<HostPage['navigate']>[0]): Promise<void> {
-    if ('goto' in how) await chrome.tabs.update(this.tabId, { url: how.goto });
-    else if ('reload' in how) await chrome.tabs.reload(this.tabId);
-    else if (how.history === 'back') await chrome.tabs.goBack(this.tabId);
-    else await chrome.tabs.goForward(this.tabId);
-    await settle(this.tabId, [0], 10_000);
-  }
-
-  async settle(opts: { timeoutMs: number; quietMs?: number }): Promise<{ settled: boolean; waitedMs: number; reason?: string }> {
-    const t0 = Date.now();
-    await settle(this.tabId, [0], opts.timeoutMs);
-    // settle() waits but does not say whether it got there: the page is asked once more.
-    const a = await ask(this.tabId, 0, { kind: 'activity' }).catch(() => undefined);
-    const quiet = !!a && a.readyState === 'complete' && a.quietMs >= (opts.quietMs ?? 150);
-    return { settled: quiet, waitedMs: Date.now() - t0, ...(!quiet && { reason: a ? `the page was still changing ${a.quietMs} ms before the end` : 'the page could not be asked' }) };
   }
 
   async setViewport(size: { width: number; height: number }): Promise<void> {

@@ -3,11 +3,9 @@
 // extension's lens-level reads and acts (snapshot.ts, act.ts, verify.ts) and its HostPage
 // (hostPage.ts). Tools this host cannot run are listed as unavailable, each with the reason.
 import type { Action } from '../../src/model/contracts/actions.js';
-import type { PrepareResult } from '../../src/model/contracts/engine.js';
 import { parseExpectSpec, type ExpectedOutcome } from '../../src/model/contracts/outcome.js';
-import { innerControlAdvice } from '../../src/model/pagemodel/page.js';
 import { renderText } from '../../src/model/renderers/render.js';
-import { inputSchema, PAGE_CONTENT_NOTE, runToolIn, toolAvailability } from '../../src/tools/dispatch.js';
+import { inputSchema, PAGE_CONTENT_NOTE, runToolInSafely, toolAvailability } from '../../src/tools/dispatch.js';
 import type { ToolLens } from '../../src/tools/lens.js';
 import type { ToolResult } from '../../src/tools/result.js';
 import { stateOf } from '../../src/tools/state.js';
@@ -16,12 +14,12 @@ import { act } from './act.js';
 import { hostPageOf } from './hostPage.js';
 import { readModel, recentEvents, snapshot } from './snapshot.js';
 import { ExtensionError } from './tab.js';
-import { elementOp, pointInTab, resolveId, revealFrame } from './target.js';
-import { capturePre, verify, type PreState } from './verify.js';
+import { locate } from '../../src/core/locate.js';
+import { capturePre, findOnFrames, verifyOutcome, type PreActionState } from '../../src/core/verify.js';
+import { extensionActHost } from './hostEngine.js';
 
 /** Why the extension cannot run what a tool needs (the registry adds the tool's name). */
 const REASONS: Partial<Record<ToolNeed, string>> = {
-  findText: 'the extension does not yet expose its text search (verify.ts reads it for verification only) to tools',
   axtree: 'the extension does not read Chrome\'s accessibility tree',
   markGestureTargets: 'listeners are found with DOMDebugger.getEventListeners on the CDP host only',
   overview: 'exploration (overview, regions, search, diff) runs on the CDP host only so far',
@@ -57,17 +55,21 @@ function lensOf(tabId: number): ToolLens {
     },
     text: async (options = {}) => renderText(await readModel(tabId, { fullPage: options.fullPage ?? false })),
     recentEvents: (limit = 10) => recentEvents(tabId, limit),
-    // Where a press lands, as act.ts finds it for a click: scrolled into view, covered refused in every frame.
+    // The shared pipeline's reads (src/core) over this tab's host, as act.ts uses them.
     elementPoint: async (id) => {
-      const r = await resolveId(tabId, id);
-      if (r.frameId !== 0) await revealFrame(tabId, r.frameId);
-      const p = await elementOp<PrepareResult>(tabId, r, { op: 'prepare' });
-      if (!p.ok) throw new ExtensionError(p.code, `element ${id} ${p.reason}${p.inner ? innerControlAdvice(p.inner, r.ordinal) : ''}`);
-      const [x, y] = r.frameId === 0 ? p.point : await pointInTab(tabId, r.frameId, p.point, id);
-      return { x, y };
+      const host = extensionActHost(tabId, true);
+      const el = await host.resolve(id);
+      try {
+        const at = await locate(host, el);
+        if (!at.ok) throw new ExtensionError(at.code === 'UNREACHABLE' ? 'NOT_ACTIONABLE' : at.code, at.reason);
+        return { x: at.x, y: at.y };
+      } finally {
+        await host.release(el);
+      }
     },
-    capturePreActionState: (expected, id) => capturePre(tabId, expected, id),
-    verifyOutcome: (expected, pre, id) => verify(tabId, pre as unknown as PreState, expected, id, [0]),
+    capturePreActionState: (expected, id) => capturePre(extensionActHost(tabId, true), expected, id),
+    verifyOutcome: (expected, pre, id) => verifyOutcome(extensionActHost(tabId, true), pre as unknown as PreActionState, expected, id),
+    findText: (text) => findOnFrames(extensionActHost(tabId, true), { text }, 'Cannot search for the text'),
   };
 }
 
@@ -99,12 +101,6 @@ export async function listTools(tabId: number): Promise<ExtensionToolList> {
 }
 
 /** tools/call: one tool on the tab, every failure an isError answer with its code, as the MCP server sends it. */
-export async function callTool(tabId: number, name: string, args: unknown = {}): Promise<ToolResult> {
-  try {
-    return await runToolIn(await contextOf(tabId), name, args, REASONS);
-  } catch (e) {
-    const code = String((e as { code?: unknown } | null)?.code ?? 'INTERNAL');
-    const message = e instanceof Error ? e.message : String(e);
-    return { text: `${code}: ${message}`, data: { error: { code, message } }, isError: true };
-  }
+export function callTool(tabId: number, name: string, args: unknown = {}): Promise<ToolResult> {
+  return runToolInSafely(() => contextOf(tabId), name, args, REASONS);
 }

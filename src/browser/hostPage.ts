@@ -6,10 +6,11 @@ import type { Dialog, Page } from 'playwright-core';
 import { PagelensError } from '../model/contracts/errors.js';
 import type { DialogAction, HostConsoleEntry, HostDialog, HostPage, HostPageEvents } from '../model/contracts/hostPage.js';
 import type { LensCore } from './core.js';
-import { gotoSettled } from './goto.js';
-import { insertText, mouseClick, pressChord, typeText } from './input.js';
+import { cdpActHost } from './hostEngine.js';
 import { captureViewport } from './screenshot.js';
-import { waitForDomStability } from './stability.js';
+
+/** The CDP object group of the tools' element handles (released by the pipeline's users). */
+const GROUP = 'pagelens-tools';
 
 const LEVEL_OF: Record<string, HostConsoleEntry['level']> = { error: 'error', assert: 'error', warning: 'warning', debug: 'debug', trace: 'debug' };
 
@@ -24,21 +25,25 @@ class CdpHostPage implements HostPage {
   core?: LensCore;
 
   constructor(private readonly page: Page) {
-    const core = { get: () => this.needCore() };
-    const cdp = () => core.get().input;
-    // Press, moves and release go through Playwright's mouse: in Chromium it also carries an HTML5
-    // drag-and-drop (it intercepts the drag and replays it), which raw Input events do not start.
+    // Input, the address, navigation and settling are the act pipeline's host (hostEngine.ts): one
+    // transport for both. Press, moves and release of a gesture go through Playwright's mouse: in
+    // Chromium it also carries an HTML5 drag-and-drop (it intercepts the drag and replays it).
+    const act = () => cdpActHost(this.needCore(), GROUP);
     this.input = {
       trusted: true,
-      // Playwright's mouse too, so that a move while the button is held is a drag's move (buttons: 1).
-      move: (x, y) => page.mouse.move(x, y),
-      down: async (x, y) => { await page.mouse.move(x, y); await page.mouse.down(); },
-      up: async (x, y) => { await page.mouse.move(x, y); await page.mouse.up(); },
-      click: (x, y, clicks) => mouseClick(cdp(), x, y, clicks),
-      insertText: (text) => insertText(cdp(), text),
-      typeText: (text) => typeText(cdp(), text),
-      press: (chord) => pressChord(cdp(), chord),
+      move: (x, y) => act().input.move(x, y),
+      click: (x, y, clicks) => act().input.click(x, y, clicks),
+      insertText: (text) => act().input.insertText(text),
+      typeText: (text) => act().input.typeText(text),
+      press: (chord) => act().input.press(chord),
     };
+    this.pointer = {
+      down: async (x, y) => { await page.mouse.move(x, y); await page.mouse.down(); },
+      move: (x, y) => page.mouse.move(x, y),
+      up: async (x, y) => { await page.mouse.move(x, y); await page.mouse.up(); },
+    };
+    this.settle = (opts) => act().settle(opts);
+    this.navigate = async (how) => { await act().navigate(how); };
     this.dialogs = {
       pending: () => this.dialog && describeDialog(this.dialog),
       answer: async (a: DialogAction) => {
@@ -48,11 +53,7 @@ class CdpHostPage implements HostPage {
         if (a.accept) await d.accept(a.promptText); else await d.dismiss();
       },
     };
-    this.capture = async () => ({ png: await captureViewport(core.get()), viewport: page.viewportSize() ?? await page.evaluate(() => ({ width: innerWidth, height: innerHeight })) });
-    this.settle = async ({ timeoutMs, quietMs }) => {
-      const r = await waitForDomStability(core.get(), { timeout: Math.round(timeoutMs), ...(quietMs !== undefined && { stabilityThreshold: Math.round(quietMs) }) });
-      return { settled: r.stable, waitedMs: r.waitedMs, reason: r.reason };
-    };
+    this.capture = async () => ({ png: await captureViewport(this.needCore()), viewport: page.viewportSize() ?? await page.evaluate(() => ({ width: innerWidth, height: innerHeight })) });
     page.on('dialog', (d) => { this.dialog = d; this.emit((l) => l.dialog?.(describeDialog(d))); });
     page.on('console', (m) => {
       const loc = m.location();
@@ -73,18 +74,13 @@ class CdpHostPage implements HostPage {
     });
   }
 
+  readonly pointer: HostPage['pointer'];
   readonly capture: HostPage['capture'];
   readonly settle: HostPage['settle'];
+  readonly navigate: HostPage['navigate'];
 
   async url(): Promise<string> {
     return this.page.url();
-  }
-
-  async navigate(how: Parameters<HostPage['navigate']>[0]): Promise<void> {
-    if ('goto' in how) await gotoSettled(this.page, how.goto);
-    else if ('reload' in how) await this.page.reload({ waitUntil: 'domcontentloaded' });
-    else if (how.history === 'back') await this.page.goBack({ waitUntil: 'domcontentloaded' });
-    else await this.page.goForward({ waitUntil: 'domcontentloaded' });
   }
 
   async setViewport(size: { width: number; height: number }): Promise<void> {

@@ -1,5 +1,5 @@
 // browser_drag: press on one element, move to another, release — trusted input through the host
-// port (HostPage.input; on the CDP host Playwright's mouse, which also carries HTML5 drag-and-drop).
+// port (HostPage.pointer; on the CDP host Playwright's mouse, which also carries HTML5 drag-and-drop).
 // The lens has no drag action, so the points are where a press on each element lands (scrolled
 // into view, a covered start refused as a click would be), and the outcome is verified like any
 // other action (default: something changed).
@@ -15,7 +15,7 @@ const MOVE_STEPS = 12;
 
 /** The pointer from one point to another in steps, as a hand moves it. */
 async function glide(ctx: ToolContext, from: { x: number; y: number }, to: { x: number; y: number }, steps: number): Promise<void> {
-  for (let i = 1; i <= steps; i++) await ctx.page.input.move(from.x + (to.x - from.x) * i / steps, from.y + (to.y - from.y) * i / steps);
+  for (let i = 1; i <= steps; i++) await ctx.page.pointer.move(from.x + (to.x - from.x) * i / steps, from.y + (to.y - from.y) * i / steps);
 }
 
 async function drag(ctx: ToolContext, startId: string, endId: string, expectSpec?: string): Promise<ActionResult> {
@@ -26,9 +26,8 @@ async function drag(ctx: ToolContext, startId: string, endId: string, expectSpec
     // Where a press lands, scrolled into view and refused when something covers it (every frame's cover check).
     const start = await lens.elementPoint!(startId);
     const pre = await lens.capturePreActionState!(expected, startId);
-    const input = ctx.page.input;
-    await input.move(start.x, start.y);
-    await input.down(start.x, start.y);
+    const pointer = ctx.page.pointer;
+    await pointer.down(start.x, start.y);
     let at = start;
     try {
       // A first small move crosses the drag threshold before the end is looked up: pages that
@@ -40,7 +39,7 @@ async function drag(ctx: ToolContext, startId: string, endId: string, expectSpec
       at = end;
     } finally {
       // Never leave the button held: every later click would be a drag.
-      await input.up(at.x, at.y);
+      await pointer.up(at.x, at.y);
     }
     const verification = await lens.verifyOutcome!(expected, pre as never, startId);
     const result: ActionResult = { action: what, ok: true, method: 'mouse', detail: `dragged ${startId} onto ${endId}`, verification };

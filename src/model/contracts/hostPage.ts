@@ -39,13 +39,19 @@ export interface HostPage {
   input: {
     readonly trusted: boolean;
     move(x: number, y: number): Promise<void>;
-    /** Left button pressed / released where the pointer is (a drag is down, moves, up). */
-    down(x: number, y: number): Promise<void>;
-    up(x: number, y: number): Promise<void>;
     click(x: number, y: number, clicks?: 1 | 2): Promise<void>;
     insertText(text: string): Promise<void>;
     typeText(text: string): Promise<void>;
     press(chord: Chord): Promise<void>;
+  };
+  /**
+   * A gesture with the left button held (a drag): pressed at a point, moved (the page sees the
+   * button held, and an HTML5 drag-and-drop where the element is draggable), released. Trusted input.
+   */
+  pointer: {
+    down(x: number, y: number): Promise<void>;
+    move(x: number, y: number): Promise<void>;
+    up(x: number, y: number): Promise<void>;
   };
   /** The viewport as rendered, lossless (PNG), and its size in CSS px. */
   capture(): Promise<{ png: Uint8Array; viewport: { width: number; height: number } }>;
