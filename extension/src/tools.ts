@@ -14,8 +14,6 @@ import { act } from './act.js';
 import { hostPageOf } from './hostPage.js';
 import { readModel, recentEvents, snapshot } from './snapshot.js';
 import { ExtensionError } from './tab.js';
-import { locate } from '../../src/core/locate.js';
-import { capturePre, findOnFrames, verifyOutcome, type PreActionState } from '../../src/core/verify.js';
 import { extensionActHost } from './hostEngine.js';
 
 /** Why the extension cannot run what a tool needs (the registry adds the tool's name). */
@@ -41,7 +39,7 @@ const REASONS: Partial<Record<ToolNeed, string>> = {
   tabs: 'tabs are the user\'s in the extension: the tools act on the tab they were called for',
 };
 
-/** The extension's lens for one tab: its snapshot and act pipeline, and what gestures and verification need. */
+/** The extension's lens for one tab: its snapshot, the shared act pipeline, the text form and the mutation log. */
 function lensOf(tabId: number): ToolLens {
   const expectOf = (e: string | ExpectedOutcome | undefined) => (typeof e === 'string' ? parseExpectSpec(e) : e);
   return {
@@ -55,21 +53,6 @@ function lensOf(tabId: number): ToolLens {
     },
     text: async (options = {}) => renderText(await readModel(tabId, { fullPage: options.fullPage ?? false })),
     recentEvents: (limit = 10) => recentEvents(tabId, limit),
-    // The shared pipeline's reads (src/core) over this tab's host, as act.ts uses them.
-    elementPoint: async (id) => {
-      const host = extensionActHost(tabId, true);
-      const el = await host.resolve(id);
-      try {
-        const at = await locate(host, el);
-        if (!at.ok) throw new ExtensionError(at.code === 'UNREACHABLE' ? 'NOT_ACTIONABLE' : at.code, at.reason);
-        return { x: at.x, y: at.y };
-      } finally {
-        await host.release(el);
-      }
-    },
-    capturePreActionState: (expected, id) => capturePre(extensionActHost(tabId, true), expected, id),
-    verifyOutcome: (expected, pre, id) => verifyOutcome(extensionActHost(tabId, true), pre as unknown as PreActionState, expected, id),
-    findText: (text) => findOnFrames(extensionActHost(tabId, true), { text }, 'Cannot search for the text'),
   };
 }
 
@@ -80,7 +63,7 @@ async function contextOf(tabId: number, attach = true): Promise<ToolContext> {
   const page = hostPageOf(tabId);
   let ctx = contexts.get(tabId);
   if (!ctx) {
-    ctx = { lens: lensOf(tabId), page, extras: {}, state: stateOf(page, {}) };
+    ctx = { lens: lensOf(tabId), page, port: extensionActHost(tabId, true), extras: {}, state: stateOf(page, {}) };
     contexts.set(tabId, ctx);
   }
   // After the tool state listens (console, dialogs, documents); again after Chrome detached the debugger.

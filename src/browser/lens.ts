@@ -28,7 +28,6 @@ import { snapshotPayload, type SnapshotPayload } from './snapshot.js';
 import { readPageModel } from './read.js';
 import { waitForDomStability, type StabilityOptionsInput, type StabilityResult } from './stability.js';
 import { markGestureTargets } from './gestures.js';
-import { elementPoint } from './point.js';
 import { readPageText, type PageText } from './pagetext.js';
 import { callWebMcpTool, listWebMcpTools, type WebMcpResult, type WebMcpTool } from './webmcp.js';
 import { capturePreActionState, defaultOutcome, findOnFrames, verifyOutcome, type PreActionState, type Presence } from './verify.js';
@@ -126,11 +125,6 @@ export class Lens {
   findText(text: string): Promise<Presence> {
     if (typeof text !== 'string' || !text.trim()) throw new PagelensError('BAD_INPUT', 'findText(text): expected a non-empty string.');
     return findOnFrames(this.core, { text }, 'Cannot search for the text');
-  }
-
-  /** Where a press on the element lands (top-level viewport CSS px), scrolled into view; refused when covered or unreachable. */
-  elementPoint(id: string): Promise<{ x: number; y: number }> {
-    return elementPoint(this.core, id);
   }
 
   /** Resolves once the DOM of every frame has been quiet and the network idle, or at the timeout. */

@@ -7,7 +7,8 @@ import { PagelensError, asPagelensError } from '../model/contracts/errors.js';
 import type { ActionResult } from '../model/contracts/outcome.js';
 import { unsafeSchemaReason } from '../model/safety/schemaSafety.js';
 import { finishPending, refuseWhileDialog, runAction } from './acting.js';
-import type { ToolLens } from './lens.js';
+import type { ActHost } from '../core/port.js';
+import { findOnFrames } from '../core/verify.js';
 import { defineTool, type ToolContext, type ToolDef } from './types.js';
 
 const id = ElementId.describe('Element ID from a snapshot ("12", "f1_5")');
@@ -61,11 +62,11 @@ const TEXT_WAIT_MS = 10_000;
  * until `text` shows (or, with gone, shows nowhere), or the time is up: null when it happened,
  * else why not. Text not found while a frame could not be searched is not gone.
  */
-async function waitText(lens: ToolLens, text: string, gone: boolean): Promise<string | null> {
+async function waitText(port: ActHost, text: string, gone: boolean): Promise<string | null> {
   const deadline = Date.now() + TEXT_WAIT_MS;
   let last = { found: false, unread: [] as string[] };
   while (Date.now() < deadline) {
-    last = await lens.findText!(text);
+    last = await findOnFrames(port, { text }, 'Cannot search for the text');
     if (gone ? !last.found && !last.unread.length : last.found) return null;
     await new Promise((res) => setTimeout(res, 200));
   }
@@ -235,7 +236,6 @@ export const ACT_TOOLS: ToolDef[] = [
       textGone: z.string().min(1).optional().describe('Text to wait to disappear'),
       time: z.number().positive().max(60).optional().describe('Seconds to wait'),
     }),
-    needs: ['findText'],
     run: (ctx, a) => {
       if (a.text === undefined && a.textGone === undefined && a.time === undefined) throw new PagelensError('BAD_INPUT', 'browser_wait_for needs text, textGone or time.');
       refuseWhileDialog(ctx);
@@ -244,7 +244,7 @@ export const ACT_TOOLS: ToolDef[] = [
         if (a.time !== undefined) await new Promise((r) => setTimeout(r, a.time! * 1000));
         for (const [text, gone] of [[a.text, false], [a.textGone, true]] as const) {
           if (text === undefined) continue;
-          const failed = await waitText(ctx.lens, text, gone);
+          const failed = await waitText(ctx.port, text, gone);
           if (failed) return { action: what, ok: false, method: 'none', error: { code: 'NOT_ACTIONABLE', message: failed } };
         }
         return { action: what, ok: true, method: 'none', detail: 'waited' };

@@ -5,6 +5,7 @@
 // registry.ts know the tools run over Playwright; the extension builds its context elsewhere.
 import type { Download, Page, Response } from 'playwright-core';
 import { saveDownload, type DownloadReport } from '../browser/downloads.js';
+import { cdpActHost } from '../browser/hostEngine.js';
 import { hostPageOf } from '../browser/hostPage.js';
 import { encodeImage as encode, imageSize } from '../browser/images.js';
 import { coreOf, type Lens } from '../browser/lens.js';
@@ -22,6 +23,8 @@ const LOCATOR_TIMEOUT_MS = 5000;
 const FAILED_REQUESTS = 5;
 /** A popup's first URL is often about:blank: wait this long for its document. */
 const POPUP_WAIT_MS = 3000;
+/** The CDP object group of the handles the tools' reads resolve (drag ends, verification). */
+const GROUP = 'pagelens-tools';
 const MIME = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' } as const;
 const DEFAULT_QUALITY = 60;
 
@@ -34,7 +37,7 @@ export function watchConsole(page: Page): ConsoleLog {
 export function toolContextOf(lens: Lens, host?: TabHost): ToolContext {
   const page = hostPageOf(lens.page, coreOf(lens));
   const extras = extrasOf(lens, host?.downloadsDir);
-  return { lens, page, extras, state: stateOf(page, extras), ...(host && { host }) };
+  return { lens, page, port: cdpActHost(coreOf(lens), GROUP), extras, state: stateOf(page, extras), ...(host && { host }) };
 }
 
 function extrasOf(lens: Lens, downloadsDir?: string): ToolExtras {

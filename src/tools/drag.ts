@@ -5,7 +5,9 @@
 // other action (default: something changed).
 import { z } from 'zod';
 import { ElementId } from '../model/contracts/actions.js';
-import { asPagelensError } from '../model/contracts/errors.js';
+import { locate } from '../core/locate.js';
+import { capturePre, verifyOutcome } from '../core/verify.js';
+import { asPagelensError, PagelensError } from '../model/contracts/errors.js';
 import { parseExpectSpec, type ActionResult, type ExpectedOutcome } from '../model/contracts/outcome.js';
 import { runAction } from './acting.js';
 import { defineTool, type ToolContext, type ToolDef } from './types.js';
@@ -18,14 +20,24 @@ async function glide(ctx: ToolContext, from: { x: number; y: number }, to: { x: 
   for (let i = 1; i <= steps; i++) await ctx.page.pointer.move(from.x + (to.x - from.x) * i / steps, from.y + (to.y - from.y) * i / steps);
 }
 
+/** Where a press on the element lands: the act pipeline's locate (scrolled into view, covered refused in every frame). */
+async function pointOf(ctx: ToolContext, gid: string): Promise<{ x: number; y: number }> {
+  const el = await ctx.port.resolve(gid);
+  try {
+    const at = await locate(ctx.port, el);
+    if (!at.ok) throw new PagelensError(at.code === 'UNREACHABLE' ? 'NOT_ACTIONABLE' : at.code, at.reason);
+    return { x: at.x, y: at.y };
+  } finally {
+    await ctx.port.release(el);
+  }
+}
+
 async function drag(ctx: ToolContext, startId: string, endId: string, expectSpec?: string): Promise<ActionResult> {
-  const { lens } = ctx;
   const what = `drag(${startId}, ${endId})`;
   const expected: ExpectedOutcome = expectSpec ? parseExpectSpec(expectSpec) : { type: 'any_change' };
   try {
-    // Where a press lands, scrolled into view and refused when something covers it (every frame's cover check).
-    const start = await lens.elementPoint!(startId);
-    const pre = await lens.capturePreActionState!(expected, startId);
+    const start = await pointOf(ctx, startId);
+    const pre = await capturePre(ctx.port, expected, startId);
     const pointer = ctx.page.pointer;
     await pointer.down(start.x, start.y);
     let at = start;
@@ -34,14 +46,14 @@ async function drag(ctx: ToolContext, startId: string, endId: string, expectSpec
       // start a drag on pointermove may re-render the list under it.
       at = { x: start.x + 4, y: start.y + 4 };
       await glide(ctx, start, at, 2);
-      const end = await lens.elementPoint!(endId);
+      const end = await pointOf(ctx, endId);
       await glide(ctx, at, end, MOVE_STEPS);
       at = end;
     } finally {
       // Never leave the button held: every later click would be a drag.
       await pointer.up(at.x, at.y);
     }
-    const verification = await lens.verifyOutcome!(expected, pre as never, startId);
+    const verification = await verifyOutcome(ctx.port, pre, expected, startId);
     const result: ActionResult = { action: what, ok: true, method: 'mouse', detail: `dragged ${startId} onto ${endId}`, verification };
     if (!expectSpec && !verification.success) result.warnings = ['the page showed no change after the drag: it may not have taken'];
     return result;
@@ -58,7 +70,6 @@ export const DRAG_TOOLS: ToolDef[] = [
   defineTool({
     name: 'browser_drag',
     description: 'Drag one element onto another with the real mouse (press, move, release). Verified: by default the page must change.',
-    needs: ['elementPoint', 'capturePreActionState', 'verifyOutcome'],
     input: z.strictObject({
       startId: id.describe('Element ID to drag'),
       endId: id.describe('Element ID to drop on'),

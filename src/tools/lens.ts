@@ -3,9 +3,8 @@
 // and those it can answer the same way. A tool that needs a member a host lacks is listed as
 // unavailable there, with the reason (registry.ts: availability), never silently missing.
 import type { Action } from '../model/contracts/actions.js';
-import type { ActionResult, ExpectedOutcome, MutationEvent, VerificationResult } from '../model/contracts/outcome.js';
+import type { ActionResult, ExpectedOutcome, MutationEvent } from '../model/contracts/outcome.js';
 import type { SemanticV3Result, SnapshotOptionsInput } from '../model/contracts/schema.js';
-import type { Presence } from '../model/acting/verdict.js';
 import type { AxTreeResult } from '../model/renderers/axtree.js';
 import type { HybridResult } from '../model/renderers/artifacts.js';
 import type { FilteredResult } from '../model/retrieval/rag.js';
@@ -23,11 +22,6 @@ export interface ToolLens {
   act(action: string | Action, options?: { expect?: string | ExpectedOutcome }): Promise<ActionResult>;
 
   // ---- what not every host has (see TOOL_NEEDS in registry.ts) ----
-  /** Where a press on the element lands (top-level viewport CSS px), scrolled into view, refused when covered. */
-  elementPoint?(id: string): Promise<{ x: number; y: number }>;
-  capturePreActionState?(expected?: ExpectedOutcome, id?: string): Promise<unknown>;
-  verifyOutcome?(expected: ExpectedOutcome, pre?: never, id?: string): Promise<VerificationResult>;
-  findText?(text: string): Promise<Presence>;
   text?(options?: { fullPage?: boolean }): Promise<string>;
   axtree?(): Promise<AxTreeResult>;
   markGestureTargets?(): Promise<{ marked: number; warnings: string[] }>;

@@ -1,6 +1,7 @@
 // The shape of a tool: a name, a description written for a model, a zod input schema (the single
 // source of both the JSON Schemas we publish and the validation runTool applies) and a handler.
 import type { z } from 'zod';
+import type { ActHost } from '../core/port.js';
 import type { HostPage } from '../model/contracts/hostPage.js';
 import type { ToolExtras } from './extras.js';
 import type { ToolResult } from './result.js';
@@ -19,6 +20,8 @@ export type { ActionEffects, OpenChooser, ToolExtras } from './extras.js';
 export interface ToolContext {
   lens: ToolLens;
   page: HostPage;
+  /** The act pipeline's host (src/core): what the shared locate, verification and text search read through. */
+  port: ActHost;
   /** What only some hosts offer (the CDP host: Playwright's locators, file choosers, network, images). */
   extras: ToolExtras;
   state: ToolState;
