@@ -253,6 +253,22 @@ matrix('recovery: an element re-rendered since the snapshot is found again by ro
   assert.equal(await p.page.textContent('#status'), 'Saved 1 times');
 }, 'actions-rerender.html');
 
+matrix('refusal: a cover\'s own button is named in the refusal, and that ID can be clicked to clear the way', async (p, snap) => {
+  // The extension once named the cover but not its control (no way to dismiss it by ID).
+  const buy = idOf(snap, 'Buy now');
+  const r = await p.act(`click(${buy})`);
+  assert.equal(r.error?.code, 'COVERED', show(r));
+  assert.match(r.error!.message, /covered by div\.cookie-banner "Accept all"/);
+  const accept = /its control (\d+) "Accept all"/.exec(r.error!.message)?.[1];
+  assert.ok(accept, r.error!.message);
+  assert.equal(await p.page.textContent('#result'), 'Nothing bought', 'nothing was clicked through the banner');
+  const dismissed = await p.act(`click(${accept})`);
+  assert.equal(dismissed.ok, true, show(dismissed));
+  const ok = await p.act(`click(${buy})`, { expect: { type: 'element_appears', text: 'Bought!' } });
+  verified(ok);
+  assert.equal(await p.page.textContent('#result'), 'Bought!');
+}, 'actions-cookie.html');
+
 for (const name of ['cdp', 'extension'] as const) {
   for (const [what, body, page] of cases) {
     test(`[${name}] ${what}`, async () => {

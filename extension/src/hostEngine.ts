@@ -9,6 +9,7 @@ import type { ActHost, Navigation, SettleRequest, Settled } from '../../src/core
 import { insertText, mouseMove, mousePress, pressKeys, selectAll } from './input.js';
 import { describe, layoutFrames, type ExtFrame } from './layout.js';
 import { recoverFrom } from '../../src/model/acting/recover.js';
+import { globalId } from '../../src/model/pagemodel/page.js';
 import { readModel } from './snapshot.js';
 import { ask, ExtensionError, noteSeen, ordinalOf, saveTab, tabState } from './tab.js';
 import { resolveId } from './target.js';
@@ -73,6 +74,10 @@ export function extensionEngine(tabId: number): HostEngine {
     },
     release: async () => {},
     sighting: (gid) => state.seen.get(gid),
+    noteControl(frame, doc, control) {
+      const issued = doc ?? state.docs.get(frame.ordinal);
+      if (issued) noteSeen(state, { nodes: [{ gid: globalId(frame.ordinal, control.id), role: control.role, name: control.name, frame: frame.ordinal, box: [0, 0, 0, 0] }], docs: { [frame.ordinal]: issued } });
+    },
     async recover(gid) {
       const lost = state.seen.get(gid);
       if (!lost?.doc) return { ok: false, code: 'UNKNOWN_ID', message: `element ${gid} is gone and was in no snapshot of this tab, so there is nothing to match it by` };
