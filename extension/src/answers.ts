@@ -16,6 +16,7 @@ export const ANSWER_SCHEMAS: { [K in Exclude<RequestBody['kind'], 'element' | 'e
   announce: z.boolean(),
   ownerHits: ENGINE_CALLS.ownerHits,
   revealOwner: z.boolean(),
+  ownerXpath: ELEMENT_CALLS.xpathOf,
   activity: ENGINE_CALLS.domActivity,
   nativeOptions: ENGINE_CALLS.nativeOptions,
   serialize: ENGINE_CALLS.serializeDocument,

@@ -58,6 +58,7 @@ export function extensionEngine(tabId: number): HostEngine {
       const { frameId, parentFrameId } = frameRef(frame);
       if (parentFrameId < 0) throw new ExtensionError('FRAME_DETACHED', `frame ${frame.ordinal} has no iframe element in a parent`);
       if (call === 'reveal') return ask(tabId, parentFrameId, { kind: 'revealOwner', child: frameId }) as never;
+      if (call === 'xpathOf') return ask(tabId, parentFrameId, { kind: 'ownerXpath', child: frameId }) as never;
       return ask(tabId, parentFrameId, { kind: 'coverAt', child: frameId, point: args as [number, number] }) as never;
     },
     async resolve(gid, opts = {}) {

@@ -39,6 +39,8 @@ export type RequestBody =
   | { kind: 'ownerHits'; child: number; points: Array<[number, number]> }
   /** Scrolls the iframe of `child` fully into view (before acting inside it). */
   | { kind: 'revealOwner'; child: number }
+  /** The XPath of the iframe of `child` in this frame's document (element context's frame path). */
+  | { kind: 'ownerXpath'; child: number }
   /** The options of native selects by local ID (the skeleton lists them). */
   | { kind: 'nativeOptions'; ids: string[]; max: number }
   /**
@@ -74,6 +76,7 @@ export interface Answers {
   announce: boolean;
   ownerHits: boolean[];
   revealOwner: boolean;
+  ownerXpath: string;
   activity: DomActivity;
   nativeOptions: NativeOptions;
   serialize: SerializedDocument;

@@ -1,6 +1,6 @@
 // The tool registry in the extension: the same definitions (names, input schemas) and the same
 // dispatcher as the MCP server (src/tools/dispatch.ts), run on a tab's tool context — the
-// extension's lens-level reads and acts (snapshot.ts, act.ts, verify.ts) and its HostPage
+// extension's lens-level reads and acts (snapshot.ts, act.ts; exploration over src/core) and its HostPage
 // (hostPage.ts). Tools this host cannot run are listed as unavailable, each with the reason.
 import type { Action } from '../../src/model/contracts/actions.js';
 import { parseExpectSpec, type ExpectedOutcome } from '../../src/model/contracts/outcome.js';
@@ -10,7 +10,9 @@ import type { ToolLens } from '../../src/tools/lens.js';
 import type { ToolResult } from '../../src/tools/result.js';
 import { stateOf } from '../../src/tools/state.js';
 import type { ToolContext, ToolNeed } from '../../src/tools/types.js';
+import { domDiff, domOverview, domSearch, elementContext, expandRegion, regions } from '../../src/core/explore.js';
 import { act } from './act.js';
+import { exploreHost } from './explore.js';
 import { hostPageOf } from './hostPage.js';
 import { readModel, recentEvents, snapshot } from './snapshot.js';
 import { ExtensionError } from './tab.js';
@@ -20,12 +22,6 @@ import { extensionActHost } from './hostEngine.js';
 const REASONS: Partial<Record<ToolNeed, string>> = {
   axtree: 'the extension does not read Chrome\'s accessibility tree',
   markGestureTargets: 'listeners are found with DOMDebugger.getEventListeners on the CDP host only',
-  overview: 'exploration (overview, regions, search, diff) runs on the CDP host only so far',
-  regions: 'exploration (overview, regions, search, diff) runs on the CDP host only so far',
-  expandRegion: 'exploration (overview, regions, search, diff) runs on the CDP host only so far',
-  elementContext: 'exploration (overview, regions, search, diff) runs on the CDP host only so far',
-  search: 'exploration (overview, regions, search, diff) runs on the CDP host only so far',
-  diff: 'exploration (overview, regions, search, diff) runs on the CDP host only so far',
   observe: 'observe/act/extract (ranking, retrieval) run on the CDP host only so far',
   actOn: 'observe/act/extract (ranking, retrieval) run on the CDP host only so far',
   extract: 'observe/act/extract (ranking, retrieval) run on the CDP host only so far',
@@ -53,6 +49,13 @@ function lensOf(tabId: number): ToolLens {
     },
     text: async (options = {}) => renderText(await readModel(tabId, { fullPage: options.fullPage ?? false })),
     recentEvents: (limit = 10) => recentEvents(tabId, limit),
+    // Exploration: src/core's, over this tab's snapshots (explore.ts).
+    overview: (params) => domOverview(exploreHost(tabId), params),
+    regions: (options) => regions(exploreHost(tabId), options),
+    expandRegion: (region, options) => expandRegion(exploreHost(tabId), region, options),
+    elementContext: (target, options) => elementContext(exploreHost(tabId), target, options),
+    search: (query, options) => domSearch(exploreHost(tabId), query, options),
+    diff: (snapshotA, snapshotB) => domDiff(exploreHost(tabId), snapshotA, snapshotB),
   };
 }
 

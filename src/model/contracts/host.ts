@@ -58,8 +58,8 @@ export interface HostEngine {
    * before it is returned: a page that bends the engine's answer gets ENGINE_ERROR, not belief.
    */
   engine<K extends EngineCall>(frame: HostFrame, call: K, args?: unknown[]): Promise<EngineAnswer<K>>;
-  /** A call on the iframe element that holds `frame`, in its parent's engine (scroll it into view, hit-test over it). */
-  owner<K extends 'reveal' | 'coverAt'>(frame: HostFrame, call: K, args?: unknown[]): Promise<ElementAnswer<K>>;
+  /** A call on the iframe element that holds `frame`, in its parent's engine (scroll it into view, hit-test over it, its XPath). */
+  owner<K extends 'reveal' | 'coverAt' | 'xpathOf'>(frame: HostFrame, call: K, args?: unknown[]): Promise<ElementAnswer<K>>;
   /**
    * The element behind an ID, in the document that issued it (`doc`, else the one the host's ledger
    * names) and nowhere else: NAVIGATED when that document is gone, UNKNOWN_ID when the element is.

@@ -1,0 +1,50 @@
+// The hierarchical index and the exploration toolkit in the extension: src/core/explore.ts and
+// src/core/snapshots.ts (written once for every host) bound to a tab — its engine side of the port
+// (hostEngine.ts), its page-model read (snapshot.ts readModel) and a snapshot store per tab.
+import type { ExploreHost } from '../../src/core/explore.js';
+import { currentSnapshot, KeptSnapshots, newSnapshot, type KeptSnapshot, type SnapshotSource } from '../../src/core/snapshots.js';
+import { parseGlobalId } from '../../src/model/pagemodel/page.js';
+import { extensionEngine } from './hostEngine.js';
+import { readModel } from './snapshot.js';
+import { noteSeen, saveTab, tabState } from './tab.js';
+
+/** Each tab's snapshots (kept in the service worker's memory: a new worker takes a new one). */
+const stores = new Map<number, KeptSnapshots>();
+
+function storeOf(tabId: number): KeptSnapshots {
+  let s = stores.get(tabId);
+  if (!s) { s = new KeptSnapshots(); stores.set(tabId, s); }
+  return s;
+}
+
+/** Exploration's host in one tab. */
+export function exploreHost(tabId: number): ExploreHost<KeptSnapshot> {
+  const engine = extensionEngine(tabId);
+  const store = storeOf(tabId);
+  const source: SnapshotSource = {
+    engine,
+    store,
+    // The whole page with structure and attributes; its IDs are bound to their documents as any read's are.
+    read: () => readModel(tabId, { fullPage: true, structure: true }),
+    // The extension does not count navigations: each frame's document is checked instead (a new page is a new document).
+    navigations: () => 0,
+  };
+  return {
+    engine,
+    current: (opts) => currentSnapshot(source, opts),
+    fresh: () => newSnapshot(source),
+    get: (id) => store.get(id),
+    invalidate: (snap) => store.invalidate(snap),
+    handOut(snap, extra) {
+      const state = tabState(tabId);
+      // The model's nodes were recorded when it was read; the extra IDs (headings, blocks, text) as items showing these words.
+      const items = extra.flatMap((e) => {
+        const p = parseGlobalId(e.gid);
+        return p && !state.seen.has(e.gid) ? [{ gid: e.gid, role: 'item', name: e.name ?? '', frame: p.frame, box: [0, 0, 0, 0] as [number, number, number, number] }] : [];
+      });
+      if (!items.length) return;
+      noteSeen(state, { nodes: items, docs: snap.model.docs });
+      void saveTab(tabId);
+    },
+  };
+}
