@@ -1,7 +1,11 @@
-// The hierarchical index and the exploration toolkit in the extension: src/core/explore.ts and
-// src/core/snapshots.ts (written once for every host) bound to a tab — its engine side of the port
-// (hostEngine.ts), its page-model read (snapshot.ts readModel) and a snapshot store per tab.
+// The hierarchical index, the exploration toolkit and the task reading behind observe/act/extract
+// in the extension: src/core/explore.ts, snapshots.ts, rag.ts and observe.ts (written once for every
+// host) bound to a tab — its engine side of the port (hostEngine.ts), its page-model read
+// (snapshot.ts readModel), a snapshot store per tab and the act pipeline (act.ts).
 import type { ExploreHost } from '../../src/core/explore.js';
+import type { ObserveHost } from '../../src/core/observe.js';
+import { parseExpectSpec } from '../../src/model/contracts/outcome.js';
+import { act } from './act.js';
 import { currentSnapshot, KeptSnapshots, newSnapshot, type KeptSnapshot, type SnapshotSource } from '../../src/core/snapshots.js';
 import { parseGlobalId } from '../../src/model/pagemodel/page.js';
 import { extensionEngine } from './hostEngine.js';
@@ -46,5 +50,24 @@ export function exploreHost(tabId: number): ExploreHost<KeptSnapshot> {
       noteSeen(state, { nodes: items, docs: snap.model.docs });
       void saveTab(tabId);
     },
+  };
+}
+
+/** observe/act/extract's host in one tab: the exploration snapshot, the tab's ledger, the shared act pipeline. */
+export function observeHost(tabId: number): ObserveHost {
+  const explore = exploreHost(tabId);
+  return {
+    engine: explore.engine,
+    current: (opts) => explore.current(opts),
+    async record(model) {
+      noteSeen(tabState(tabId), model);
+      await saveTab(tabId);
+    },
+    act: (action, opts) => {
+      const expect = typeof opts.expect === 'string' ? parseExpectSpec(opts.expect) : opts.expect;
+      return act(tabId, action, expect ? { expect } : {});
+    },
+    // The document's title as the engine read it (isolated world); the tab's title would fall back to the URL.
+    title: async () => (await explore.current({})).snap.model.title,
   };
 }

@@ -50,8 +50,8 @@ export function extensionEngine(tabId: number): HostEngine {
     async layout(use) {
       const tab = await chrome.tabs.get(tabId) as chrome.tabs.Tab & { width?: number; height?: number };
       const viewport = tab.width && tab.height ? { width: tab.width, height: tab.height } : UNKNOWN_VIEWPORT;
-      const { frames } = await layoutFrames(tabId, state, viewport);
-      return use(frames.map(fromLayout));
+      const { frames, warnings } = await layoutFrames(tabId, state, viewport);
+      return use(frames.map(fromLayout), warnings);
     },
     engine: (frame, call, args = []) => ask(tabId, frameRef(frame).frameId, { kind: 'engine', call, args }) as never,
     owner(frame, call, args = []) {

@@ -12,20 +12,18 @@ import { stateOf } from '../../src/tools/state.js';
 import type { ToolContext, ToolNeed } from '../../src/tools/types.js';
 import { domDiff, domOverview, domSearch, elementContext, expandRegion, regions } from '../../src/core/explore.js';
 import { act } from './act.js';
-import { exploreHost } from './explore.js';
+import { exploreHost, observeHost } from './explore.js';
+import { actOn, extract, observe } from '../../src/core/observe.js';
+import { readPageText } from '../../src/core/pageText.js';
 import { hostPageOf } from './hostPage.js';
 import { readModel, recentEvents, snapshot } from './snapshot.js';
 import { ExtensionError } from './tab.js';
-import { extensionActHost } from './hostEngine.js';
+import { extensionActHost, extensionEngine } from './hostEngine.js';
 
 /** Why the extension cannot run what a tool needs (the registry adds the tool's name). */
 const REASONS: Partial<Record<ToolNeed, string>> = {
   axtree: 'the extension does not read Chrome\'s accessibility tree',
   markGestureTargets: 'listeners are found with DOMDebugger.getEventListeners on the CDP host only',
-  observe: 'observe/act/extract (ranking, retrieval) run on the CDP host only so far',
-  actOn: 'observe/act/extract (ranking, retrieval) run on the CDP host only so far',
-  extract: 'observe/act/extract (ranking, retrieval) run on the CDP host only so far',
-  pageText: 'the text-blocks reader (browser_page_text) runs on the CDP host only so far',
   webMcpTools: 'WebMCP is read through the CDP WebMCP domain of a Chromium started with --enable-features=WebMCP, on the CDP host only so far',
   callWebMcpTool: 'WebMCP is read through the CDP WebMCP domain of a Chromium started with --enable-features=WebMCP, on the CDP host only so far',
   'extras.screenshot': 'images in other formats and of the full page or one element are encoded with sharp on the CDP host; page_snapshot mode hybrid gives the set-of-mark screenshot here',
@@ -56,6 +54,11 @@ function lensOf(tabId: number): ToolLens {
     elementContext: (target, options) => elementContext(exploreHost(tabId), target, options),
     search: (query, options) => domSearch(exploreHost(tabId), query, options),
     diff: (snapshotA, snapshotB) => domDiff(exploreHost(tabId), snapshotA, snapshotB),
+    // observe/act/extract and the reader's text: src/core's too.
+    observe: (instruction, options) => observe(observeHost(tabId), instruction, options),
+    actOn: (instruction, options) => actOn(observeHost(tabId), instruction, options),
+    extract: (instruction, schema, options) => extract(observeHost(tabId), instruction, schema, options),
+    pageText: () => readPageText(extensionEngine(tabId)),
   };
 }
 

@@ -28,7 +28,7 @@ const resolved = (el: HostElement) => el.handle as Resolved;
 export function cdpEngine(core: LensCore, group: string): HostEngine {
   return {
     frames: async () => (await core.frames.known()).filter((f) => !f.target.closed).map(hostFrame),
-    layout: (use) => core.frames.withLayout(({ frames }) => use(frames.map(hostFrame))),
+    layout: (use) => core.frames.withLayout(({ frames, warnings }) => use(frames.map(hostFrame), warnings)),
     engine: (frame, call, args = []) => engineCall(laidOut(frame), call, args),
     owner(frame, call, args = []) {
       const f = laidOut(frame);

@@ -1,49 +1,9 @@
-// The page's text as a reader sees it: headings and text blocks (paragraphs, list entries,
-// labelled values, table cells), in document order, frame after frame. Read by the engine's
-// content pass in its isolated world, so page scripts cannot shape what is read back.
-import type { ContentItem } from '../model/pagemodel/content.js';
+// The page's text as a reader sees it on the CDP host: src/core/pageText.ts over this host's engine
+// side of the port.
+import { readPageText as readOn, type PageText } from '../core/pageText.js';
 import type { LensCore } from './core.js';
-import { engineCall } from './engine.js';
-import { describeFailure } from './frames.js';
+import { cdpEngine } from './hostEngine.js';
 
-export interface TextBlock {
-  /** Frame ordinal (0 = the page itself). */
-  frame: number;
-  /** 1-6 for a heading. */
-  level?: number;
-  text: string;
-}
+export type { PageText, TextBlock } from '../core/pageText.js';
 
-export interface PageText {
-  blocks: TextBlock[];
-  /** Frames whose text could not be read, and frames with more items than were read. */
-  warnings: string[];
-}
-
-/** Items read per frame at most: past that the page says so (PageText.warnings). */
-const ITEMS_PER_FRAME = 2000;
-
-function blockOf(frame: number, item: ContentItem): TextBlock | null {
-  if (item.kind === 'heading') return item.name ? { frame, level: Number(item.value) || 2, text: item.name } : null;
-  if (item.kind === 'text') return { frame, text: item.name };
-  // A labelled value or a table cell reads as "Label: value".
-  return item.value ? { frame, text: `${item.name}: ${item.value}` } : null;
-}
-
-export async function readPageText(core: LensCore): Promise<PageText> {
-  return core.frames.withLayout(async ({ frames, warnings: layoutWarnings }) => {
-    const warnings = [...layoutWarnings];
-    const reads = await Promise.all(frames.map(async (f) => {
-      if (f.error) { warnings.push(`frame ${f.ordinal}: ${f.error}`); return []; }
-      try {
-        const read = await engineCall(f, 'content', [{ max: ITEMS_PER_FRAME, headings: true }]);
-        if (read.truncated) warnings.push(`frame ${f.ordinal}: more than ${ITEMS_PER_FRAME} text items; the rest is left out`);
-        return read.items.map((i) => blockOf(f.ordinal, i)).filter((b): b is TextBlock => b !== null);
-      } catch (e) {
-        warnings.push(`frame ${f.ordinal}: its text could not be read (${describeFailure(e)})`);
-        return [];
-      }
-    }));
-    return { blocks: reads.flat(), warnings };
-  });
-}
+export const readPageText = (core: LensCore): Promise<PageText> => readOn(cdpEngine(core, 'pagelens-pagetext'));

@@ -50,9 +50,9 @@ export interface HostEngine {
   frames(): Promise<HostFrame[]>;
   /**
    * The frames laid out afresh (offsets, clips), for `use` to place a point with; `owner` calls are
-   * valid only while `use` runs.
+   * valid only while `use` runs. `warnings`: frames the host could not list or place (never dropped quietly).
    */
-  layout<T>(use: (frames: HostFrame[]) => Promise<T>): Promise<T>;
+  layout<T>(use: (frames: HostFrame[], warnings: string[]) => Promise<T>): Promise<T>;
   /**
    * A call on a frame's engine, its answer checked against the engine contract (model/contracts/engine.ts)
    * before it is returned: a page that bends the engine's answer gets ENGINE_ERROR, not belief.
