@@ -84,8 +84,8 @@ test('the extension lists the registry\'s tools: each MCP tool is offered with t
   const refused = await extCall(tabId, 'browser_file_upload', { paths: ['/tmp/x'] });
   assert.equal(refused.isError, true);
   assert.match(refused.text, /^BAD_INPUT: browser_file_upload is unavailable on this host: files cannot be handed/);
-  // Exploration runs above the port (src/core/explore.ts): offered here too.
-  for (const name of ['dom_overview', 'snapshot_regions', 'expand_region', 'element_context', 'dom_search', 'dom_diff']) {
+  // Exploration, observe/act/extract and the page's text run above the port (src/core): offered here too.
+  for (const name of ['dom_overview', 'snapshot_regions', 'expand_region', 'element_context', 'dom_search', 'dom_diff', 'observe', 'act', 'extract', 'browser_page_text']) {
     assert.ok(list.tools.some((t) => t.name === name), `${name} is offered; unavailable: ${JSON.stringify(list.unavailable)}`);
   }
 });
@@ -260,4 +260,50 @@ test('exploration inside a cross-origin iframe: element_context gives the same f
   assert.deepEqual(sameShape(cb, ids), sameShape(ca, ids));
   const bySelector = await extCall(tabId, 'element_context', { target: '[frame f1] #card' });
   assert.equal(data(bySelector).name, 'Card number', bySelector.text);
+});
+
+/** An answer with what differs by nature between two reads: timings, and the tab's own query in the URL. */
+const comparable = (x: unknown) => JSON.parse(JSON.stringify(x).replace(/"(\w*(?:Ms|ms))":\d+(\.\d+)?/g, '"$1":0').replace(/tab=\d+/g, 'tab=N'));
+
+test('observe, act and extract: the same candidates, the same action and the same data on both hosts', async () => {
+  const { cdp, tabId, extPage } = await both('rag-shop.html');
+  const oa = await runTool(cdp.lens, 'observe', { instruction: 'add the Dell S2721DGF to the cart' });
+  const ob = await extCall(tabId, 'observe', { instruction: 'add the Dell S2721DGF to the cart' });
+  assert.ok(!ob.isError, ob.text);
+  assert.equal(data(ob).candidates[0].name, 'Add to cart');
+  assert.match(data(ob).candidates[0].description, /card "Dell S2721DGF"/);
+  assert.deepEqual(data(ob), data(oa), 'the same candidates, ranking, intent and token count');
+  // Too close to call: refused with the candidates on both.
+  const va = data(await runTool(cdp.lens, 'act', { instruction: 'click Add to cart' }));
+  const vb = data(await extCall(tabId, 'act', { instruction: 'click Add to cart' }));
+  assert.equal(vb.action.error?.code ?? vb.action.ok, 'AMBIGUOUS', JSON.stringify(vb));
+  assert.deepEqual(comparable(vb), comparable(va));
+  // A precise one: chosen, clicked with verification, the same answer and delta.
+  const aa = data(await runTool(cdp.lens, 'act', { instruction: 'add the Dell S2721DGF to the cart' }));
+  const ab = data(await extCall(tabId, 'act', { instruction: 'add the Dell S2721DGF to the cart' }));
+  assert.equal(ab.action.ok, true, JSON.stringify(ab));
+  assert.equal(ab.action.verification?.success, true, JSON.stringify(ab.action.verification));
+  assert.deepEqual(await extPage.evaluate(() => (window as any).added), ['Dell S2721DGF']);
+  assert.deepEqual(comparable(ab), comparable(aa));
+  // extract, on a product page.
+  const product = await both('extract-product.html');
+  const schema = JSON.stringify({ type: 'object', properties: { name: { type: 'string' }, price: { type: 'number' } }, required: ['name', 'price'] });
+  const ea = await runTool(product.cdp.lens, 'extract', { instruction: 'the product', schema });
+  const eb = await extCall(product.tabId, 'extract', { instruction: 'the product', schema });
+  assert.deepEqual(data(eb).data, { name: 'Trail Runner 2', price: 34.99 }, eb.text);
+  assert.deepEqual(data(eb), data(ea), 'the same data, sources and missing fields');
+});
+
+test('browser_page_text: the same headings and text blocks, frames included, on both hosts', async () => {
+  const { cdp, tabId } = await both('actions-frames.html');
+  const a = await runTool(cdp.lens, 'browser_page_text');
+  const b = await extCall(tabId, 'browser_page_text');
+  assert.ok(!b.isError, b.text);
+  assert.ok(b.text.length > 20, b.text);
+  assert.equal(b.text, a.text);
+  const text = await both('extract-product.html');
+  const pa = await runTool(text.cdp.lens, 'browser_page_text');
+  const pb = await extCall(text.tabId, 'browser_page_text');
+  assert.match(pb.text, /Trail Runner 2/);
+  assert.equal(pb.text, pa.text);
 });
