@@ -9,6 +9,7 @@ import { gotoSettled } from '../src/browser/goto.js';
 import { Lens } from '../src/browser/lens.js';
 import type { SemanticV3Result } from '../src/model/contracts/schema.js';
 import { watchConsole } from '../src/tools/cdp.js';
+import { watchNetwork } from '../src/tools/requests.js';
 import { runTool, toolDefinitions } from '../src/tools/registry.js';
 import type { ToolResult } from '../src/tools/types.js';
 import { launchWithExtension, openTab, type ExtensionBrowser } from './extension-helpers.js';
@@ -35,11 +36,12 @@ const extCall = (tabId: number, name: string, args: object = {}) =>
 
 let tabs = 0;
 
-/** The same fixture on both hosts: the CDP host's lens (console watched from the start, as the MCP holder does) and the extension's tab. */
+/** The same fixture on both hosts: the CDP host's lens (console and requests watched from the start, as the MCP holder does) and the extension's tab. */
 async function both(path: string): Promise<{ cdp: { page: Page; lens: Lens }; tabId: number; extPage: Page }> {
   const context = await harness.browser.newContext({ viewport: { width: 1280, height: 800 } });
   const page = await context.newPage();
   watchConsole(page);
+  watchNetwork(page);
   const lens = await Lens.attach(page);
   // A URL of its own, the same on both hosts: the service worker finds the tab by its URL.
   const url = `${harness.originA}${path}?tab=${++tabs}`;
@@ -191,7 +193,7 @@ function sameShape(r: ToolResult, ids: string[]): { text: string; data: unknown 
   let text = r.text;
   let json = JSON.stringify(r.data);
   for (const id of ids) { text = text.replaceAll(id, 'SNAP'); json = json.replaceAll(id, 'SNAP'); }
-  const clean = (x: string) => x.replace(/"(\w*(?:Ms|ms))":\d+(\.\d+)?/g, '"$1":0').replace(/\b(age|taken) \d+(\.\d+)? ?(ms|s)\b/g, '$1 N');
+  const clean = (x: string) => x.replace(/"(\w*(?:Ms|ms))":\d+(\.\d+)?/g, '"$1":0').replace(/\b(age|taken) \d+(\.\d+)? ?(ms|s)\b/g, '$1 N').replace(/\(\d+(\.\d+)? s apart\)/g, '(N s apart)');
   return { text: clean(text), data: JSON.parse(clean(json)) };
 }
 
@@ -306,4 +308,35 @@ test('browser_page_text: the same headings and text blocks, frames included, on 
   const pb = await extCall(text.tabId, 'browser_page_text');
   assert.match(pb.text, /Trail Runner 2/);
   assert.equal(pb.text, pa.text);
+});
+
+test('browser_network_requests: the requests the page makes, failed first, on both hosts; the extension\'s log starts at its first call and says so', async () => {
+  const { cdp, tabId, extPage } = await both('mcp-page.html');
+  // The first call attaches the extension's debugger: its log starts here.
+  assert.ok(!(await extCall(tabId, 'page_snapshot')).isError);
+  for (const p of [cdp.page, extPage]) {
+    await p.evaluate(() => Promise.all([fetch('/no-such-file.json').then((r) => r.status), fetch('/mcp-page.html?again=1').then((r) => r.status)]));
+  }
+  const settled = async (call: () => Promise<ToolResult>) => {
+    let r = await call();
+    // Each host reports a response as its own event: wait until both requests have their status.
+    for (let k = 0; k < 50 && !/no-such-file\.json → 404[\s\S]*again=1 → 200|again=1 → 200[\s\S]*no-such-file\.json → 404/.test(r.text); k++) r = await call();
+    return r;
+  };
+  const a = await settled(() => runTool(cdp.lens, 'browser_network_requests'));
+  const b = await settled(() => extCall(tabId, 'browser_network_requests'));
+  assert.ok(!b.isError, b.text);
+  const lines = (r: ToolResult) => r.text.split('\n').filter((l) => /^(GET|POST) /.test(l)).map((l) => l.replace(/tab=\d+/g, 'tab=N'));
+  // The failed one first on both.
+  assert.match(lines(b)[0], /^GET http:\/\/127\.0\.0\.1:\d+\/no-such-file\.json → 404 \(fetch\)$/);
+  assert.equal(lines(a)[0], lines(b)[0]);
+  assert.ok(lines(b).some((l) => /\/mcp-page\.html\?again=1 → 200 \(fetch\)$/.test(l)), b.text);
+  // The difference, by nature: the CDP host watched from the page's opening (its document request is listed);
+  // the extension attached its debugger at its first call, and says that earlier requests are not in its log.
+  assert.ok(lines(a).some((l) => /\/mcp-page\.html\?tab=N → 200 \(document\)$/.test(l)), a.text);
+  assert.ok(!lines(b).some((l) => /\(document\)$/.test(l)), b.text);
+  assert.match(b.text, /\(requests are logged from the extension's first tool call on this tab .*; earlier ones, such as the page's own load, are not in this log\)/);
+  assert.deepEqual(lines(b), lines(a).filter((l) => !/\(document\)$/.test(l)), 'the same requests since the extension began watching');
+  const fa = await extCall(tabId, 'browser_network_requests', { failedOnly: true });
+  assert.deepEqual(lines(fa), [lines(b)[0]]);
 });

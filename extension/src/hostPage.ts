@@ -1,9 +1,11 @@
 // The page side of the Host port in the extension: dialogs, the console, new documents and a drag
 // gesture through chrome.debugger (Page.javascriptDialogOpening / handleJavaScriptDialog,
-// Runtime.consoleAPICalled / exceptionThrown, Page.frameNavigated, Input.*), the viewport through
+// Runtime.consoleAPICalled / exceptionThrown, Page.frameNavigated, Input.*), the request log
+// (Network.requestWillBeSent / responseReceived / loadingFailed), the viewport through
 // Emulation, capture through image.ts; input, the address, navigation and settling are the act
 // pipeline's host (hostEngine.ts). One per tab; the debugger is attached when the tab's tools are first
 // used (as for trusted input: Chrome shows its bar while it is attached).
+import { NetworkLog } from '../../src/tools/requests.js';
 import type { DialogAction, HostConsoleEntry, HostDialog, HostPage, HostPageEvents } from '../../src/model/contracts/hostPage.js';
 import { captureTab } from './image.js';
 import { extensionActHost } from './hostEngine.js';
@@ -27,6 +29,9 @@ class ExtensionHostPage implements HostPage {
   private readonly listeners = new Set<HostPageEvents>();
   /** The debugger session's domains are on (cleared when Chrome detaches it). */
   private enabled = false;
+  private mainFrameId?: string;
+  /** The tab's requests, from the Network domain while the debugger is attached (src/tools/requests.ts keeps them). */
+  readonly network = new NetworkLog();
 
   readonly input: HostPage['input'];
   readonly pointer: HostPage['pointer'];
@@ -78,6 +83,9 @@ class ExtensionHostPage implements HostPage {
     await this.send('Page.enable', {});
     // Runtime.enable reports the messages logged before it too (the inspector keeps them).
     await this.send('Runtime.enable', {});
+    // The request log, from now on (what came before is not seen: the log says so).
+    this.mainFrameId = (await this.send<{ frameTree: { frame: { id: string } } }>('Page.getFrameTree', {})).frameTree.frame.id;
+    await this.send('Network.enable', {});
   }
 
   detached(): void {
@@ -104,6 +112,19 @@ class ExtensionHostPage implements HostPage {
       const d = params.exceptionDetails as { text?: string; exception?: { description?: string } } | undefined;
       const text = d?.exception?.description ?? d?.text ?? 'uncaught exception';
       this.emit((l) => l.console?.({ level: 'error', type: 'pageerror', text, at: Date.now() }));
+    } else if (method === 'Network.requestWillBeSent') {
+      const id = params.requestId;
+      const redirect = params.redirectResponse as { status?: number } | undefined;
+      if (redirect?.status !== undefined) this.network.answered(id, redirect.status);
+      const r = params.request as { method?: string; url?: string } | undefined;
+      // CDP names types as Playwright does, capitalised (Document, XHR, Fetch, Script, …).
+      const type = typeof params.type === 'string' ? params.type.toLowerCase() : 'other';
+      this.network.sent(id, { method: r?.method ?? 'GET', url: r?.url ?? '', type }, type === 'document' && params.frameId === this.mainFrameId);
+    } else if (method === 'Network.responseReceived') {
+      const status = (params.response as { status?: number } | undefined)?.status;
+      if (status !== undefined) this.network.answered(params.requestId, status);
+    } else if (method === 'Network.loadingFailed') {
+      this.network.failed(params.requestId, String(params.errorText ?? 'failed'));
     } else if (method === 'Page.frameNavigated') {
       // Cross-document commits only (same-document moves are Page.navigatedWithinDocument).
       const frame = params.frame as { parentId?: string; url?: string } | undefined;

@@ -27,7 +27,6 @@ const REASONS: Partial<Record<ToolNeed, string>> = {
   webMcpTools: 'WebMCP is read through the CDP WebMCP domain of a Chromium started with --enable-features=WebMCP, on the CDP host only so far',
   callWebMcpTool: 'WebMCP is read through the CDP WebMCP domain of a Chromium started with --enable-features=WebMCP, on the CDP host only so far',
   'extras.screenshot': 'images in other formats and of the full page or one element are encoded with sharp on the CDP host; page_snapshot mode hybrid gives the set-of-mark screenshot here',
-  'extras.networkLog': 'the request log is kept from Playwright\'s network events on the CDP host only',
   'extras.setInputFiles': 'files cannot be handed to a page from an extension',
   'extras.watchChoosers': 'files cannot be handed to a page from an extension',
   tabs: 'tabs are the user\'s in the extension: the tools act on the tab they were called for',
@@ -69,7 +68,9 @@ async function contextOf(tabId: number, attach = true): Promise<ToolContext> {
   const page = hostPageOf(tabId);
   let ctx = contexts.get(tabId);
   if (!ctx) {
-    ctx = { lens: lensOf(tabId), page, port: extensionActHost(tabId, true), extras: {}, state: stateOf(page, {}) };
+    // The request log is the tab's HostPage's (Network domain of chrome.debugger), from its first call on.
+    page.network.note ??= 'requests are logged from the extension\'s first tool call on this tab (when it attached its debugger); earlier ones, such as the page\'s own load, are not in this log';
+    ctx = { lens: lensOf(tabId), page, port: extensionActHost(tabId, true), extras: { networkLog: () => page.network }, state: stateOf(page, {}) };
     contexts.set(tabId, ctx);
   }
   // After the tool state listens (console, dialogs, documents); again after Chrome detached the debugger.

@@ -30,6 +30,7 @@ export const NETWORK_TOOL: ToolDef = defineTool({
     const left = ordered.length - kept.length;
     if (left) lines.push(`${left} more requests: ask with failedOnly=true, or a larger ceiling`);
     if (log.dropped) lines.unshift(`(${log.dropped} older requests dropped)`);
+    if (log.note) lines.unshift(`(${log.note})`);
     const nFailed = picked.filter(failed).length;
     const head = `${picked.length} requests, ${nFailed} failed${staticLeft ? ` (${staticLeft} images, fonts, stylesheets and media left out: static=true)` : ''}`;
     return { text: [head, ...lines].join('\n'), data: { requests: kept, more: left, failed: nFailed } };

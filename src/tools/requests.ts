@@ -20,23 +20,43 @@ const URL_MAX = 200;
 /** What a page loads to look the way it does: left out unless asked for. */
 export const STATIC_TYPES = new Set(['image', 'font', 'stylesheet', 'media', 'manifest', 'texttrack']);
 
+/**
+ * The log itself, fed by a host: each host reports a request when it is sent, its status when it
+ * is answered, its failure when none came (a Playwright Request object or a CDP requestId as the key).
+ */
 export class NetworkLog {
   readonly entries: RequestEntry[] = [];
   dropped = 0;
+  /** What the log cannot have seen (a host that started watching after the page opened), said with every answer. */
+  note?: string;
   private document = 0;
-  private readonly byRequest = new WeakMap<Request, RequestEntry>();
+  private readonly byRequest = new Map<unknown, RequestEntry>();
 
-  constructor(page: Page) {
-    page.on('request', (r) => {
-      if (r.isNavigationRequest() && r.frame() === page.mainFrame()) this.document++;
-      if (/^(data|blob):/.test(r.url())) return;
-      const e: RequestEntry = { method: r.method(), url: r.url(), type: r.resourceType(), document: this.document };
-      this.byRequest.set(r, e);
-      this.entries.push(e);
-      if (this.entries.length > REQUEST_LIMIT) { this.entries.shift(); this.dropped++; }
-    });
-    page.on('response', (res) => { const e = this.byRequest.get(res.request()); if (e) e.status = res.status(); });
-    page.on('requestfailed', (r) => { const e = this.byRequest.get(r); if (e) e.failure = r.failure()?.errorText ?? 'failed'; });
+  /** A request sent; `newDocument`: the main frame's navigation request (a new document of the tab). */
+  sent(key: unknown, r: { method: string; url: string; type: string }, newDocument: boolean): void {
+    if (newDocument) this.document++;
+    if (/^(data|blob):/.test(r.url)) return;
+    const e: RequestEntry = { ...r, document: this.document };
+    // A key seen again (a redirect's next hop) moves to the end, with its new request.
+    this.byRequest.delete(key);
+    this.byRequest.set(key, e);
+    this.entries.push(e);
+    if (this.entries.length > REQUEST_LIMIT) {
+      this.entries.shift();
+      this.dropped++;
+      // Keys go in the order their requests came: the oldest is the one just dropped.
+      this.byRequest.delete(this.byRequest.keys().next().value);
+    }
+  }
+
+  answered(key: unknown, status: number): void {
+    const e = this.byRequest.get(key);
+    if (e) e.status = status;
+  }
+
+  failed(key: unknown, reason: string): void {
+    const e = this.byRequest.get(key);
+    if (e) e.failure = reason;
   }
 
   get currentDocument(): number {
@@ -44,12 +64,21 @@ export class NetworkLog {
   }
 }
 
+/** The log of a Playwright page. */
+function logOf(page: Page): NetworkLog {
+  const log = new NetworkLog();
+  page.on('request', (r: Request) => log.sent(r, { method: r.method(), url: r.url(), type: r.resourceType() }, r.isNavigationRequest() && r.frame() === page.mainFrame()));
+  page.on('response', (res) => log.answered(res.request(), res.status()));
+  page.on('requestfailed', (r) => log.failed(r, r.failure()?.errorText ?? 'failed'));
+  return log;
+}
+
 const logs = new WeakMap<Page, NetworkLog>();
 
 /** The page's request log, started on first call (a holder calls it when the page opens). */
 export function watchNetwork(page: Page): NetworkLog {
   let log = logs.get(page);
-  if (!log) { log = new NetworkLog(page); logs.set(page, log); }
+  if (!log) { log = logOf(page); logs.set(page, log); }
   return log;
 }
 
