@@ -87,7 +87,7 @@ test('the extension lists the registry\'s tools: each MCP tool is offered with t
   assert.equal(refused.isError, true);
   assert.match(refused.text, /^BAD_INPUT: browser_file_upload is unavailable on this host: files cannot be handed/);
   // Exploration, observe/act/extract and the page's text run above the port (src/core): offered here too.
-  for (const name of ['dom_overview', 'snapshot_regions', 'expand_region', 'element_context', 'dom_search', 'dom_diff', 'observe', 'act', 'extract', 'browser_page_text']) {
+  for (const name of ['dom_overview', 'snapshot_regions', 'expand_region', 'element_context', 'dom_search', 'dom_diff', 'observe', 'act', 'extract', 'browser_page_text', 'browser_network_requests', 'browser_take_screenshot']) {
     assert.ok(list.tools.some((t) => t.name === name), `${name} is offered; unavailable: ${JSON.stringify(list.unavailable)}`);
   }
 });
@@ -339,4 +339,29 @@ test('browser_network_requests: the requests the page makes, failed first, on bo
   assert.deepEqual(lines(b), lines(a).filter((l) => !/\(document\)$/.test(l)), 'the same requests since the extension began watching');
   const fa = await extCall(tabId, 'browser_network_requests', { failedOnly: true });
   assert.deepEqual(lines(fa), [lines(b)[0]]);
+});
+
+test('browser_take_screenshot: the set-of-mark view is the hybrid snapshot\'s on both hosts; a plain PNG of the visible tab; what needs Playwright or sharp is refused with the reason', async () => {
+  const { cdp, tabId, extPage } = await both('mcp-page.html');
+  const a = await runTool(cdp.lens, 'browser_take_screenshot');
+  const b = await extCall(tabId, 'browser_take_screenshot');
+  assert.ok(!b.isError, b.text);
+  assert.equal(b.images?.[0]?.mimeType, 'image/jpeg');
+  assert.ok(data(b).marks > 0, b.text);
+  // The same marks drawn (the same elements); the images are each host's own capture.
+  const same = (r: ToolResult) => { const { bytes: _b, screenshotHash: _h, url, ...rest } = data(r); return { ...rest, url: url.replace(/tab=\d+/, 'tab=N') }; };
+  assert.deepEqual(same(b), same(a));
+  assert.equal(Buffer.from(b.images![0].data, 'base64').length, data(b).bytes);
+  const png = await extCall(tabId, 'browser_take_screenshot', { type: 'png' });
+  assert.ok(!png.isError, png.text);
+  const [w, h] = await extPage.evaluate(() => [Math.round(innerWidth * devicePixelRatio), Math.round(innerHeight * devicePixelRatio)]);
+  // What Chrome photographs is the visible part of the tab (captureVisibleTab): the tab's width, at most its height.
+  assert.deepEqual([data(png).of, data(png).type, data(png).width], ['visible tab', 'png', w]);
+  assert.ok(data(png).height > 0 && data(png).height <= h, png.text);
+  assert.equal(Buffer.from(png.images![0].data, 'base64').subarray(1, 4).toString(), 'PNG');
+  const full = await extCall(tabId, 'browser_take_screenshot', { fullPage: true });
+  assert.equal(full.isError, true);
+  assert.match(full.text, /^BAD_INPUT: a whole page or one element is captured by scrolling and clipping with Playwright on the CDP host/);
+  const webp = await extCall(tabId, 'browser_take_screenshot', { type: 'webp', marks: false });
+  assert.match(webp.text, /^BAD_INPUT: a plain webp image is encoded with sharp on the CDP host/);
 });

@@ -9,12 +9,14 @@ import { inputSchema, PAGE_CONTENT_NOTE, runToolInSafely, toolAvailability } fro
 import type { ToolLens } from '../../src/tools/lens.js';
 import type { ToolResult } from '../../src/tools/result.js';
 import { stateOf } from '../../src/tools/state.js';
-import type { ToolContext, ToolNeed } from '../../src/tools/types.js';
+import { jsonResult, type ToolContext, type ToolNeed } from '../../src/tools/types.js';
 import { domDiff, domOverview, domSearch, elementContext, expandRegion, regions } from '../../src/core/explore.js';
 import { act } from './act.js';
 import { exploreHost, observeHost } from './explore.js';
 import { actOn, extract, observe } from '../../src/core/observe.js';
 import { readPageText } from '../../src/core/pageText.js';
+import { markedShot, MIME, wantsMarks, type ShotArgs } from '../../src/tools/screenshot.js';
+import { base64, captureTab } from './image.js';
 import { hostPageOf } from './hostPage.js';
 import { readModel, recentEvents, snapshot } from './snapshot.js';
 import { ExtensionError } from './tab.js';
@@ -26,7 +28,6 @@ const REASONS: Partial<Record<ToolNeed, string>> = {
   markGestureTargets: 'listeners are found with DOMDebugger.getEventListeners on the CDP host only',
   webMcpTools: 'WebMCP is read through the CDP WebMCP domain of a Chromium started with --enable-features=WebMCP, on the CDP host only so far',
   callWebMcpTool: 'WebMCP is read through the CDP WebMCP domain of a Chromium started with --enable-features=WebMCP, on the CDP host only so far',
-  'extras.screenshot': 'images in other formats and of the full page or one element are encoded with sharp on the CDP host; page_snapshot mode hybrid gives the set-of-mark screenshot here',
   'extras.setInputFiles': 'files cannot be handed to a page from an extension',
   'extras.watchChoosers': 'files cannot be handed to a page from an extension',
   tabs: 'tabs are the user\'s in the extension: the tools act on the tab they were called for',
@@ -70,7 +71,7 @@ async function contextOf(tabId: number, attach = true): Promise<ToolContext> {
   if (!ctx) {
     // The request log is the tab's HostPage's (Network domain of chrome.debugger), from its first call on.
     page.network.note ??= 'requests are logged from the extension\'s first tool call on this tab (when it attached its debugger); earlier ones, such as the page\'s own load, are not in this log';
-    ctx = { lens: lensOf(tabId), page, port: extensionActHost(tabId, true), extras: { networkLog: () => page.network }, state: stateOf(page, {}) };
+    ctx = { lens: lensOf(tabId), page, port: extensionActHost(tabId, true), extras: { networkLog: () => page.network, screenshot: (a) => screenshot(tabId, a) }, state: stateOf(page, {}) };
     contexts.set(tabId, ctx);
   }
   // After the tool state listens (console, dialogs, documents); again after Chrome detached the debugger.
@@ -93,4 +94,21 @@ export async function listTools(tabId: number): Promise<ExtensionToolList> {
 /** tools/call: one tool on the tab, every failure an isError answer with its code, as the MCP server sends it. */
 export function callTool(tabId: number, name: string, args: unknown = {}): Promise<ToolResult> {
   return runToolInSafely(() => contextOf(tabId), name, args, REASONS);
+}
+
+/**
+ * browser_take_screenshot's plain image here: the visible tab as Chrome photographs it (PNG). The
+ * set-of-mark view (the default) is the registry's, over the hybrid snapshot; what needs Playwright
+ * or sharp is refused with the reason.
+ */
+async function screenshot(tabId: number, a: ShotArgs): Promise<ToolResult> {
+  if (a.fullPage || a.id) throw new ExtensionError('BAD_INPUT', 'a whole page or one element is captured by scrolling and clipping with Playwright on the CDP host; the extension photographs the visible tab: leave out fullPage and id');
+  if (wantsMarks(a)) return markedShot(lensOf(tabId), a);
+  if ((a.type ?? 'png') !== 'png') throw new ExtensionError('BAD_INPUT', `a plain ${String(a.type)} image is encoded with sharp on the CDP host; the extension gives the tab's own PNG (type png) or the set-of-mark JPEG (the default)`);
+  const { png } = await captureTab(tabId);
+  const bytes = new Uint8Array(await png.arrayBuffer());
+  // The PNG header says the size: width and height, big-endian, at bytes 16 and 20.
+  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const data = { url: (await chrome.tabs.get(tabId)).url ?? '', of: 'visible tab', type: 'png', width: view.getUint32(16), height: view.getUint32(20), bytes: bytes.length };
+  return { ...jsonResult(data), images: [{ data: base64(bytes), mimeType: MIME.png }] };
 }

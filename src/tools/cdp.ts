@@ -13,7 +13,7 @@ import { consoleLogOf, type ConsoleLog } from './console.js';
 import type { ActionEffects, ToolExtras } from './types.js';
 import type { TabHost } from './host.js';
 import { failed, renderRequest, watchNetwork } from './requests.js';
-import type { ShotArgs } from './screenshot.js';
+import { DEFAULT_QUALITY, markedShot, MIME, wantsMarks, type ShotArgs } from './screenshot.js';
 import { stateOf } from './state.js';
 import { jsonResult, type ToolContext, type ToolResult } from './types.js';
 
@@ -25,8 +25,6 @@ const FAILED_REQUESTS = 5;
 const POPUP_WAIT_MS = 3000;
 /** The CDP object group of the handles the tools' reads resolve (drag ends, verification). */
 const GROUP = 'pagelens-tools';
-const MIME = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' } as const;
-const DEFAULT_QUALITY = 60;
 
 /** The page's console log, from the moment a holder opens the page (before any lens is attached). */
 export function watchConsole(page: Page): ConsoleLog {
@@ -61,14 +59,8 @@ function extrasOf(lens: Lens, downloadsDir?: string): ToolExtras {
 /** Playwright captures (it scrolls and stitches a full page, clips an element in any frame); sharp encodes every format. */
 async function shoot(lens: Lens, a: ShotArgs): Promise<ToolResult> {
   const quality = a.quality ?? DEFAULT_QUALITY;
-  const marks = a.marks ?? (a.type === undefined && !a.fullPage && !a.id);
-  if (marks) {
-    const r = await lens.snapshot({ mode: 'hybrid', screenshot: { setOfMark: true, quality: a.type && a.type !== 'jpeg' ? 100 : quality } });
-    const type = a.type ?? 'jpeg';
-    const image = type === 'jpeg' ? Buffer.from(r.screenshot, 'base64') : await encode(Buffer.from(r.screenshot, 'base64'), type, quality);
-    const data = { url: r.url, title: r.title, type, marks: r.meta.marks, bytes: image.length, screenshotHash: r.screenshotHash };
-    return { ...jsonResult(data), images: [{ data: image.toString('base64'), mimeType: MIME[type] }] };
-  }
+  // Marks in another format than JPEG: the hybrid snapshot's image, re-encoded by sharp.
+  if (wantsMarks(a)) return markedShot(lens, a, async (jpeg, type, q) => (await encode(Buffer.from(jpeg, 'base64'), type, q)).toString('base64'));
   const type = a.type ?? 'png';
   const png = a.id
     ? await (await lens.locator(a.id)).screenshot({ type: 'png', timeout: LOCATOR_TIMEOUT_MS })

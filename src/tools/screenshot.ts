@@ -5,7 +5,35 @@
 import { z } from 'zod';
 import { ElementId } from '../model/contracts/actions.js';
 import { PagelensError } from '../model/contracts/errors.js';
-import { defineTool, type ToolDef } from './types.js';
+import type { ToolLens } from './lens.js';
+import { defineTool, jsonResult, type ToolDef, type ToolResult } from './types.js';
+
+export const MIME = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' } as const;
+export const DEFAULT_QUALITY = 60;
+
+/** Whether the set-of-mark view is asked for: by default when neither type, fullPage nor id is given. */
+export function wantsMarks(a: ShotArgs): boolean {
+  return a.marks ?? (a.type === undefined && !a.fullPage && !a.id);
+}
+
+/**
+ * The set-of-mark view of the viewport through the lens's hybrid snapshot (every host draws it the
+ * same way): the snapshot's JPEG as it is, or re-encoded to another format by the host's `encode`.
+ */
+export async function markedShot(lens: ToolLens, a: ShotArgs, encode?: (jpegBase64: string, type: 'png' | 'webp', quality: number) => Promise<string>): Promise<ToolResult> {
+  const quality = a.quality ?? DEFAULT_QUALITY;
+  const type = a.type ?? 'jpeg';
+  if (type !== 'jpeg' && !encode) throw new PagelensError('BAD_INPUT', `the set-of-mark view is drawn as JPEG on this host; ${type} needs an encoder it does not have (leave out type, or ask for a plain image with marks: false)`);
+  const r = await lens.snapshot({ mode: 'hybrid', screenshot: { setOfMark: true, quality: type !== 'jpeg' ? 100 : quality } });
+  const image = type === 'jpeg' ? r.screenshot : await encode!(r.screenshot, type, quality);
+  const data = { url: r.url, title: r.title, type, marks: r.meta.marks, bytes: base64Bytes(image), screenshotHash: r.screenshotHash };
+  return { ...jsonResult(data), images: [{ data: image, mimeType: MIME[type] }] };
+}
+
+/** The decoded length of base64 text. */
+function base64Bytes(b64: string): number {
+  return Math.floor((b64.length * 3) / 4) - (b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0);
+}
 
 const ImageType = z.enum(['png', 'jpeg', 'webp']);
 type ImageType = z.infer<typeof ImageType>;
@@ -33,6 +61,8 @@ export const SCREENSHOT_TOOL: ToolDef = defineTool({
   needs: ['extras.screenshot'],
   run: (ctx, a) => {
     refuseConflicts(a);
+    // The set-of-mark view is the hybrid snapshot's, the same on every host; plain images are the host's.
+    if (wantsMarks(a) && (a.type ?? 'jpeg') === 'jpeg') return markedShot(ctx.lens, a);
     return ctx.extras.screenshot!(a);
   },
 });
