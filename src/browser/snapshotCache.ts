@@ -1,62 +1,8 @@
 // The snapshots a lens keeps (issue 12): storage only, so that the core can hold them without
-// knowing how a snapshot is read (snapshots.ts reads them, and takes the core).
-import type { PageLayout, SelectorHint } from '../model/explore/explore.js';
-import type { PlacedText } from '../model/explore/overview.js';
-import type { PageModel } from '../model/pagemodel/page.js';
-import { RegionMemory, type RegionTree } from '../model/explore/regions.js';
+// knowing how a snapshot is read (snapshots.ts reads them, and takes the core). The store and the
+// snapshot's shape are src/core/snapshots.ts's, shared with the extension.
+import { KeptSnapshots, type KeptSnapshot } from '../core/snapshots.js';
 
-/** Snapshots kept for dom_diff, and for how long. */
-const KEEP = 8;
-const KEEP_MS = 10 * 60_000;
+export type Snapshot = KeptSnapshot;
 
-export interface Snapshot {
-  /** 8 hex digits. */
-  id: string;
-  takenAt: number;
-  model: PageModel;
-  /** The main frame's geometry and blocks. */
-  layout: PageLayout;
-  tree: RegionTree;
-  /** Main-frame navigations seen by the lens when it was taken. */
-  navigations: number;
-  /** Per frame ordinal: the document and its change counters when it was taken. */
-  activity: Map<number, { doc: string; count: number; seq: number }>;
-  /** Known to be out of date already (a frame moved on during the read). */
-  stale: boolean;
-  /** Selector hints found for elements of this snapshot, by ID (and for groups, by "group:" and their IDs). */
-  hints: Map<string, SelectorHint[]>;
-  /** Long paragraphs of every frame (read on first use). */
-  paragraphs?: PlacedText[];
-}
-
-export class SnapshotCache {
-  private entries: Snapshot[] = [];
-  /** Region IDs per landmark, across snapshots of the same document. */
-  readonly regionIds = new RegionMemory();
-
-  /** The snapshot with this ID, if it is still kept. */
-  get(id: string): Snapshot | undefined {
-    this.prune();
-    return this.entries.find((s) => s.id === id);
-  }
-
-  /** The latest snapshot kept. */
-  latest(): Snapshot | undefined {
-    return this.entries[this.entries.length - 1];
-  }
-
-  add(snap: Snapshot): void {
-    this.entries.push(snap);
-    this.prune();
-  }
-
-  /** Marks a snapshot as out of date (an element it shows is not what it was). */
-  invalidate(snap: Snapshot): void {
-    snap.stale = true;
-  }
-
-  private prune(): void {
-    const now = Date.now();
-    this.entries = this.entries.filter((s) => now - s.takenAt < KEEP_MS).slice(-KEEP);
-  }
-}
+export class SnapshotCache extends KeptSnapshots<Snapshot> {}
