@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import { z } from 'zod';
 import { fieldsAsked } from '../src/model/retrieval/extract.js';
 import { productFacts } from '../src/model/retrieval/productFacts.js';
-import { priceOf } from '../src/model/retrieval/mainItem.js';
+import { priceOf } from '../src/model/retrieval/prices.js';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
@@ -95,7 +95,9 @@ test('the extraction bench scores as the product-extraction benchmark does, and 
   assert.equal(score(results, 'brand').right, 1);
   assert.deepEqual(wrongAnswers(results, 'price'), ['b: price 20, annotated "29.99"']);
   assert.equal(wrongAnswers(results, 'brand').length, 2);
-  assert.ok(priceRight(23450, ['23.450']) && priceRight(23.45, ['23.450']), 'an annotation ambiguous as written counts either way');
+  // Decimal matching, as evaluate.py does: "23.450" is 23.45 and "17.10" is 17.1; 23450 is another number.
+  assert.ok(priceRight(23.45, ['23.450']) && priceRight(17.1, ['17.10']) && priceRight(229.99, ['229.99 ']));
+  assert.equal(priceRight(23450, ['23.450']), false);
   // Two real pages of the shared corpus when it is there (its default place, or PAGELENS_CORPUS_SHOP).
   const shop = process.env.PAGELENS_CORPUS_SHOP;
   const run = await runExtractBench({ ...(shop && { folder: shop }), limit: 2, quiet: true });

@@ -5,7 +5,10 @@ import type { StructuredRead } from '../model/retrieval/productFacts.js';
 import { DOC } from './document.js';
 
 const MAX_SCRIPTS = 12;
-const MAX_SCRIPT_CHARS = 60_000;
+// A product's JSON-LD often carries its reviews too (tens of KB): cut it and it is no JSON at all,
+// so a script is passed whole up to this size, within a total for the page.
+const MAX_SCRIPT_CHARS = 400_000;
+const MAX_TOTAL_CHARS = 1_000_000;
 const MAX_PROPS = 200;
 const MAX_VALUE = 200;
 // The microdata and meta properties that describe a product's identity and its offer.
@@ -14,9 +17,12 @@ const META = /^(?:product:price:amount|product:price:currency|og:price:amount|og
 
 export function readStructured(): StructuredRead {
   const jsonLd: string[] = [];
+  let total = 0;
   for (const s of Array.from(document.querySelectorAll('script[type="application/ld+json" i]')).slice(0, MAX_SCRIPTS)) {
     const text = s.textContent ?? '';
-    if (text.length <= MAX_SCRIPT_CHARS) jsonLd.push(text);
+    if (text.length > MAX_SCRIPT_CHARS || total + text.length > MAX_TOTAL_CHARS) continue;
+    total += text.length;
+    jsonLd.push(text);
   }
   const props: StructuredRead['props'] = [];
   for (const el of Array.from(document.querySelectorAll('[itemprop]'))) {

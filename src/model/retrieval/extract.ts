@@ -3,9 +3,11 @@
 // price, the page's main heading), near the part of the page the instruction is about, and its
 // value converted to the field's type. A field nothing fits stays missing and is named as such.
 import { z } from 'zod';
-import { AMOUNT as PRICE_TEXT, Bag, bm25, queryTerms, splitIdentifier } from './lexical.js';
+import { Bag, bm25, queryTerms, splitIdentifier } from './lexical.js';
+import { AMOUNT, currencyOf } from './money.js';
 import type { KeptNode, RagNode } from './rag.js';
-import { mainItem, priceOf, type MainItem } from './mainItem.js';
+import { mainItem, type MainItem } from './mainItem.js';
+import { OTHER_PRICE, otherAmounts, priceOf } from './prices.js';
 import { parseNumber } from './numbers.js';
 import type { ProductFacts } from './productFacts.js';
 
@@ -40,11 +42,14 @@ export interface FillResult {
 export interface PageFacts { nodes: RagNode[]; facts?: ProductFacts }
 
 /** What every field of one fill is judged against. */
-interface FillContext { main: MainItem; facts: ProductFacts; reasons: Record<string, string> }
+interface FillContext {
+  main: MainItem; facts: ProductFacts; reasons: Record<string, string>;
+  /** The node the selling price was read from: the currency is the one it is written in. */
+  priceNode?: RagNode;
+}
 
 const NAME_KEY = /^(?:name|title|product|productname|producttitle|heading|headline|item|itemname)$/i;
 const PRICE_KEY = /price|cost|amount|total|fee/i;
-const OTHER_PRICE_KEY = /\b(?:old|was|list|original|regular|before|former|msrp|rrp|saving|savings|save|discount|shipping|delivery|tax|unit)\b/i;
 const BRAND_KEY = /^(?:brand|brandname|make|manufacturer|maker|vendor)$/i;
 const CURRENCY_KEY = /^currency$/i;
 // Words that name the field rather than give its value ("Brands", "Our brands", "Shop by brand").
@@ -134,7 +139,9 @@ function fillObject(s: JsonSchema, path: string, nodes: RagNode[], anchor: numbe
   const out: Record<string, unknown> = {};
   const keys = Object.keys(s.properties ?? {});
   // Names first: the product's name pins down which price, brand and rating are its own.
-  const ordered = [...keys.filter((k) => NAME_KEY.test(k)), ...keys.filter((k) => !NAME_KEY.test(k))];
+  // Then prices: the currency is the one the price is written in.
+  const rank = (k: string) => (NAME_KEY.test(k) ? 0 : PRICE_KEY.test(k) ? 1 : 2);
+  const ordered = [...keys].sort((a, b) => rank(a) - rank(b));
   let near = anchor;
   for (const key of ordered) {
     const prop = s.properties![key];
@@ -203,12 +210,24 @@ function fieldValue(key: string, s: JsonSchema, nodes: RagNode[], anchor: number
   const isName = NAME_KEY.test(key);
   const isPrice = PRICE_KEY.test(key);
   const isBrand = BRAND_KEY.test(key);
+  const isCurrency = CURRENCY_KEY.test(key);
+  // The currency the page declares; else the one its item's prices are written in ("€", "CHF").
+  if (isCurrency && ctx.facts.currency) return { value: convert(s, ctx.facts.currency, EMPTY_NODE), score: 1 };
+  const priced = isCurrency && ctx.priceNode ? currencyOf(AMOUNT.exec(valueText(ctx.priceNode, false, true) ?? '')?.[0] ?? '') : undefined;
+  if (priced) return { node: ctx.priceNode, value: convert(s, priced, ctx.priceNode!), score: 1 };
   // Fields of "the product": from the main item's own part of the page (see mainItem.ts).
-  const ofItem = isName || isPrice || isBrand;
+  const ofItem = isName || isPrice || isBrand || isCurrency;
   const all: Found[] = [];
   let best: Found | undefined;
-  for (const n of nodes) {
-    if (ofItem && !ctx.main.holds(n)) continue;
+  // The selling price is none of the amounts the item's part of the page calls old, list, shipping…
+  const sellingPrice = isPrice && !OTHER_PRICE.test(splitIdentifier(key));
+  // …and follows the item's name: an amount above it (a sponsored strip, a banner) is another's,
+  // unless it stands on the title's own line.
+  const title = ctx.main.title;
+  const aboveTitle = (n: RagNode) => !!title && n.order < title.order && n.box[1] + n.box[3] / 2 < title.box[1];
+  const own = ofItem ? nodes.filter((n) => ctx.main.holds(n) && !(sellingPrice && aboveTitle(n))) : nodes;
+  const others = sellingPrice ? otherAmounts(own) : new Set<number>();
+  for (const n of own) {
     const text = valueText(n, isName, isPrice);
     if (!text) continue;
     if (isName && REVIEWS.test(text) && /\d/.test(text)) continue;
@@ -220,11 +239,18 @@ function fieldValue(key: string, s: JsonSchema, nodes: RagNode[], anchor: number
       const said = brandPhrase(text);
       if (!said) continue;
       value = convert(s, said, n);
+    } else if (isCurrency) {
+      const written = AMOUNT.exec(text);
+      value = written ? currencyOf(written[0]) : undefined;
+      if (value === undefined) continue;
+      // The first amount of the item is its price's: the currency is read there, not weighed.
+      const found = { node: n, value: convert(s, String(value), n), score: 1 };
+      return found.value === undefined ? undefined : found;
     } else if (isPrice) {
       // The price asked for and an old, list or saved one are different fields.
-      if (n.kind === 'content' && n.role === 'value' && OTHER_PRICE_KEY.test(n.name) !== OTHER_PRICE_KEY.test(splitIdentifier(key))) continue;
+      if (n.kind === 'content' && n.role === 'value' && OTHER_PRICE.test(n.name) !== OTHER_PRICE.test(splitIdentifier(key))) continue;
       const amount = priceOf(text, n.kind === 'content' && n.role === 'value' && PRICE_KEY.test(n.name));
-      if (amount === undefined) continue;
+      if (amount === undefined || others.has(amount)) continue;
       const kind = kindOf(s);
       value = kind === 'number' ? amount : kind === 'integer' ? Math.round(amount) : convert(s, text, n);
     } else {
@@ -236,18 +262,29 @@ function fieldValue(key: string, s: JsonSchema, nodes: RagNode[], anchor: number
     const extra = [...label.tf.keys()].filter((t) => !q.has(t)).length;
     let score = bm25(label, q) * (label.tf.size ? 0.7 + 0.3 * (1 - extra / label.tf.size) : 1);
     if (isName) score += n.kind === 'heading' ? (n.level === 1 ? 0.9 : 0.45) : n.kind === 'item' ? 0.5 : 0;
-    if (isPrice && PRICE_TEXT.test(text)) score += n.kind === 'item' ? 0.45 : 0.5;
+    if (isPrice && AMOUNT.test(text)) score += n.kind === 'item' ? 0.45 : 0.5;
     // A control's own name is not data (a button "Add to cart" is no answer to "name").
     if (n.kind === 'control' && !n.value) score *= 0.3;
-    const proximity = 1 / (1 + Math.abs(n.order - anchor) / 15);
-    score *= 0.6 + 0.4 * proximity;
+    if (isPrice) {
+      // A product's price follows its name closely (the first amount after the title, before the old
+      // price, the instalments and the shipping); above the name an amount belongs to something else.
+      const after = n.order - anchor;
+      score *= 0.25 + 0.75 / (1 + (after >= 0 ? after : -3 * after) / 10);
+    } else {
+      const proximity = 1 / (1 + Math.abs(n.order - anchor) / 15);
+      score *= 0.6 + 0.4 * proximity;
+    }
     if (score < MIN_SCORE) continue;
     const found = { node: n, value, score };
     all.push(found);
     if (!best || score > best.score) best = found;
   }
   // The page declares the price it sells at: an old, list or saved amount is another field.
-  if (isPrice && !OTHER_PRICE_KEY.test(splitIdentifier(key))) return declaredPrice(best, all, s, ctx);
+  if (sellingPrice) {
+    const price = declaredPrice(best, all, s, ctx, others);
+    if (price?.node) ctx.priceNode = price.node;
+    return price;
+  }
   if (isBrand && ctx.facts.brand) {
     // The brand the page declares ("Marca: Roborock" where the markup wraps the words around it too);
     // the visible text that says it, when there is one, is its source.
@@ -255,24 +292,35 @@ function fieldValue(key: string, s: JsonSchema, nodes: RagNode[], anchor: number
     const shown = all.find((f) => typeof f.value === 'string' && f.value.trim().toLowerCase() === declared.toLowerCase());
     return shown ?? { value: convert(s, declared, EMPTY_NODE), score: 1 };
   }
-  if (CURRENCY_KEY.test(key) && !best && ctx.facts.currency) return { value: convert(s, ctx.facts.currency, EMPTY_NODE), score: 1 };
   return best;
 }
 
 /**
- * A price against the prices the page declares for its main item: the shown price that is one of
- * them wins; with none shown, the declared one is the answer (no node to point at); without any
- * declaration, the best shown price of the main item.
+ * A price against the prices the page declares for its main item. The shown price that is one of
+ * them wins (with the declared value when the page prints its cents small, without a separator:
+ * "173<sup>34</sup> Lei" reads 17334, declared 173.34). Else one price declared is believed over
+ * what is shown; several different ones (markup of other products' cards, variants) are not, and
+ * the price the item shows is the answer. With no price shown, the declared one is the answer (no
+ * node to point at). A declared price the page calls old is no candidate.
  */
-function declaredPrice(best: Found | undefined, all: Found[], s: JsonSchema, ctx: FillContext): Found | undefined {
-  const declared = ctx.facts.prices;
+function declaredPrice(best: Found | undefined, all: Found[], s: JsonSchema, ctx: FillContext, others: Set<number>): Found | undefined {
+  const declared = ctx.facts.prices.filter((d) => !others.has(d));
   if (!declared.length) return best;
-  const amount = (f: Found) => (typeof f.value === 'number' ? f.value : parseNumber(String(f.value)));
-  const agreeing = all.filter((f) => declared.some((d) => Math.abs(d - (amount(f) ?? NaN)) < 0.005)).sort((a, b) => b.score - a.score)[0];
-  if (agreeing) return agreeing;
   const kind = kindOf(s);
-  const value = kind === 'number' ? declared[0] : kind === 'integer' ? Math.round(declared[0]) : String(declared[0]);
-  return { value, score: 1 };
+  const typed = (v: number) => (kind === 'number' ? v : kind === 'integer' ? Math.round(v) : String(v));
+  const amount = (f: Found) => (typeof f.value === 'number' ? f.value : parseNumber(String(f.value)));
+  const agreeing = all
+    .map((f) => ({ f, d: declared.find((d) => Math.abs(d - (amount(f) ?? NaN)) < 0.005 || sameDigits(d, amount(f))) }))
+    .filter((a) => a.d !== undefined)
+    .sort((a, b) => b.f.score - a.f.score)[0];
+  if (agreeing) return { ...agreeing.f, value: typed(agreeing.d!) };
+  if (best && declared.length > 1) return best;
+  return { value: typed(declared[0]), score: 1 };
+}
+
+/** "17334" shown for 173.34 declared: the same digits, the cents set apart by markup, not by a separator. */
+function sameDigits(declared: number, shown: number | undefined): boolean {
+  return shown !== undefined && Number.isInteger(shown) && !Number.isInteger(declared) && Math.abs(declared * 100 - shown) < 0.5;
 }
 
 const EMPTY_NODE: RagNode = { gid: '', role: 'text', name: '', states: [], box: [0, 0, 0, 0], frame: 0, kind: 'content', path: [], order: 0 };

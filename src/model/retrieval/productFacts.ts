@@ -58,9 +58,13 @@ export function productFacts(read: StructuredRead): ProductFacts {
 
 type Json = Record<string, unknown>;
 
+// What pages wrap their JSON-LD in, for old browsers' sake: "/*<![CDATA[*/ … /*]]>*/", "<!-- … -->".
+const WRAPPERS = /^\s*(?:\/\*\s*<!\[CDATA\[\s*\*\/|\/\/\s*<!\[CDATA\[|<!\[CDATA\[|<!--)|(?:\/\*\s*\]\]>\s*\*\/|\/\/\s*\]\]>|\]\]>|-->)\s*$/g;
+
 function parseJson(s: string): unknown {
   try {
-    return JSON.parse(s);
+    // Raw line breaks and tabs inside strings are not JSON, but they are what pages write.
+    return JSON.parse(s.replace(WRAPPERS, '').replace(/[\u0000-\u001f]+/g, ' '));
   } catch {
     return null; // not JSON: the page declares nothing there
   }
