@@ -5,7 +5,8 @@
 import { z } from 'zod';
 import { Bag, bm25, queryTerms, splitIdentifier } from './lexical.js';
 import { AMOUNT, currencyOf } from './money.js';
-import type { KeptNode, RagNode } from './rag.js';
+import type { KeptNode } from './rag.js';
+import type { RagNode } from './ragNodes.js';
 import { mainItem, type MainItem } from './mainItem.js';
 import { OTHER_PRICE, otherAmounts, priceOf } from './prices.js';
 import { parseNumber } from './numbers.js';

@@ -1,7 +1,7 @@
 // The page's main item: on a product page, the part of the page the title (its <h1>) and the buy
 // button belong to. A price, a brand or a name asked for "the product" comes from there, not from
 // a recommendation card, a "customers also bought" row or the basket in the header.
-import type { RagNode } from './rag.js';
+import type { RagNode } from './ragNodes.js';
 
 const BUY = /\b(?:add(?:ing)?\s+to\s+(?:shopping\s+)?(?:cart|basket|bag|trolley)|buy(?:\s+(?:it\s+)?now)?|purchase|order\s+now|in\s+den\s+(?:warenkorb|einkaufswagen)|jetzt\s+kaufen|ajouter\s+au\s+panier|acheter|añadir\s+al\s+carrito|comprar|aggiungi\s+al\s+carrello|in\s+winkelwagen|do\s+koszyka|kosárba|sepete\s+ekle|köp|kjøp|køb|osta)\b|カートに入れる|加入购物车|장바구니/i;
 // Around the title and the buy button, this many nodes either side in reading order belong to the item.

@@ -4,7 +4,7 @@
 // they are, so that an amount the page calls old is never offered as current.
 import { AMOUNT } from './money.js';
 import { parseNumber } from './numbers.js';
-import type { RagNode } from './rag.js';
+import type { RagNode } from './ragNodes.js';
 
 // A saving, a discount or a share, with its number: "Save 20%", "You save £5.00", "-15 %", "20% off",
 // "Spare 10 €", "現省$241" (now save), "72 折" (72% of the price), "30%オフ".
