@@ -25,6 +25,8 @@ export function readStructured(): StructuredRead {
     jsonLd.push(text);
   }
   const props: StructuredRead['props'] = [];
+  const title = document.querySelector('h1');
+  const tops: Element[] = [];
   for (const el of Array.from(document.querySelectorAll('[itemprop]'))) {
     if (props.length >= MAX_PROPS) break;
     const names = (el.getAttribute('itemprop') ?? '').split(/\s+/).filter((p) => PROPS.test(p));
@@ -35,7 +37,13 @@ export function readStructured(): StructuredRead {
     const value = raw.replace(/\s+/g, ' ').trim().slice(0, MAX_VALUE);
     // A property of an offer or product nested in another item (a recommendation) is not the page's own.
     const depth = ancestorsWith(el, '[itemscope]');
-    for (const name of names) if (value) props.push({ name, value, depth });
+    // Which top-level item it belongs to, and whether that item holds the page's title: cards of
+    // recommended products each are an item of their own, and none holds the <h1>.
+    const top = outermost(el, '[itemscope]');
+    if (top && !tops.includes(top)) tops.push(top);
+    const scope = top ? tops.indexOf(top) : -1;
+    const holdsTitle = !!top && !!title && top.contains(title);
+    for (const name of names) if (value) props.push({ name, value, depth, scope, holdsTitle });
   }
   const meta: StructuredRead['meta'] = [];
   for (const m of Array.from(document.querySelectorAll('meta[property], meta[name]'))) {
@@ -44,6 +52,12 @@ export function readStructured(): StructuredRead {
     if (META.test(name) && content) meta.push({ name: name.toLowerCase(), value: content.trim().slice(0, MAX_VALUE) });
   }
   return { doc: DOC, jsonLd, props, meta };
+}
+
+function outermost(el: Element, selector: string): Element | null {
+  let found: Element | null = null;
+  for (let p: Element | null = el; p; p = p.parentElement) if (p.matches(selector)) found = p;
+  return found;
 }
 
 function ancestorsWith(el: Element, selector: string): number {

@@ -9,6 +9,8 @@ import type { KeptNode } from './rag.js';
 import type { RagNode } from './ragNodes.js';
 import { mainItem, type MainItem } from './mainItem.js';
 import { OTHER_PRICE, otherAmounts, priceOf } from './prices.js';
+import { BRAND_KEY, brandPhrase, FIELD_WORDS, isBrandValue } from './brand.js';
+import { inCard } from './mainItem.js';
 import { parseNumber } from './numbers.js';
 import type { ProductFacts } from './productFacts.js';
 
@@ -51,10 +53,7 @@ interface FillContext {
 
 const NAME_KEY = /^(?:name|title|product|productname|producttitle|heading|headline|item|itemname)$/i;
 const PRICE_KEY = /price|cost|amount|total|fee/i;
-const BRAND_KEY = /^(?:brand|brandname|make|manufacturer|maker|vendor)$/i;
 const CURRENCY_KEY = /^currency$/i;
-// Words that name the field rather than give its value ("Brands", "Our brands", "Shop by brand").
-const FIELD_WORDS = /^(?:(?:our|all|top|shop|by|the|more|other|see|view)\s+)*(?:brands?|manufacturers?|makers?|marken?|marques?|marcas?)(?:\s+(?:a-z|list|index))?$/i;
 // A rating or a review count is no name ("4.5 out of 5 stars", "1,234 reviews").
 const REVIEWS = /(?:reviews?|ratings?|stars?|bewertungen|avis|rese[ñn]as|recensioni|beoordelingen|opinie)/i;
 const MIN_SCORE = 0.3;
@@ -227,19 +226,21 @@ function fieldValue(key: string, s: JsonSchema, nodes: RagNode[], anchor: number
   const title = ctx.main.title;
   const aboveTitle = (n: RagNode) => !!title && n.order < title.order && n.box[1] + n.box[3] / 2 < title.box[1];
   const own = ofItem ? nodes.filter((n) => ctx.main.holds(n) && !(sellingPrice && aboveTitle(n))) : nodes;
-  const others = sellingPrice ? otherAmounts(own) : new Set<number>();
+  const others = sellingPrice ? otherPrices(own, ctx.main) : new Set<number>();
   for (const n of own) {
     const text = valueText(n, isName, isPrice);
     if (!text) continue;
     if (isName && REVIEWS.test(text) && /\d/.test(text)) continue;
     if (isBrand && FIELD_WORDS.test(text.trim())) continue;
     let value: unknown;
+    let phrased = false;
     if (isBrand && !(n.kind === 'content' && (n.role === 'value' || n.role === 'cell'))) {
       // Running text names a brand only in so many words ("Visit the Tefal Store", "Marca: Roborock");
       // a heading or a sentence that merely contains the word "brand" is no brand.
-      const said = brandPhrase(text);
+      const said = brandPhrase(n.kind === 'control' ? n.name : text);
       if (!said) continue;
       value = convert(s, said, n);
+      phrased = true;
     } else if (isCurrency) {
       const written = AMOUNT.exec(text);
       value = written ? currencyOf(written[0]) : undefined;
@@ -266,6 +267,8 @@ function fieldValue(key: string, s: JsonSchema, nodes: RagNode[], anchor: number
     if (isPrice && AMOUNT.test(text)) score += n.kind === 'item' ? 0.45 : 0.5;
     // A control's own name is not data (a button "Add to cart" is no answer to "name").
     if (n.kind === 'control' && !n.value) score *= 0.3;
+    // A byline says it is the brand in so many words, whatever it is (a link, a line of text).
+    if (phrased) score = Math.max(score, 0.8);
     if (isPrice) {
       // A product's price follows its name closely (the first amount after the title, before the old
       // price, the instalments and the shipping); above the name an amount belongs to something else.
@@ -293,7 +296,32 @@ function fieldValue(key: string, s: JsonSchema, nodes: RagNode[], anchor: number
     const shown = all.find((f) => typeof f.value === 'string' && f.value.trim().toLowerCase() === declared.toLowerCase());
     return shown ?? { value: convert(s, declared, EMPTY_NODE), score: 1 };
   }
+  if (isBrand && !best) {
+    // Not beside the title: a spec table further down ("Brand | Norton"), outside other products' cards.
+    const spec = nodes.find((n) => isBrandValue(n) && !inCard(n));
+    const value = spec && convert(s, spec.value!, spec);
+    if (spec && value !== undefined) return { node: spec, value, score: MIN_SCORE };
+  }
   return best;
+}
+
+// The price block: from the title to a little past the buy button (or this far past the title).
+const PRICE_BLOCK = 10;
+const PRICE_BLOCK_NO_BUY = 30;
+
+/**
+ * The amounts the item's own price block calls old, list, shipping… (what stands between its title
+ * and its buy button, not the cards further down, whose old prices are theirs). A list price with
+ * no other price beside it is the price: nothing was taken off it.
+ */
+function otherPrices(own: RagNode[], main: MainItem): Set<number> {
+  const { title, buy } = main;
+  const lo = title?.order ?? (buy ? buy.order - PRICE_BLOCK_NO_BUY : -Infinity);
+  const hi = buy ? Math.max(buy.order, title?.order ?? 0) + PRICE_BLOCK : title ? title.order + PRICE_BLOCK_NO_BUY : Infinity;
+  const block = own.filter((n) => n.order >= lo && n.order <= hi);
+  const others = otherAmounts(block);
+  const shown = block.map((n) => priceOf(valueText(n, false, true) ?? '', false)).filter((a): a is number => a !== undefined);
+  return shown.some((a) => !others.has(a)) ? others : new Set();
 }
 
 /**
@@ -326,15 +354,6 @@ function sameDigits(declared: number, shown: number | undefined): boolean {
 
 const EMPTY_NODE: RagNode = { gid: '', role: 'text', name: '', states: [], box: [0, 0, 0, 0], frame: 0, kind: 'content', path: [], order: 0 };
 
-// "Visit the Tefal Store", "Brand: Bosch", "Marca: Roborock", "Marke: Weleda", "by Ankerkraut".
-const BRAND_PHRASE = /(?:^|\b)(?:visit\s+the\s+(.{2,40}?)\s+store|(?:brand|marca|marque|marke|merk|märke|brand\s+name)\s*[:：]\s*(.{2,40}?)|^(?:by|von|par|de|di)\s+(.{2,40}?))\s*$/iu;
-
-function brandPhrase(text: string): string | undefined {
-  const m = BRAND_PHRASE.exec(text.replace(/\s+/g, ' ').trim());
-  const brand = (m?.[1] ?? m?.[2] ?? m?.[3])?.trim();
-  return brand && /\p{L}/u.test(brand) && !FIELD_WORDS.test(brand) ? brand : undefined;
-}
-
 /** Why a field stays missing, in words an agent can act on. */
 function notFound(key: string, ctx: FillContext): string {
   const main = ctx.main.title ? `the main item ("${ctx.main.title.name.slice(0, 60)}")` : ctx.main.buy ? 'the main item (around its buy button)' : '';
@@ -359,7 +378,8 @@ function labelBag(n: RagNode): Bag {
 function valueText(n: RagNode, isName: boolean, isPrice: boolean): string | undefined {
   if (n.kind === 'item') return isPrice ? n.value : isName ? n.name : n.value ?? n.name;
   if (n.kind === 'heading') return n.name;
-  if (n.kind === 'control') return n.value && n.value !== '***' ? n.value : undefined;
+  // A link's name is its text: a byline ("Visit the Tefal Store") is a link.
+  if (n.kind === 'control') return n.value && n.value !== '***' ? n.value : n.role === 'link' && !isName && !isPrice ? n.name : undefined;
   if (n.role === 'text') return n.name;
   return n.value ?? n.name;
 }

@@ -1,6 +1,7 @@
 // The page's main item: on a product page, the part of the page the title (its <h1>) and the buy
 // button belong to. A price, a brand or a name asked for "the product" comes from there, not from
 // a recommendation card, a "customers also bought" row or the basket in the header.
+import { isAmount } from './money.js';
 import type { RagNode } from './ragNodes.js';
 
 const BUY = /\b(?:add(?:ing)?\s+to\s+(?:shopping\s+)?(?:cart|basket|bag|trolley)|buy(?:\s+(?:it\s+)?now)?|purchase|order\s+now|in\s+den\s+(?:warenkorb|einkaufswagen)|jetzt\s+kaufen|ajouter\s+au\s+panier|acheter|añadir\s+al\s+carrito|comprar|aggiungi\s+al\s+carrello|in\s+winkelwagen|do\s+koszyka|kosárba|sepete\s+ekle|köp|kjøp|køb|osta)\b|カートに入れる|加入购物车|장바구니/i;
@@ -30,7 +31,8 @@ export function mainItem(nodes: RagNode[]): MainItem {
   const shared = title && buy ? title.path.filter((p) => buy.path.some((q) => q.gid === p.gid) && p.kind !== 'landmark').at(-1) : undefined;
   // The title's own section: from the title to the next heading. Rows there are the item's own
   // (a layout table of its price, its instalments); cards of other products come under a heading of their own.
-  const sectionEnd = title ? nodes.find((n) => n.kind === 'heading' && n.order > title.order)?.order ?? Infinity : -Infinity;
+  // A price set in a heading ("<h3>€ 16,90</h3>") is part of the section, not the start of another.
+  const sectionEnd = title ? nodes.find((n) => n.kind === 'heading' && n.order > title.order && !isAmount(n.name))?.order ?? Infinity : -Infinity;
   const inSection = (n: RagNode) => !!title && n.order > title.order && n.order < sectionEnd && n.order <= hi;
   return {
     ...(title && { title }), ...(buy && { buy }),
@@ -43,7 +45,8 @@ export function mainItem(nodes: RagNode[]): MainItem {
   };
 }
 
-function inCard(n: RagNode): boolean {
+/** A card or row among others: another product's, unless it is the main item's own. */
+export function inCard(n: RagNode): boolean {
   return n.kind === 'item' || n.path.some((p) => p.kind === 'row');
 }
 

@@ -11,7 +11,7 @@ const SUFFIXES = '[元円원圓]';
 
 /** A price or an amount: a sign or code before a number, or after it. */
 export const AMOUNT = new RegExp(
-  `(?:${SIGNS}\\s?\\d[\\d.,\\s]*\\d|${SIGNS}\\s?\\d|(?<![\\p{L}])${CODES}\\s?\\d[\\d.,]*\\d|(?<![\\p{L}])${CODES}\\s?\\d|\\d[\\d.,]*\\s?(?:${SIGNS}|${CODES}(?![\\p{L}])|${SUFFIXES}))`,
+  `(?:${SIGNS}\\s?\\d[\\d.,\\s]*\\d|${SIGNS}\\s?\\d|(?<![\\p{L}])${CODES}\\s?\\d[\\d.,]*\\d|(?<![\\p{L}])${CODES}\\s?\\d|\\d[\\d.,]*(?:[ \\u00a0\\u202f]\\d{3}(?![\\d]))*(?:[.,]\\d+)?\\s?(?:${SIGNS}|${CODES}(?![\\p{L}])|${SUFFIXES}))`,
   'u',
 );
 

@@ -15,6 +15,9 @@ const SAVING = /(?:you\s+)?(?:save|saving|savings|spare|sparen|sie\s+sparen|éco
 const OTHER_WORDS = 'old|was|list|listed|original|regular|reg\\.?|before|former|msrp|rrp|uvp|statt|vorher|früher|ursprünglich|streichpreis|listino|prezzo\\s+di\\s+listino|ancien\\s+prix|prix\\s+barré|prix\\s+de\\s+référence|antes|precio\\s+anterior|precio\\s+de\\s+lista|adviesprijs|van|normaal|cena\\s+katalogowa|saving|savings|save|discount|shipping|delivery|postage|versand|livraison|envío|spedizione|tax|unit';
 const OTHER_CJK = '原價|原价|建議售價|建议售价|定價|定价|市價|市价|參考價|参考价|参考価格|通常価格|希望小売価格|정가|소비자가';
 
+const AMOUNTS = new RegExp(AMOUNT.source, 'gu');
+const DISCOUNT = /\d\s?%|\b(?:save|off|sale|sconto|rabatt|remise|descuento|korting)\b/iu;
+
 /** A label that names another amount than the selling price ("old price", "Listino", "UVP", "建議售價"). */
 export const OTHER_PRICE = new RegExp(`(?:^|[^\\p{L}])(?:${OTHER_WORDS})(?![\\p{L}])|${OTHER_CJK}`, 'iu');
 
@@ -57,6 +60,9 @@ export function otherAmounts(nodes: RagNode[]): Set<number> {
       const amount = parseNumber(AMOUNT.exec(m[0])?.[0] ?? '');
       if (amount !== undefined) out.add(amount);
     }
+    // "€ 17,10 € 18,00 -5%": two prices and a discount, the higher is the one before it.
+    const amounts = [...text.matchAll(AMOUNTS)].map((m) => parseNumber(m[0])).filter((a): a is number => a !== undefined);
+    if (new Set(amounts).size === 2 && DISCOUNT.test(text)) out.add(Math.max(...amounts));
   }
   return out;
 }

@@ -10,7 +10,13 @@ export const StructuredRead = z.object({
   /** The text of each `application/ld+json` script (capped). */
   jsonLd: z.array(z.string()),
   /** `itemprop` values; `depth`: how many `itemscope`s hold the element (1: the page's item, 2: its offer). */
-  props: z.array(z.object({ name: z.string(), value: z.string(), depth: z.number() })),
+  props: z.array(z.object({
+    name: z.string(), value: z.string(), depth: z.number(),
+    /** Which top-level item (`itemscope` with no item around it) the property is part of, -1 for none. */
+    scope: z.number().optional(),
+    /** Whether that top-level item holds the page's `<h1>`. */
+    holdsTitle: z.boolean().optional(),
+  })),
   meta: z.array(z.object({ name: z.string(), value: z.string() })),
 });
 export type StructuredRead = z.infer<typeof StructuredRead>;
@@ -39,9 +45,13 @@ export function productFacts(read: StructuredRead): ProductFacts {
       facts.currency ??= text(offer.priceCurrency) ?? text(spec?.priceCurrency);
     }
   }
-  // Microdata: the properties closest to the page's own item (a recommended product sits deeper).
+  // Microdata: the properties of the page's own item. With several items side by side (cards of
+  // recommended products), only the one that holds the title is the page's, if any; within it, the
+  // properties closest to it (a recommended product nested inside sits deeper).
+  const priced = new Set(read.props.filter((p) => (p.scope ?? 0) >= 0 && /price/i.test(p.name)).map((p) => p.scope ?? 0));
+  const own = priced.size > 1 ? read.props.filter((p) => p.holdsTitle || p.scope === -1) : read.props;
   const shallowest = (name: string) => {
-    const found = read.props.filter((p) => p.name === name);
+    const found = own.filter((p) => p.name === name);
     const min = Math.min(...found.map((p) => p.depth));
     return found.filter((p) => p.depth === min).map((p) => p.value);
   };
