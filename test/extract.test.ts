@@ -130,6 +130,15 @@ test('the brand from a byline in another language, else from a spec table far be
   assert.equal(spec.data?.brand, 'Retevo', JSON.stringify(spec));
 });
 
+test('a purchase option states the price in its name; a recommended price, a saving and a bundle\'s total are not the price; the title is the name', async () => {
+  const { lens } = await h.open('extract-offers.html');
+  const r = await lens.extract('the product', Offer);
+  assert.equal(r.data?.price, 8.33, JSON.stringify(r));
+  assert.equal(r.data?.name, 'Kräuterwerk Grillgewürz Texas, 230 g im Streuer', JSON.stringify(r));
+  assert.equal(r.data?.brand, 'Kräuterwerk', JSON.stringify(r));
+  assert.equal(r.data?.currency, '€', JSON.stringify(r));
+});
+
 test('amounts in more currencies and languages: "270,00 Kn", "2320 元", "現省$241" (a saving), "Was £40 now £30", a rate', () => {
   assert.equal(priceOf('270,00 Kn', false), 270);
   assert.equal(currencyOf('270,00 Kn'), 'Kn');

@@ -57,6 +57,10 @@ const CURRENCY_KEY = /^currency$/i;
 // A rating or a review count is no name ("4.5 out of 5 stars", "1,234 reviews").
 const REVIEWS = /(?:reviews?|ratings?|stars?|bewertungen|avis|rese[ñn]as|recensioni|beoordelingen|opinie)/i;
 const MIN_SCORE = 0.3;
+/** Controls whose name can state the item's price: a format or purchase option, not a link to another offer. */
+const PRICED_CONTROL = new Set(['button', 'radio', 'option', 'menuitemradio']);
+/** Past this many different declared prices, the markup describes many items (cards, variants): only JSON-LD's are believed. */
+const MAX_DECLARED = 3;
 /** An instruction asking for a list rather than one value. */
 const PLURAL = /\b(?:all|every|each|list|items|products|rows|entries|results|prices)\b/i;
 
@@ -227,8 +231,12 @@ function fieldValue(key: string, s: JsonSchema, nodes: RagNode[], anchor: number
   const aboveTitle = (n: RagNode) => !!title && n.order < title.order && n.box[1] + n.box[3] / 2 < title.box[1];
   const own = ofItem ? nodes.filter((n) => ctx.main.holds(n) && !(sellingPrice && aboveTitle(n))) : nodes;
   const others = sellingPrice ? otherPrices(own, ctx.main) : new Set<number>();
+  // "Gesamtpreis: <span>24,65 €</span>" reads as the labelled value and the amount inside it, side by side.
+  const labelledOther = new Map(own.filter((n) => n.kind === 'content' && n.role === 'value' && OTHER_PRICE.test(n.name)).map((n) => [n.order, priceOf(n.value ?? '', true)]));
+  const besideOther = (n: RagNode, amount: number) => [-2, -1, 1, 2].some((d) => labelledOther.get(n.order + d) === amount);
   for (const n of own) {
-    const text = valueText(n, isName, isPrice);
+    // A button or an option that states an amount ("Audio CD $12.49", "One-time purchase 8,71 €") offers the item at it.
+    const text = valueText(n, isName, isPrice) ?? (isPrice && n.kind === 'control' && PRICED_CONTROL.has(n.role) ? n.name : undefined);
     if (!text) continue;
     if (isName && REVIEWS.test(text) && /\d/.test(text)) continue;
     if (isBrand && FIELD_WORDS.test(text.trim())) continue;
@@ -252,7 +260,7 @@ function fieldValue(key: string, s: JsonSchema, nodes: RagNode[], anchor: number
       // The price asked for and an old, list or saved one are different fields.
       if (n.kind === 'content' && n.role === 'value' && OTHER_PRICE.test(n.name) !== OTHER_PRICE.test(splitIdentifier(key))) continue;
       const amount = priceOf(text, n.kind === 'content' && n.role === 'value' && PRICE_KEY.test(n.name));
-      if (amount === undefined || others.has(amount)) continue;
+      if (amount === undefined || others.has(amount) || besideOther(n, amount)) continue;
       const kind = kindOf(s);
       value = kind === 'number' ? amount : kind === 'integer' ? Math.round(amount) : convert(s, text, n);
     } else {
@@ -266,18 +274,20 @@ function fieldValue(key: string, s: JsonSchema, nodes: RagNode[], anchor: number
     if (isName) score += n.kind === 'heading' ? (n.level === 1 ? 0.9 : 0.45) : n.kind === 'item' ? 0.5 : 0;
     if (isPrice && AMOUNT.test(text)) score += n.kind === 'item' ? 0.45 : 0.5;
     // A control's own name is not data (a button "Add to cart" is no answer to "name").
-    if (n.kind === 'control' && !n.value) score *= 0.3;
+    if (n.kind === 'control' && !n.value && !(isPrice && PRICED_CONTROL.has(n.role))) score *= 0.3;
     // A byline says it is the brand in so many words, whatever it is (a link, a line of text).
     if (phrased) score = Math.max(score, 0.8);
     if (isPrice) {
       // A product's price follows its name closely (the first amount after the title, before the old
       // price, the instalments and the shipping); above the name an amount belongs to something else.
-      const after = n.order - anchor;
+      const after = n.order - (ctx.main.title?.order ?? anchor);
       score *= 0.25 + 0.75 / (1 + (after >= 0 ? after : -3 * after) / 10);
     } else {
       const proximity = 1 / (1 + Math.abs(n.order - anchor) / 15);
       score *= 0.6 + 0.4 * proximity;
     }
+    // The main item's title is its name, wherever the words asked for point.
+    if (isName && n === ctx.main.title) score = Math.max(score, 1);
     if (score < MIN_SCORE) continue;
     const found = { node: n, value, score };
     all.push(found);
@@ -333,7 +343,9 @@ function otherPrices(own: RagNode[], main: MainItem): Set<number> {
  * node to point at). A declared price the page calls old is no candidate.
  */
 function declaredPrice(best: Found | undefined, all: Found[], s: JsonSchema, ctx: FillContext, others: Set<number>): Found | undefined {
-  const declared = ctx.facts.prices.filter((d) => !others.has(d));
+  const stated = ctx.facts.prices.filter((d) => !others.has(d));
+  // Many different prices describe many items (cards, variants): then only the JSON-LD product's count.
+  const declared = stated.length > MAX_DECLARED ? stated.filter((d) => ctx.facts.jsonLdPrices?.includes(d)) : stated;
   if (!declared.length) return best;
   const kind = kindOf(s);
   const typed = (v: number) => (kind === 'number' ? v : kind === 'integer' ? Math.round(v) : String(v));

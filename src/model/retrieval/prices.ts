@@ -12,7 +12,14 @@ const SAVING = /(?:you\s+)?(?:save|saving|savings|spare|sparen|sie\s+sparen|éco
 
 // Words that say an amount is not the selling price, in the languages shops are written in: the
 // price it was or is listed at, a saving, a delivery, tax or unit amount.
-const OTHER_WORDS = 'old|was|list|listed|original|regular|reg\\.?|before|former|msrp|rrp|uvp|statt|vorher|früher|ursprünglich|streichpreis|listino|prezzo\\s+di\\s+listino|ancien\\s+prix|prix\\s+barré|prix\\s+de\\s+référence|antes|precio\\s+anterior|precio\\s+de\\s+lista|adviesprijs|van|normaal|cena\\s+katalogowa|saving|savings|save|discount|shipping|delivery|postage|versand|livraison|envío|spedizione|tax|unit';
+const OTHER_WORDS = [
+  // the price it was or is listed at
+  'old|was|list|listed|original|regular|reg\\.?|before|former|msrp|rrp|uvp|unverb\\.?\\s+preisempf\\.?|preisempfehlung|statt|vorher|früher|ursprünglich|streichpreis',
+  'listino|prezzo\\s+di\\s+listino|ancien\\s+prix|prix\\s+barré|prix\\s+de\\s+référence|antes|precio\\s+anterior|precio\\s+de\\s+lista|adviesprijs|van|normaal|cena\\s+katalogowa',
+  // what is saved, a total (with shipping, of a bundle), shipping, tax, a unit price
+  'saving|savings|save|you\\s+save|sparen|sie\\s+sparen|économisez|ahorras?|risparmi|bespaar|discount|total|gesamtpreis|gesamt|prix\\s+total|precio\\s+total|prezzo\\s+totale|totaal',
+  'shipping|delivery|postage|versand|livraison|envío|spedizione|tax|unit',
+].join('|');
 const OTHER_CJK = '原價|原价|建議售價|建议售价|定價|定价|市價|市价|參考價|参考价|参考価格|通常価格|希望小売価格|정가|소비자가';
 
 const AMOUNTS = new RegExp(AMOUNT.source, 'gu');

@@ -24,6 +24,8 @@ export type StructuredRead = z.infer<typeof StructuredRead>;
 export interface ProductFacts {
   /** Declared prices of the main item, most trusted source first (JSON-LD, microdata, meta). */
   prices: number[];
+  /** Those the JSON-LD product states: the page's main entity, not one of many microdata items. */
+  jsonLdPrices?: number[];
   currency?: string;
   brand?: string;
   name?: string;
@@ -44,6 +46,7 @@ export function productFacts(read: StructuredRead): ProductFacts {
       for (const v of [offer.price, offer.lowPrice, spec?.price]) addPrice(facts, v);
       facts.currency ??= text(offer.priceCurrency) ?? text(spec?.priceCurrency);
     }
+    if (facts.prices.length) facts.jsonLdPrices = [...facts.prices];
   }
   // Microdata: the properties of the page's own item. With several items side by side (cards of
   // recommended products), only the one that holds the title is the page's, if any; within it, the
