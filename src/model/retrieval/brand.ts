@@ -11,7 +11,7 @@ export const BRAND_KEY = /^(?:brand|brandname|make|manufacturer|maker|vendor)$/i
 export const FIELD_WORDS = /^(?:(?:our|all|top|shop|by|the|more|other|see|view)\s+)*(?:brands?|manufacturers?|makers?|marken?|marques?|marcas?)(?:\s+(?:a-z|list|index))?$/i;
 
 // The label of a brand's value, in the languages shops are written in.
-const BRAND_LABEL = /^(?:brand(?:\s+name)?|make|manufacturer|marke|hersteller|marque|fabricant|marca|fabricante|produttore|merk|fabrikant|märke|tillverkare|mærke|merke|marka|producent|producător|značka|výrobce|gyártó|marchio|品牌|ブランド|メーカー|브랜드|제조사)$/iu;
+const BRAND_LABEL = /^(?:brand(?:\s+name)?|make|manufacturer|marke|hersteller|marque|fabricant|marca|fabricante|produttore|merk|fabrikant|märke|tillverkare|mærke|merke|marka|producent|producător|značka|výrobce|gyártó|márka|marchio|kaubamärk|tootja|merkki|valmistaja|zīmols|бренд|марка|производитель|μάρκα|מותג|العلامة التجارية|品牌|牌子|ブランド|メーカー|브랜드|제조사)$/iu;
 
 // A byline or a labelled phrase: "Visit the Tefal Store", "Visiter la boutique PetSafe",
 // "Besuche den WELEDA-Store", "Visita lo Store di Retevis", "Visita la tienda de Roborock",

@@ -10,7 +10,7 @@ import type { RagNode } from './ragNodes.js';
 import { mainItem, type MainItem } from './mainItem.js';
 import { OTHER_PRICE, otherAmounts, priceOf } from './prices.js';
 import { BRAND_KEY, brandPhrase, FIELD_WORDS, isBrandValue } from './brand.js';
-import { inCard } from './mainItem.js';
+import { productCards } from './mainItem.js';
 import { parseNumber } from './numbers.js';
 import type { ProductFacts } from './productFacts.js';
 
@@ -308,7 +308,8 @@ function fieldValue(key: string, s: JsonSchema, nodes: RagNode[], anchor: number
   }
   if (isBrand && !best) {
     // Not beside the title: a spec table further down ("Brand | Norton"), outside other products' cards.
-    const spec = nodes.find((n) => isBrandValue(n) && !inCard(n));
+    const inProductCard = productCards(nodes);
+    const spec = nodes.find((n) => isBrandValue(n) && !inProductCard(n));
     const value = spec && convert(s, spec.value!, spec);
     if (spec && value !== undefined) return { node: spec, value, score: MIN_SCORE };
   }

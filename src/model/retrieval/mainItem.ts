@@ -1,7 +1,7 @@
 // The page's main item: on a product page, the part of the page the title (its <h1>) and the buy
 // button belong to. A price, a brand or a name asked for "the product" comes from there, not from
 // a recommendation card, a "customers also bought" row or the basket in the header.
-import { isAmount } from './money.js';
+import { AMOUNT, isAmount } from './money.js';
 import type { RagNode } from './ragNodes.js';
 
 const BUY = /\b(?:add(?:ing)?\s+to\s+(?:shopping\s+)?(?:cart|basket|bag|trolley)|buy(?:\s+(?:it\s+)?now)?|purchase|order\s+now|in\s+den\s+(?:warenkorb|einkaufswagen)|jetzt\s+kaufen|ajouter\s+au\s+panier|acheter|añadir\s+al\s+carrito|comprar|aggiungi\s+al\s+carrello|in\s+winkelwagen|do\s+koszyka|kosárba|sepete\s+ekle|köp|kjøp|køb|osta)\b|カートに入れる|加入购物车|장바구니/i;
@@ -43,6 +43,19 @@ export function mainItem(nodes: RagNode[]): MainItem {
       return n.order >= lo && n.order <= hi;
     },
   };
+}
+
+/**
+ * Cards of other products among `nodes`: rows or cards that show a price (a spec table's rows show
+ * none). Returns whether a node sits in one.
+ */
+export function productCards(nodes: RagNode[]): (n: RagNode) => boolean {
+  const priced = new Set<string>();
+  for (const n of nodes) {
+    if (!AMOUNT.test(`${n.name} ${n.value ?? ''}`)) continue;
+    for (const p of n.path) if (p.kind === 'row') priced.add(p.gid);
+  }
+  return (n) => n.kind === 'item' || n.path.some((p) => p.kind === 'row' && priced.has(p.gid));
 }
 
 /** A card or row among others: another product's, unless it is the main item's own. */

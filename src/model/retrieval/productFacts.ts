@@ -65,7 +65,12 @@ export function productFacts(read: StructuredRead): ProductFacts {
   addPrice(facts, meta(/^(?:product|og):price:amount$/));
   facts.currency ??= meta(/^(?:product|og):price:currency$/);
   facts.brand ??= meta(/^(?:product|og):brand$/);
-  if (facts.brand !== undefined && !/\p{L}/u.test(facts.brand)) delete facts.brand;
+  if (facts.brand !== undefined) {
+    // "Acme | Shop name": the part before the site's own name, as titles are written.
+    facts.brand = facts.brand.split(/\s+[|｜]\s+/)[0].trim();
+    // An empty or unfilled template value ("$metabrand", "{{brand}}", "%brand%") declares nothing.
+    if (!/\p{L}/u.test(facts.brand) || /^\$\w+$|\{\{.*\}\}|^%\w+%$/.test(facts.brand)) delete facts.brand;
+  }
   return facts;
 }
 
