@@ -139,6 +139,14 @@ test('a purchase option states the price in its name; a recommended price, a sav
   assert.equal(r.data?.currency, '€', JSON.stringify(r));
 });
 
+test('a page with no main item (no title, no buy button) that shows several prices: no price is "the" price, missing with the reason', async () => {
+  const { lens } = await h.open('extract-no-main.html');
+  const r = await lens.extract('the product', Offer);
+  assert.equal(r.data?.price ?? null, null, JSON.stringify(r));
+  assert.ok(r.missing.includes('price'), JSON.stringify(r));
+  assert.match(r.reasons?.price ?? '', /3 different prices and no main item/);
+});
+
 test('amounts in more currencies and languages: "270,00 Kn", "2320 元", "現省$241" (a saving), "Was £40 now £30", a rate', () => {
   assert.equal(priceOf('270,00 Kn', false), 270);
   assert.equal(currencyOf('270,00 Kn'), 'Kn');

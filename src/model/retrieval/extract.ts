@@ -49,6 +49,8 @@ interface FillContext {
   main: MainItem; facts: ProductFacts; reasons: Record<string, string>;
   /** The node the selling price was read from: the currency is the one it is written in. */
   priceNode?: RagNode;
+  /** How many different prices a page with no main item shows (why none is the price). */
+  manyPrices?: number;
 }
 
 const NAME_KEY = /^(?:name|title|product|productname|producttitle|heading|headline|item|itemname)$/i;
@@ -61,6 +63,8 @@ const MIN_SCORE = 0.3;
 const PRICED_CONTROL = new Set(['button', 'radio', 'option', 'menuitemradio']);
 /** Past this many different declared prices, the markup describes many items (cards, variants): only JSON-LD's are believed. */
 const MAX_DECLARED = 3;
+/** A page with no main item that shows this many different prices is a list: none is "the" price. */
+const AMBIGUOUS_PRICES = 3;
 /** An instruction asking for a list rather than one value. */
 const PLURAL = /\b(?:all|every|each|list|items|products|rows|entries|results|prices)\b/i;
 
@@ -217,6 +221,8 @@ function fieldValue(key: string, s: JsonSchema, nodes: RagNode[], anchor: number
   const isCurrency = CURRENCY_KEY.test(key);
   // The currency the page declares; else the one its item's prices are written in ("€", "CHF").
   if (isCurrency && ctx.facts.currency) return { value: convert(s, ctx.facts.currency, EMPTY_NODE), score: 1 };
+  // No price could be told apart: neither can its currency.
+  if (isCurrency && ctx.manyPrices) return undefined;
   const priced = isCurrency && ctx.priceNode ? currencyOf(AMOUNT.exec(valueText(ctx.priceNode, false, true) ?? '')?.[0] ?? '') : undefined;
   if (priced) return { node: ctx.priceNode, value: convert(s, priced, ctx.priceNode!), score: 1 };
   // Fields of "the product": from the main item's own part of the page (see mainItem.ts).
@@ -295,6 +301,12 @@ function fieldValue(key: string, s: JsonSchema, nodes: RagNode[], anchor: number
   }
   // The page declares the price it sells at: an old, list or saved amount is another field.
   if (sellingPrice) {
+    // No title, no buy button, and several different prices: no one of them is "the" price.
+    const amounts = new Set(all.map((f) => (typeof f.value === 'number' ? f.value : parseNumber(String(f.value)))));
+    if (!ctx.main.title && !ctx.main.buy && !ctx.facts.prices.length && amounts.size >= AMBIGUOUS_PRICES) {
+      ctx.manyPrices = amounts.size;
+      return undefined;
+    }
     const price = declaredPrice(best, all, s, ctx, others);
     if (price?.node) ctx.priceNode = price.node;
     return price;
@@ -370,6 +382,7 @@ const EMPTY_NODE: RagNode = { gid: '', role: 'text', name: '', states: [], box: 
 /** Why a field stays missing, in words an agent can act on. */
 function notFound(key: string, ctx: FillContext): string {
   const main = ctx.main.title ? `the main item ("${ctx.main.title.name.slice(0, 60)}")` : ctx.main.buy ? 'the main item (around its buy button)' : '';
+  if (PRICE_KEY.test(key) && ctx.manyPrices) return `the page shows ${ctx.manyPrices} different prices and no main item (no title heading, no buy button) to say which one is asked for`;
   if (PRICE_KEY.test(key)) return main ? `no price shown in ${main}'s part of the page, and none declared in its structured data (prices in other cards and savings are not its price)` : 'no amount on the page reads as a price of what was asked, and none is declared in structured data';
   if (BRAND_KEY.test(key)) return main ? `no brand shown in ${main}'s part of the page or declared in its structured data` : 'no brand shown or declared on the page';
   return `nothing on the page fits "${key}" with confidence`;
