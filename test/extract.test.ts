@@ -8,6 +8,8 @@ import { fieldsAsked } from '../src/model/retrieval/extract.js';
 import { productFacts } from '../src/model/retrieval/productFacts.js';
 import { priceOf } from '../src/model/retrieval/prices.js';
 import { currencyOf } from '../src/model/retrieval/money.js';
+import { productCards } from '../src/model/retrieval/mainItem.js';
+import type { RagNode } from '../src/model/retrieval/ragNodes.js';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
@@ -145,6 +147,18 @@ test('a page with no main item (no title, no buy button) that shows several pric
   assert.equal(r.data?.price ?? null, null, JSON.stringify(r));
   assert.ok(r.missing.includes('price'), JSON.stringify(r));
   assert.match(r.reasons?.price ?? '', /3 different prices and no main item/);
+});
+
+test('a product card is a small row with a price; a big repeated section with a shipping cost and a "Brand" row is not one', () => {
+  const row = (gid: string) => ({ gid, kind: 'row' as const, role: 'generic', name: '' });
+  const node = (i: number, path: RagNode['path'], name: string, value?: string): RagNode => ({ gid: `n${i}`, role: 'value', name, ...(value && { value }), states: [], box: [0, i * 20, 100, 18], frame: 0, kind: 'content', path, order: i });
+  const nodes: RagNode[] = [
+    node(0, [row('card')], 'price', '£12.00'), node(1, [row('card')], 'Brand', 'Other'),
+    ...Array.from({ length: 30 }, (_, i) => node(2 + i, [row('panel')], i === 0 ? 'Postage' : i === 5 ? 'Brand' : `Spec ${i}`, i === 0 ? 'EUR 5,95' : i === 5 ? 'Duracell' : 'x')),
+  ];
+  const inCard = productCards(nodes);
+  assert.equal(inCard(nodes[1]), true, 'a small priced row is another product');
+  assert.equal(inCard(nodes[7]), false, 'a 30-node section is not a card, though it shows a price');
 });
 
 test('amounts in more currencies and languages: "270,00 Kn", "2320 元", "現省$241" (a saving), "Was £40 now £30", a rate', () => {

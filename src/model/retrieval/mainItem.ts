@@ -45,17 +45,24 @@ export function mainItem(nodes: RagNode[]): MainItem {
   };
 }
 
+// A product card is small: a name, a price, a picture, a button or two. A "row" this big is a section
+// the engine saw repeat (a tab panel, an item-specifics block), not another product.
+const CARD_MAX_NODES = 25;
+
 /**
- * Cards of other products among `nodes`: rows or cards that show a price (a spec table's rows show
- * none). Returns whether a node sits in one.
+ * Cards of other products among `nodes`: small rows or cards that show a price (a spec table's rows
+ * show none). Returns whether a node sits in one.
  */
 export function productCards(nodes: RagNode[]): (n: RagNode) => boolean {
   const priced = new Set<string>();
+  const size = new Map<string, number>();
   for (const n of nodes) {
+    for (const p of n.path) if (p.kind === 'row') size.set(p.gid, (size.get(p.gid) ?? 0) + 1);
     if (!AMOUNT.test(`${n.name} ${n.value ?? ''}`)) continue;
     for (const p of n.path) if (p.kind === 'row') priced.add(p.gid);
   }
-  return (n) => n.kind === 'item' || n.path.some((p) => p.kind === 'row' && priced.has(p.gid));
+  const card = (gid: string) => priced.has(gid) && (size.get(gid) ?? 0) <= CARD_MAX_NODES;
+  return (n) => n.kind === 'item' || n.path.some((p) => p.kind === 'row' && card(p.gid));
 }
 
 /** A card or row among others: another product's, unless it is the main item's own. */
