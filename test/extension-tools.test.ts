@@ -86,6 +86,9 @@ test('the extension lists the registry\'s tools: each MCP tool is offered with t
   const refused = await extCall(tabId, 'browser_file_upload', { paths: ['/tmp/x'] });
   assert.equal(refused.isError, true);
   assert.match(refused.text, /^BAD_INPUT: browser_file_upload is unavailable on this host: files cannot be handed/);
+  // Tabs too: the host's reason, not the library's "pass a browser holder".
+  const tabsRefused = await extCall(tabId, 'browser_tabs', { action: 'list' });
+  assert.match(tabsRefused.text, /^BAD_INPUT: browser_tabs is unavailable on this host: tabs are the user's in the extension/);
   // Exploration, observe/act/extract and the page's text run above the port (src/core): offered here too.
   for (const name of ['dom_overview', 'snapshot_regions', 'expand_region', 'element_context', 'dom_search', 'dom_diff', 'observe', 'act', 'extract', 'browser_page_text', 'browser_network_requests', 'browser_take_screenshot']) {
     assert.ok(list.tools.some((t) => t.name === name), `${name} is offered; unavailable: ${JSON.stringify(list.unavailable)}`);

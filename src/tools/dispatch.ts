@@ -61,8 +61,8 @@ export async function runToolIn(ctx: ToolContext, name: string, args: unknown = 
   const tool = BY_NAME.get(name);
   if (!tool) throw new PagelensError('BAD_INPUT', `Unknown tool "${name}"; tools: ${TOOL_NAMES.join(', ')}.`);
   const parsed = parseInput(tool.input, withoutNulls(args ?? {}), `arguments of ${name}`);
-  // The holder-less refusal says what to pass (tools.host); other needs say why the host lacks them.
-  const why = (tool.needs ?? []).every((n) => n === 'tabs') ? undefined : unavailableReason(tool, ctx, reasons);
+  // The holder-less refusal says what to pass (tools.host); other needs, and a host that says why it has no tabs, say why the host lacks them.
+  const why = (tool.needs ?? []).every((n) => n === 'tabs') && !reasons.tabs ? undefined : unavailableReason(tool, ctx, reasons);
   if (why) throw new PagelensError('BAD_INPUT', `${name} is unavailable on this host: ${why}.`);
   // An open dialog blocks every script in the page: reading or acting would hang behind it.
   // Tabs and closing the browser do not touch the page's scripts, and may be the way out.
