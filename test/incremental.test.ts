@@ -160,6 +160,7 @@ async function differential(page: Page, lens: Lens, seed: number, steps: number)
   let reused = 0;
   let moving = 0;
   let viewportReused = 0;
+  let patched = 0;
   const sizes = [{ width: 1280, height: 800 }, { width: 900, height: 640 }];
   for (let step = 0; step < steps; step++) {
     // The window resized now and then: everything may move, though nothing in the page changed.
@@ -195,6 +196,8 @@ async function differential(page: Page, lens: Lens, seed: number, steps: number)
             assert.fail(`step ${step} (${change}): the incremental viewport read differs from a cold one (visited ${seenWarm.engine.visited} vs ${seenCold.engine.visited})\n  incremental: ${JSON.stringify(diff?.[0])}\n  cold:        ${JSON.stringify(diff?.[1])}\n  nodes ${seenWarm.nodes.length} vs ${seenCold.nodes.length}, total ${seenWarm.total} vs ${seenCold.total}`);
           }
           if (seenWarm.engine.visited < seenCold.engine.visited) viewportReused++;
+          // The warm read crossed as a delta against the read the host held: fewer entries than it lists.
+          if (warm.engine.whole === undefined && (warm.engine.crossed ?? Infinity) < warm.nodes.length) patched++;
           reused += warm.engine.reusedNames;
           break;
         }
@@ -206,6 +209,8 @@ async function differential(page: Page, lens: Lens, seed: number, steps: number)
   assert.ok(moving <= steps / 10, `the page kept moving during ${moving} of ${steps} steps: too few comparisons`);
   // The short viewport read is what was compared, not a walk every time.
   assert.ok(viewportReused >= steps / 4, `the viewport read visited only the targets near the viewport in ${viewportReused} of ${steps} steps`);
+  // The delta path is what was compared: the warm full read was patched from the held one, not read whole.
+  assert.ok(patched >= steps / 2, `the warm full read crossed as a delta in only ${patched} of ${steps} steps`);
   return { reused, compared: steps };
 }
 

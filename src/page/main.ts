@@ -13,6 +13,7 @@ import { adoptShadowRoot } from './shadow.js';
 import { startChangeTracking } from './changes.js';
 import { startViewportMembers } from './viewportMembers.js';
 import { snapshot } from './snapshot.js';
+import { answerRead, type HeldBase } from './delta.js';
 import { describeElements, elementContext, findSelector, hiddenControls, pageLayout, textBlocks, xpathOf } from './context.js';
 import { readContent } from './content.js';
 import { readStructured } from './structured.js';
@@ -24,10 +25,16 @@ import { lastIssuedId, lookup, lookupIn, numberFrom, startAutoTagger, tagSubtree
 
 const ENGINE_KEY = '__pagelens';
 
+function readFrame(opts: EngineSnapshotOptions) {
+  return markNameSources(withLabelIndex(() => snapshot(opts)));
+}
+
 // Checked against the contract the Node side validates answers with (src/model/contracts/engine.ts).
 const api = {
   version: 2,
-  snapshot: (opts: EngineSnapshotOptions) => markNameSources(withLabelIndex(() => snapshot(opts))),
+  snapshot: readFrame,
+  /** The read as JSON text, whole or as a delta against the read the host holds (src/page/delta.ts). */
+  read: (opts: EngineSnapshotOptions, since?: HeldBase | null) => answerRead(readFrame(opts), opts, since),
   adoptShadowRoot,
   lookup,
   lookupIn,
