@@ -161,6 +161,7 @@ async function differential(page: Page, lens: Lens, seed: number, steps: number)
   let moving = 0;
   let viewportReused = 0;
   let patched = 0;
+  let skipped = 0;
   const sizes = [{ width: 1280, height: 800 }, { width: 900, height: 640 }];
   for (let step = 0; step < steps; step++) {
     // The window resized now and then: everything may move, though nothing in the page changed.
@@ -198,6 +199,8 @@ async function differential(page: Page, lens: Lens, seed: number, steps: number)
           if (seenWarm.engine.visited < seenCold.engine.visited) viewportReused++;
           // The warm read crossed as a delta against the read the host held: fewer entries than it lists.
           if (warm.engine.whole === undefined && (warm.engine.crossed ?? Infinity) < warm.nodes.length) patched++;
+          // And the engine took unchanged subtrees from its last walk instead of walking them.
+          if (warm.engine.visited < cold.engine.visited) skipped++;
           reused += warm.engine.reusedNames;
           break;
         }
@@ -211,6 +214,7 @@ async function differential(page: Page, lens: Lens, seed: number, steps: number)
   assert.ok(viewportReused >= steps / 4, `the viewport read visited only the targets near the viewport in ${viewportReused} of ${steps} steps`);
   // The delta path is what was compared: the warm full read was patched from the held one, not read whole.
   assert.ok(patched >= steps / 2, `the warm full read crossed as a delta in only ${patched} of ${steps} steps`);
+  assert.ok(skipped >= steps / 4, `the warm full read skipped unchanged subtrees in only ${skipped} of ${steps} steps`);
   return { reused, compared: steps };
 }
 
@@ -229,7 +233,8 @@ test('re-snapshots after random changes equal cold reads (project fixtures)', as
   assert.ok(reused > compared, `names reused over ${compared} reads: ${reused}`);
 });
 
-const CORPUS = join(FIXTURES, '../../../shared/corpus');
+// PAGELENS_CORPUS: where the corpus is when the checkout is not beside it (a git worktree).
+const CORPUS = process.env.PAGELENS_CORPUS ?? join(FIXTURES, '../../../shared/corpus');
 
 test('re-snapshots after random changes equal cold reads (corpus pages)', async (t) => {
   if (!existsSync(CORPUS)) { t.skip(`no corpus at ${CORPUS}`); return; }

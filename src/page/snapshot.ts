@@ -9,7 +9,8 @@ import { roleOf } from './roles.js';
 import { composedParent, deepActiveElement, shadowRootOf } from './shadow.js';
 import { isSecretField, statesOf, valueOf } from './state.js';
 import { flushStamps, inspect, lookup, stamp, type Inspection } from './tagger.js';
-import { intersectsViewport, isOccluded, visibleBox } from './visibility.js';
+import { clipBox, intersectsViewport, isOccluded, visibleBox } from './visibility.js';
+import { checkGeometry, replayable, VisitList, type LiveWalk, type Visit } from './liveWalk.js';
 import { ROOT_CONTEXT, SKIP, walkElements, type Clipper, type WalkContext } from './walker.js';
 import { currentMembers, geometryChangedSince, watchTarget } from './viewportMembers.js';
 import { onlyWraps } from './wrapped.js';
@@ -39,36 +40,73 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
   const containers: Element[] = [];
   let visited = 0;
   if (members) ({ total, visited } = readMembers(members, lastWalk!, nodes, elements, clipped, (el, id, box, seen, ctx) => describe(el, id, box, seen, ctx, focused, width, height, true, reuse)));
-  else walkElements(doc, (el, ctx) => {
-    visited++;
-    // Whether what earlier reads derived for this element still holds: asked once, used for its style facts and its name.
-    const clean = fresh.clean(el, ctx.dirty);
-    if (!clean && fresh.store) forgetName(el);
-    const seen = inspect(el, ctx, { reuse: clean, store: fresh.store }, fresh.subtreeDirty(el, ctx.dirty));
-    let children = seen.children;
-    if (children.clipper?.el === el) clipped.opened(el, nodes.length);
-    // A container's scroll can move targets in or out of view, or out of its clip; one without children (a field) cannot.
-    if (children.viewClip !== ctx.viewClip && children.viewClip && holdsTargets(el)) containers.push(el);
-    if (opts.structure) children = readStructure(el, ctx, children, structure, structEls, headings);
-    if (!seen.interactive && !seen.scroll) return children;
-    if (seen.interactive) controls.add(el);
-    const id = stamp(el);
-    watchTarget(el);
-    const box = visibleBox(el);
-    if (!box) return children;
-    // Cut off by an overflow: hidden ancestor: nobody can see or reach it, but its container says so.
-    if (ctx.hardClip && !overlaps(box, ctx.hardClip)) {
-      if (seen.interactive && ctx.clipper) clipped.add(ctx.clipper, box);
+  else {
+    // A plain full-page read keeps its walk, and takes the last one's results for every subtree nothing changed in (liveWalk.ts).
+    const keeps = !opts.viewportOnly && !opts.structure && !opts.attributes && fresh.store;
+    const kept = keeps && !opts.walk && liveWalk ? liveWalk : null;
+    if (kept) checkGeometry(kept, fresh.read);
+    const spans = kept?.spans ?? new WeakMap();
+    const list = keeps ? new VisitList(spans) : null;
+    /** What a visited element adds to the read: the same for a walked one and a replayed one. */
+    const emit = (v: Visit, clean: boolean) => {
+      const el = v.el;
+      if (v.opens) clipped.opened(el, nodes.length);
+      if (v.container) containers.push(el);
+      const seen = v.seen;
+      if (!seen) return;
+      if (seen.interactive) controls.add(el);
+      const id = stamp(el);
+      const box = v.box ?? null;
+      if (!box) return;
+      const ctx = v.ctx;
+      // Cut off by an overflow: hidden ancestor: nobody can see or reach it, but its container says so.
+      if (ctx.hardClip && !overlaps(box, ctx.hardClip)) {
+        if (seen.interactive && ctx.clipper) clipped.add(ctx.clipper, box);
+        return;
+      }
+      total++;
+      if (opts.viewportOnly && (!intersectsViewport(box, width, height) || ctx.viewClip && !overlaps(box, ctx.viewClip))) return;
+      const node = describe(el, id, box, seen, ctx, focused, width, height, clean, reuse);
+      if (opts.structure) node.ctx = ctx.struct;
+      nodes.push(node);
+      elements.push(el);
+    };
+    walkElements(doc, (el, ctx) => {
+      if (kept && fresh.cleanSince(el, kept.read, !!ctx.stale)) {
+        const run = replayable(kept, el, ctx, fresh.read);
+        if (run) {
+          for (const v of run) { list!.add(v); emit(v, true); }
+          return null;
+        }
+      }
+      visited++;
+      list?.walked(el, ctx);
+      // Whether what earlier reads derived for this element still holds: asked once, used for its style facts and its name.
+      const clean = fresh.clean(el, ctx.dirty);
+      if (!clean && fresh.store) forgetName(el);
+      const stale = !kept || fresh.dirtySince(el, kept.read, !!ctx.stale);
+      const seen = inspect(el, ctx, { reuse: clean, store: fresh.store }, fresh.subtreeDirty(el, ctx.dirty), stale);
+      let children = seen.children;
+      const v: Visit = { el, ctx, next: null, checked: fresh.read, moved: false };
+      if (children.viewClip !== ctx.viewClip || children.hardClip !== ctx.hardClip) v.clip = children.viewClip && children.viewClip !== ctx.viewClip ? clipBox(el) : null;
+      if (children.clipper?.el === el) v.opens = true;
+      // A container's scroll can move targets in or out of view, or out of its clip; one without children (a field) cannot.
+      if (children.viewClip !== ctx.viewClip && children.viewClip && holdsTargets(el)) v.container = true;
+      if (opts.structure) children = readStructure(el, ctx, children, structure, structEls, headings);
+      if (seen.interactive || seen.scroll) {
+        v.seen = seen;
+        watchTarget(el);
+        v.box = visibleBox(el);
+      }
+      emit(v, clean);
+      if (list && (v.clip !== undefined || v.seen)) list.add(v);
       return children;
+    });
+    if (list) {
+      list.finish();
+      liveWalk = { read: fresh.read, head: list.head, spans };
     }
-    total++;
-    if (opts.viewportOnly && (!intersectsViewport(box, width, height) || ctx.viewClip && !overlaps(box, ctx.viewClip))) return children;
-    const node = describe(el, id, box, seen, ctx, focused, width, height, clean, reuse);
-    if (opts.structure) node.ctx = ctx.struct;
-    nodes.push(node);
-    elements.push(el);
-    return children;
-  });
+  }
   if (!members && fresh.store) lastWalk = { at: walkedAt, total, counts: clipped.counts, controls, containers: containers.map((el) => [el, el.scrollLeft, el.scrollTop]) };
   clipped.report(nodes, elements, opts.viewportOnly ? [width, height] : null, focused);
   dropWrapped(nodes, elements);
@@ -113,6 +151,8 @@ interface WalkResult {
   containers: Array<[Element, number, number]>;
 }
 let lastWalk: WalkResult | null = null;
+/** The last plain full-page walk, which the next one takes unchanged subtrees from (liveWalk.ts). */
+let liveWalk: LiveWalk | null = null;
 
 /** Beyond this many clipping containers, checking that none scrolled costs more than it saves. */
 const MAX_CONTAINERS = 2000;
