@@ -45,6 +45,7 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
   const held = core.snapshots.held;
   const whole: string[] = [];
   let crossed = 0;
+  let deltas = 0;
   const read = async (f: LaidOutFrame | NonNullable<typeof main>): Promise<FrameSnapshot> => {
     const walk = f.target.takeShadowAttached(f.frameId);
     // Changes since the read the host holds of this frame and kind; a cold read asks for all.
@@ -52,6 +53,7 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
     const r = await engineReadText(f, 'read', [walk ? { ...engine, walk } : engine, base ? { doc: base.snapshot.doc, seq: base.seq } : null]);
     bytes += r.bytes;
     crossed += entriesCrossed(r.answer);
+    if (r.answer.kind === 'delta') deltas++;
     if (r.answer.kind === 'whole' && r.answer.whole && base) whole.push(`${f.ordinal ? `frame ${f.ordinal}: ` : ''}${r.answer.whole}`);
     const snapshot = patchRead(base, r.answer);
     if (r.answer.seq !== undefined) held.set(f.frameId, engine, { seq: r.answer.seq, snapshot });
@@ -94,6 +96,7 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
     model.timeMs = Math.round((performance.now() - t0) * 10) / 10;
     model.engine.bytes = bytes;
     model.engine.crossed = crossed;
+    model.engine.deltas = deltas;
     if (whole.length) model.engine.whole = whole;
     return model;
   });

@@ -46,6 +46,8 @@ export interface PageModel {
     ms: number; reusedNames: number; visited: number; bytes?: number;
     /** Nodes, structure and headings that crossed from the engines as themselves; the rest was patched from the reads the host held (issue 21). */
     crossed?: number;
+    /** Frames that answered as a delta against the read the host held. */
+    deltas?: number;
     /** Frames that answered whole though the host held an earlier read, and why (a navigation, a lost base). */
     whole?: string[];
   };
