@@ -88,7 +88,10 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
       const seen = inspect(el, ctx, { reuse: clean, store: fresh.store }, fresh.subtreeDirty(el, ctx.dirty), stale);
       let children = seen.children;
       const v: Visit = { el, ctx, next: null, checked: fresh.read, moved: false };
-      if (children.viewClip !== ctx.viewClip || children.hardClip !== ctx.hardClip) v.clip = children.viewClip && children.viewClip !== ctx.viewClip ? clipBox(el) : null;
+      // A clip matters only to what the element holds (a field's own insides hold nothing; a child added later is a change).
+      if ((children.viewClip !== ctx.viewClip || children.hardClip !== ctx.hardClip) && (el.firstElementChild || shadowRootOf(el))) {
+        v.clip = children.viewClip && children.viewClip !== ctx.viewClip ? clipBox(el) : null;
+      }
       if (children.clipper?.el === el) v.opens = true;
       // A container's scroll can move targets in or out of view, or out of its clip; one without children (a field) cannot.
       if (children.viewClip !== ctx.viewClip && children.viewClip && holdsTargets(el)) v.container = true;
