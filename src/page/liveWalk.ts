@@ -35,11 +35,16 @@ export interface Visit {
   /** A target candidate: what inspect() said, and its visible box then. */
   seen?: Inspection;
   box?: Box | null;
+  /** What describing it found that only its markup and ancestors decide (role, tag, attributes), and its repeated row. */
+  fixed?: FixedFacts;
+  row?: Element | null;
   next: Visit | null;
   /** Read at which the pre-pass last looked, and whether the box moved then. */
   checked: number;
   moved: boolean;
 }
+
+export interface FixedFacts { role: string; tag: string; type?: string; placeholder?: string; href?: string; shadow?: boolean }
 
 interface Span { ctx: WalkContext; first: Visit | null }
 
