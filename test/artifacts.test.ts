@@ -348,7 +348,8 @@ test('capture: every visual keyword class gets hybrid, a plain task semantic_v3,
 test('capture: a forced V3 failure falls back to semantic and says so; when every mode fails, the error names each', async () => {
   const { lens } = await h.open('artifacts-page.html');
   // Only the viewport read (semantic_v3) breaks: semantic reads the whole page.
-  await sabotage(lens, 0, 'const read = globalThis.__pagelens.snapshot; globalThis.__pagelens.snapshot = (o) => { if (o.viewportOnly) throw new Error("v3 sabotaged"); return read(o); };');
+  // Both the engine's page reads break for a viewport read: `read` (whole or a delta) and `snapshot`.
+  await sabotage(lens, 0, 'for (const k of ["read", "snapshot"]) { const f = globalThis.__pagelens[k]; globalThis.__pagelens[k] = (o, ...rest) => { if (o.viewportOnly) throw new Error("v3 sabotaged"); return f(o, ...rest); }; }');
   const r = await lens.capture({ query: 'Click Subscribe' });
   assert.equal(r.mode, 'semantic');
   assert.ok(r.payload.mode === 'semantic' && r.payload.nodes.some((n) => n.name === 'Subscribe'));
@@ -357,7 +358,7 @@ test('capture: a forced V3 failure falls back to semantic and says so; when ever
   assert.match(r.fellBackFrom![0].reason, /^failed \(ENGINE_ERROR: .*v3 sabotaged/);
   assert.match(r.reason, /^semantic_v3 failed \(ENGINE_ERROR: .*v3 sabotaged.*\): fell back to semantic \(first choice: a simple action/);
 
-  await sabotage(lens, 0, 'globalThis.__pagelens.snapshot = () => { throw new Error("x"); };');
+  await sabotage(lens, 0, 'globalThis.__pagelens.snapshot = globalThis.__pagelens.read = () => { throw new Error("x"); };');
   await assert.rejects(lens.capture({ query: 'Click Subscribe' }), (e) => {
     assert.ok(isPagelensError(e, 'ENGINE_ERROR'), String(e));
     assert.match((e as Error).message, /^No mode could read the page: semantic_v3 failed \(ENGINE_ERROR: .*x.*\); semantic failed \(.*\); skeleton failed \(.*\)\.$/);
