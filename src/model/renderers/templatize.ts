@@ -56,13 +56,15 @@ interface Token {
   attrs: Map<string, Hole>;
   /** Attributes written without a value, by the range of their name (open tags). */
   bare: Array<{ name: string } & Hole>;
+  /** Attributes written with a value, from their name to the end of the value (closing quote included). */
+  valued: Hole[];
 }
 
 /** Splits HTML into tags and text; a `<` that starts no tag is text. Never throws. */
 function* tokens(s: string, from = 0): Generator<Token> {
   let pos = from;
   let raw: string | null = null;
-  const text = (start: number, end: number): Token => ({ type: 'text', name: '', start, end, selfClosing: false, values: [], attrs: new Map(), bare: [] });
+  const text = (start: number, end: number): Token => ({ type: 'text', name: '', start, end, selfClosing: false, values: [], attrs: new Map(), bare: [], valued: [] });
   while (pos < s.length) {
     if (raw) {
       // Inside a raw-text element: everything up to its end tag is one text.
@@ -110,6 +112,7 @@ function* tokens(s: string, from = 0): Generator<Token> {
     const values: Hole[] = [];
     const attrs = new Map<string, Hole>();
     const bare: Token['bare'] = [];
+    const valued: Hole[] = [];
     let selfClosing = false;
     // Attributes: name, optional = and a quoted or bare value; quotes may hold ">".
     while (i < s.length && s[i] !== '>') {
@@ -132,15 +135,17 @@ function* tokens(s: string, from = 0): Generator<Token> {
         values.push(hole);
         attrs.set(attrName, hole);
         i = close < 0 ? s.length : close + 1;
+        if (close >= 0) valued.push({ start: attrStart, end: i });
       } else {
         const valueStart = j;
         while (j < s.length && !/[\s>]/.test(s[j])) j++;
         attrs.set(attrName, { start: valueStart, end: j });
+        if (j > valueStart) valued.push({ start: attrStart, end: j });
         i = j;
       }
     }
     const end = Math.min(s.length, i + 1);
-    yield { type: closing ? 'close' : 'open', name, start: pos, end, selfClosing, values: closing ? [] : values, attrs, bare: closing ? [] : bare };
+    yield { type: closing ? 'close' : 'open', name, start: pos, end, selfClosing, values: closing ? [] : values, attrs, bare: closing ? [] : bare, valued: closing ? [] : valued };
     if (!closing && !selfClosing && RAW_TEXT.has(name)) raw = name;
     pos = end;
   }
@@ -157,7 +162,7 @@ function parse(s: string): { roots: Child[]; tagNames: Set<string> } {
     if (t.type === 'text' || t.type === 'opaque') { parent.children.push({ kind: t.type, start: t.start, end: t.end }); continue; }
     if (t.type === 'open') {
       tagNames.add(t.name);
-      const el: Elem = { kind: 'element', name: t.name, start: t.start, end: t.end, whole: true, holes: t.values, children: [] };
+      const el: Elem = { kind: 'element', name: t.name, start: t.start, end: t.end, whole: true, holes: [...t.values, ...t.bare], children: [] };
       parent.children.push(el);
       if (!t.selfClosing && !VOID.has(t.name)) { el.whole = false; stack.push(el); }
       continue;
@@ -218,12 +223,33 @@ export function estimateTokens(s: string): number {
   return s.match(/ ?[A-Za-z]+|\d{1,3}|\s+|[^\sA-Za-z\d]{1,3}/g)?.length ?? 0;
 }
 
-const escapeValue = (v: string) => v.replace(/[&"]/g, (c) => (c === '&' ? '&amp;' : '&quot;'));
-const unescapeValue = (v: string) => v.replace(/&(amp|quot);/g, (_, e: string) => (e === 'amp' ? '&' : '"'));
+/**
+ * How many characters every value shares at its start and at its end, each cut where a word or a
+ * number ends (never inside one, nor inside a surrogate pair), and never overlapping.
+ */
+function commonEnds(values: string[]): [number, number] {
+  const shortest = Math.min(...values.map((v) => v.length));
+  const boundary = (c: string | undefined) => c !== undefined && !/[A-Za-z0-9\ud800-\udfff]/.test(c);
+  let head = 0;
+  while (head < shortest && values.every((v) => v[head] === values[0][head])) head++;
+  while (head > 0 && !(boundary(values[0][head - 1]))) head--;
+  let tail = 0;
+  while (tail < shortest - head && values.every((v) => v[v.length - 1 - tail] === values[0][values[0].length - 1 - tail])) tail++;
+  while (tail > 0 && !boundary(values[0][values[0].length - tail])) tail--;
+  return [head, tail];
+}
+
+const ESCAPES: Record<string, string> = { '&': '&amp;', '"': '&quot;', '|': '&#124;' };
+const UNESCAPES: Record<string, string> = { '&amp;': '&', '&quot;': '"', '&#124;': '|' };
+const escapeValue = (v: string) => v.replace(/[&"|]/g, (c) => ESCAPES[c]);
+const unescapeValue = (v: string) => v.replace(/&(?:amp|quot|#124);/g, (e) => UNESCAPES[e]);
 
 /** Collapses runs of same-shaped sibling elements into templates and instances (see the rule above). */
-export function templatize(html: string, opts: { minRun?: number } = {}): TemplatizeResult {
+export function templatize(input: string, opts: { minRun?: number } = {}): TemplatizeResult {
   const minRun = Math.max(2, opts.minRun ?? 2);
+  // Rule 3 first, then shapes: untemplatize undoes them in the other order (rule 2, then rule 3).
+  const short = abbreviate(input);
+  const html = short.html;
   const { roots, tagNames } = parse(html);
   const bodies = new Map<string, string>(); // body → template name
   const definitions: string[] = [];
@@ -236,125 +262,181 @@ export function templatize(html: string, opts: { minRun?: number } = {}): Templa
     return k;
   };
 
-  const tryRun = (run: Elem[], shapes: Shape[]): boolean => {
+  // Every whole element's shape, as a number: equal numbers, equal shapes (built bottom-up from
+  // the children's numbers, so each element's source is read once), and the elements of each.
+  const numbers = new Map<string, number>();
+  const members: Elem[][] = [];
+  const shapeNumber = new Map<Elem, number>();
+  const number = (el: Elem): number | undefined => {
+    let childNumbers: Array<number | undefined> = [];
+    childNumbers = el.children.map((c) => (c.kind === 'element' ? number(c) : undefined));
+    if (!el.whole || childNumbers.some((n, i) => n === undefined && el.children[i].kind === 'element')) return undefined;
+    let key = el.name;
+    let at = el.start;
+    for (const h of [...el.holes].sort((x, y) => x.start - y.start)) { key += html.slice(at, h.start) + '\u0000'; at = h.end; }
+    el.children.forEach((c, i) => {
+      key += html.slice(at, c.start) + (c.kind === 'text' ? '\u0000' : c.kind === 'opaque' ? html.slice(c.start, c.end) : `\u0001${childNumbers[i]}\u0002`);
+      at = c.end;
+    });
+    key += html.slice(at, el.end);
+    let n = numbers.get(key);
+    if (n === undefined) { n = members.length; numbers.set(key, n); members.push([]); }
+    members[n].push(el);
+    shapeNumber.set(el, n);
+    return n;
+  };
+  for (const c of roots) if (c.kind === 'element') number(c);
+
+  // Per shape, decided once over every element of that shape: what each is written as, or null.
+  const decided = new Map<number, Map<Elem, string> | null>();
+  const decide = (run: Elem[]): Map<Elem, string> | null => {
+    const all = run.map((el) => shapeOf(html, el));
+    const shapes = all.filter((sh) => sh.key === all[0].key);
+    if (shapes.length < minRun || shapes.length < all.length) return null;
     const n = shapes[0].values.length;
     const slots: number[] = [];
-    for (let k = 0; k < n; k++) if (shapes.some((sh) => sh.values[k] !== shapes[0].values[k])) slots.push(k);
+    const cut: Array<[number, number]> = [];
+    for (let k = 0; k < n; k++) {
+      const values = shapes.map((sh) => sh.values[k]);
+      if (values.every((v) => v === values[0])) continue;
+      slots.push(k);
+      cut[k] = commonEnds(values);
+    }
     const slotName = (j: number) => (slots.length === 1 ? 'v' : `v${j + 1}`);
     const parts = shapes[0].key.split('\u0000');
     let body = parts[0];
     let fixed = parts[0];
     for (let k = 0; k < n; k++) {
       const j = slots.indexOf(k);
-      if (j >= 0) body += `{{${slotName(j)}}}`;
-      else { body += shapes[0].values[k]; fixed += shapes[0].values[k]; }
+      const v = shapes[0].values[k];
+      if (j >= 0) {
+        // What every value of the slot starts and ends with stays in the template.
+        const [head, tail] = cut[k];
+        body += `${v.slice(0, head)}{{${slotName(j)}}}${v.slice(v.length - tail)}`;
+        fixed += v.slice(0, head) + v.slice(v.length - tail);
+      } else { body += v; fixed += v; }
       body += parts[k + 1];
       fixed += parts[k + 1];
     }
     // A "{{" of the page's own would be read back as a slot.
-    if (fixed.includes('{{')) return false;
+    if (fixed.includes('{{')) return null;
     const known = bodies.get(body);
     const number = known ? 0 : freeName();
     const name = known ?? `t${number}`;
-    const written = shapes.map((sh) => `<${name}${slots.map((k, j) => ` ${slotName(j)}="${escapeValue(sh.values[k])}"`).join('')}/>`);
+    const written = shapes.map((sh) => `<${name}${slots.length ? ` v="${slots.map((k) => escapeValue(sh.values[k].slice(cut[k][0], sh.values[k].length - cut[k][1]))).join('|')}"` : ''}/>`);
     const definition = known ? '' : `<template id="${name}">${body}</template>`;
-    // Worth it only when it saves tokens, not just characters: ` v2="…"` costs more tokens per
-    // character than the markup it replaces, so short shapes with many slots are left alone.
+    if (definition && !readsBack(definition, `<template id="${name}">`.length)) return null;
+    // Worth it only when it saves tokens, not just characters: a slot's value costs more tokens
+    // per character than the markup it replaces, so short shapes with many slots are left alone.
     const before = run.reduce((sum, el) => sum + estimateTokens(html.slice(el.start, el.end)), 0);
     const after = written.reduce((sum, w) => sum + estimateTokens(w), 0) + estimateTokens(definition);
-    if (after >= before) return false;
+    if (after >= before) return null;
     if (!known) {
       nextName = number + 1;
       bodies.set(body, name);
       definitions.push(definition);
     }
-    run.forEach((el, i) => edits.push({ start: el.start, end: el.end, text: written[i] }));
-    instances += run.length;
-    return true;
+    return new Map(run.map((el, i) => [el, written[i]]));
   };
 
+  // Top down: an element whose shape recurs anywhere in the document (a product card, a menu
+  // entry, a table row) is written as an instance, and what is inside it is not looked at again.
   const visit = (children: Child[]) => {
-    // Runs of same-shaped elements separated by nothing but whitespace. Shapes are computed only
-    // where a neighbour has the same tag, so unique elements cost nothing.
-    let run: Elem[] = [];
-    let shapes: Shape[] = [];
-    const flush = () => {
-      const done = run.length >= minRun && tryRun(run, shapes);
-      if (!done) for (const el of run) visit(el.children);
-      run = [];
-      shapes = [];
-    };
     for (const c of children) {
-      if (c.kind !== 'element') {
-        if (c.kind === 'text' && !html.slice(c.start, c.end).trim()) continue;
-        flush();
-        continue;
+      if (c.kind !== 'element') continue;
+      const n = shapeNumber.get(c);
+      if (n !== undefined && members[n].length >= minRun) {
+        if (!decided.has(n)) decided.set(n, decide(members[n]));
+        const written = decided.get(n)?.get(c);
+        if (written !== undefined) { edits.push({ start: c.start, end: c.end, text: written }); instances++; continue; }
       }
-      if (!c.whole) { flush(); visit(c.children); continue; }
-      const last = run.length - 1;
-      if (last >= 0 && run[last].name === c.name) {
-        shapes[last] ??= shapeOf(html, run[last]);
-        const shape = shapeOf(html, c);
-        if (shape.key === shapes[last].key) { run.push(c); shapes.push(shape); continue; }
-        flush();
-        run = [c];
-        shapes = [shape];
-        continue;
-      }
-      flush();
-      run = [c];
-      shapes = [];
+      visit(c.children);
     }
-    flush();
   };
   visit(roots);
 
-  const needsEnd = DEFINITION.test(html);
   edits.sort((a, b) => a.start - b.start);
   let rest = '';
   let at = 0;
   for (const e of edits) { rest += html.slice(at, e.start) + e.text; at = e.end; }
   rest += html.slice(at);
-  const short = abbreviate(definitions.join('') + rest);
-  if (!short.defs && !definitions.length && !needsEnd) return { html, templates: 0, instances: 0 };
-  // The t0 marker follows every definition; the definitions of templates open the abbreviated text.
-  const defsLength = estimateLengthOfDefinitions(short.html, definitions.length);
-  const out = short.defs + short.html.slice(0, defsLength) + (needsEnd ? '<template id="t0"></template>' : '') + short.html.slice(defsLength);
-  return { html: out, templates: definitions.length, instances };
+  // What follows the definitions must not read as one more (the t0 marker ends them).
+  const needsEnd = DEFINITION.test(rest);
+  if (!short.defs && !definitions.length && !needsEnd) return { html: input, templates: 0, instances: 0 };
+  return { html: short.defs + definitions.join('') + (needsEnd ? '<template id="t0"></template>' : '') + rest, templates: definitions.length, instances };
 }
 
-// The annotations every element of the full DOM carries (seed 000 §5), in the order the serializer writes them.
-const ANNOTATION_RUNS = ['false', 'true'].flatMap((i) => ['false', 'true'].map((v) => `data-interactive="${i}" data-visible="${v}"`));
-const MIN_ABBREVIATED = 8;
-const INTERACTIVE_PREFIX = 'data-interactive="';
+/** Rounds of joining attributes that stand side by side into one run (each round can double a run). */
+const JOIN_ROUNDS = 4;
 
 /**
- * Rule 3 (see the top): a run of annotation attributes that recurs is written once, as
- * `<template id="aN">RUN</template>`, and in each start tag as the bare attribute `aN`.
+ * Rule 3 (see the top): a run of attributes that recurs in start tags (the annotations every
+ * element of the full DOM carries, a class list that a hundred cards share, `class="…" data-x="…"`
+ * that always come together) is written once, as `<template id="aN">RUN</template>`, and in each
+ * start tag as the bare attribute `aN`. Runs are found like byte-pair encoding: single attributes
+ * first, then neighbours that mostly come together are joined, a few rounds. A run is written only
+ * when it saves more tokens than its definition costs; the most frequent get the shortest names.
  */
 function abbreviate(s: string): { defs: string; html: string } {
   const bareNames = new Set<string>();
-  const found = new Map<string, Hole[]>();
+  // Per start tag, its attributes as runs of whole attributes separated by white space.
+  const tags: Hole[][] = [];
   for (const t of tokens(s)) {
     if (t.type !== 'open') continue;
     for (const b of t.bare) bareNames.add(b.name.toLowerCase());
-    const hole = t.attrs.get('data-interactive');
-    if (!hole) continue;
-    const start = hole.start - INTERACTIVE_PREFIX.length;
-    if (start <= t.start || !/\s/.test(s[start - 1]) || s.slice(start, hole.start) !== INTERACTIVE_PREFIX) continue;
-    const run = ANNOTATION_RUNS.find((r) => s.startsWith(r, start));
-    if (!run || start + run.length > t.end || !/[\s/>]/.test(s[start + run.length] ?? '')) continue;
-    found.set(run, [...found.get(run) ?? [], { start, end: start + run.length }]);
+    // A tag that reads as a definition must keep reading as one.
+    if (t.name === 'template' && DEFINITION.test(s.slice(t.start, t.end))) continue;
+    // A run must read back as one bare attribute, and its definition must end at its own
+    // `</template>` and hold no slot of a template body (`{{v}}`): no "<", no "{{".
+    const runs = t.valued.filter((h) => /\s/.test(s[h.start - 1]) && /[\s/>]/.test(s[h.end] ?? '') && !/<|\{\{/.test(s.slice(h.start, h.end)));
+    if (runs.length) tags.push(runs);
   }
-  const edits: Array<Hole & { text: string }> = [];
+  const count = () => {
+    const n = new Map<string, number>();
+    for (const runs of tags) for (const h of runs) { const k = s.slice(h.start, h.end); n.set(k, (n.get(k) ?? 0) + 1); }
+    return n;
+  };
+  for (let round = 0; round < JOIN_ROUNDS; round++) {
+    const single = count();
+    const pairs = new Map<string, number>();
+    const pairKey = (a: Hole, b: Hole) => (/^\s+$/.test(s.slice(a.end, b.start)) ? s.slice(a.start, b.end) : undefined);
+    for (const runs of tags) for (let i = 1; i < runs.length; i++) {
+      const k = pairKey(runs[i - 1], runs[i]);
+      if (k !== undefined) pairs.set(k, (pairs.get(k) ?? 0) + 1);
+    }
+    let joined = false;
+    for (const runs of tags) for (let i = 1; i < runs.length; i++) {
+      const k = pairKey(runs[i - 1], runs[i]);
+      if (k === undefined) continue;
+      const both = pairs.get(k)!;
+      const a = single.get(s.slice(runs[i - 1].start, runs[i - 1].end))!;
+      const b = single.get(s.slice(runs[i].start, runs[i].end))!;
+      // Joined when they come together at least as often as either comes alone.
+      if (both < 2 || 2 * both < Math.max(a, b)) continue;
+      runs.splice(i - 1, 2, { start: runs[i - 1].start, end: runs[i].end });
+      joined = true;
+    }
+    if (!joined) break;
+  }
+  const counts = [...count()].filter(([, n]) => n >= 2).sort((x, y) => y[1] - x[1]);
+  const names = new Map<string, string>();
   let defs = '';
   let k = 0;
-  for (const run of ANNOTATION_RUNS) {
-    const at = found.get(run) ?? [];
-    if (at.length < MIN_ABBREVIATED) continue;
-    do k++; while (bareNames.has(`a${k}`));
-    defs += `<template id="a${k}">${run}</template>`;
-    for (const h of at) edits.push({ ...h, text: `a${k}` });
+  for (const [run, n] of counts) {
+    let next = k;
+    do next++; while (bareNames.has(`a${next}`));
+    const name = `a${next}`;
+    const definition = `<template id="${name}">${run}</template>`;
+    if (!readsBack(definition, `<template id="${name}">`.length)) continue;
+    if (n * (estimateTokens(` ${run}`) - estimateTokens(` ${name}`)) <= estimateTokens(definition)) continue;
+    k = next;
+    names.set(run, name);
+    defs += definition;
+  }
+  const edits: Array<Hole & { text: string }> = [];
+  for (const runs of tags) for (const h of runs) {
+    const name = names.get(s.slice(h.start, h.end));
+    if (name) edits.push({ ...h, text: name });
   }
   if (!edits.length) return { defs: '', html: s };
   edits.sort((a, b) => a.start - b.start);
@@ -364,18 +446,23 @@ function abbreviate(s: string): { defs: string; html: string } {
   return { defs, html: out + s.slice(pos) };
 }
 
-/** Where the first `count` template definitions end in `s` (they stand at its start). */
-function estimateLengthOfDefinitions(s: string, count: number): number {
-  let pos = 0;
-  for (let n = 0; n < count; n++) {
-    let depth = 0;
-    for (const t of tokens(s, pos)) {
-      if (t.name !== 'template') continue;
-      if (t.type === 'open' && !t.selfClosing) depth++;
-      else if (t.type === 'close' && --depth === 0) { pos = t.end; break; }
+/** Where the body of a definition that starts at `bodyStart` ends: the `</template>` that balances it (-1: none). */
+function definitionEnd(s: string, bodyStart: number): { bodyEnd: number; after: number } {
+  let depth = 0;
+  for (const t of tokens(s, bodyStart)) {
+    if (t.name !== 'template') continue;
+    if (t.type === 'open' && !t.selfClosing) depth++;
+    else if (t.type === 'close') {
+      if (depth === 0) return { bodyEnd: t.start, after: t.end };
+      depth--;
     }
   }
-  return pos;
+  return { bodyEnd: -1, after: s.length };
+}
+
+/** A definition reads back whole: its body neither ends it early nor keeps it open. */
+function readsBack(definition: string, bodyStart: number): boolean {
+  return definitionEnd(definition, bodyStart).after === definition.length;
 }
 
 /** The inverse of templatize(): the rule at the top of this file. */
@@ -387,17 +474,7 @@ export function untemplatize(html: string): string {
     const m = DEFINITION.exec(html.slice(pos, pos + 40));
     if (!m) break;
     const bodyStart = pos + m[0].length;
-    let depth = 0;
-    let bodyEnd = -1;
-    let after = html.length;
-    for (const t of tokens(html, bodyStart)) {
-      if (t.name !== 'template') continue;
-      if (t.type === 'open' && !t.selfClosing) depth++;
-      else if (t.type === 'close') {
-        if (depth === 0) { bodyEnd = t.start; after = t.end; break; }
-        depth--;
-      }
-    }
+    const { bodyEnd, after } = definitionEnd(html, bodyStart);
     if (bodyEnd < 0) break; // not a definition after all
     const body = html.slice(bodyStart, bodyEnd);
     pos = after;
@@ -410,10 +487,9 @@ export function untemplatize(html: string): string {
   for (const t of tokens(html, pos)) {
     if (t.type !== 'open' || !t.selfClosing || !defs.has(t.name)) continue;
     const body = defs.get(t.name)!;
-    out += html.slice(at, t.start) + body.replace(/\{\{(v\d*)\}\}/g, (whole, slot: string) => {
-      const range = t.attrs.get(slot);
-      return range ? unescapeValue(html.slice(range.start, range.end)) : whole;
-    });
+    const range = t.attrs.get('v');
+    const values = range ? html.slice(range.start, range.end).split('|').map(unescapeValue) : [];
+    out += html.slice(at, t.start) + body.replace(/\{\{v(\d*)\}\}/g, (whole, k: string) => values[k ? Number(k) - 1 : 0] ?? whole);
     at = t.end;
   }
   out += html.slice(at);
