@@ -223,6 +223,8 @@ export function estimateTokens(s: string): number {
   return s.match(/ ?[A-Za-z]+|\d{1,3}|\s+|[^\sA-Za-z\d]{1,3}/g)?.length ?? 0;
 }
 
+const MIN_COMMON_END = 3;
+
 /**
  * How many characters every value shares at its start and at its end, each cut where a word or a
  * number ends (never inside one, nor inside a surrogate pair), and never overlapping.
@@ -236,7 +238,8 @@ function commonEnds(values: string[]): [number, number] {
   let tail = 0;
   while (tail < shortest - head && values.every((v) => v[v.length - 1 - tail] === values[0][values[0].length - 1 - tail])) tail++;
   while (tail > 0 && !boundary(values[0][values[0].length - tail])) tail--;
-  return [head, tail];
+  // A shared "$" or "#" saves next to nothing and would make `{{v}}` read worse: only longer ends move.
+  return [head >= MIN_COMMON_END ? head : 0, tail >= MIN_COMMON_END ? tail : 0];
 }
 
 const ESCAPES: Record<string, string> = { '&': '&amp;', '"': '&quot;', '|': '&#124;' };
