@@ -111,6 +111,9 @@ test('dom_overview on the dashboard: the seed\'s sections, fields and text form;
   assert.match(ov.text, /\n\[\d+\] button aria-label="Notifications"\n/);
   // The best identifier only (seed 003: id > name > unique text > class): the brand link's text, not its class.
   assert.match(ov.text, /\n\[\d+\] a "Acme PM" href="\/"\n/);
+  // An href that only spells the link's text says nothing more in the text form; the JSON keeps it.
+  assert.match(ov.text, /\n\[\d+\] a "Legal"\n\[\d+\] a "Privacy"\n/);
+  assert.ok(ov.sections.interactives!.some((x) => 'ref' in x && (x as InteractiveElement).text === 'Legal' && (x as InteractiveElement).attributes.href === '/legal'));
   // Which numbers the page's elements get depends on when the tagger first ran (structure can be
   // numbered first on a loaded machine); a group's IDs are a run of its members, whatever they are.
   const edits = /\n\[(\d+),(\d+),…,(\d+)\] 8 similar: button\.row-action "Edit" ×8\n/.exec(ov.text);
@@ -171,7 +174,7 @@ test('dom_overview parameters: filters, max_rows, viewport, visible; bad ones ar
   // Hidden controls only when asked for.
   assert.ok(!whole.text.includes('Archive'));
   const hidden = await lens.overview({ filters: { interactives: true }, visible: false, viewport: false });
-  assert.match(hidden.text, /\[\d+\] a "Archive" href="\/archive" \[hidden\]/);
+  assert.match(hidden.text, /\[\d+\] a "Archive" \[hidden\]/);
   for (const bad of [{ max_rows: 101 }, { max_rows: 2.5 }, { max_rows: 0 }, { filters: { links: true } }, { visible: 'yes' }, { refresh: true }, { filters: { outline: false, interactives: false, headings: false } }, { tabName: 'other' }]) {
     await assert.rejects(lens.overview(bad as never), (e) => isPagelensError(e, 'BAD_INPUT'), JSON.stringify(bad));
   }

@@ -207,6 +207,13 @@ function isSelfLink(href: string | undefined, page: string): boolean {
   }
 }
 
+/** A link whose target's last step only spells its text (`"Legal"` → `/legal`): the href tells nothing more. */
+function hrefSaysName(href: string, name: string): boolean {
+  const last = href.split(/[?#]/)[0].split('/').filter(Boolean).pop() ?? '';
+  const slug = (x: string) => x.toLowerCase().replace(/\.[a-z]{2,5}$/, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return last !== '' && slug(last) === slug(name);
+}
+
 /** Names a group line quotes (the first ones and the last); the JSON lists every member's. */
 const GROUP_EXAMPLES = 3;
 
@@ -261,7 +268,7 @@ function interactiveLine(e: InteractiveElement, n: PageNode | undefined, options
   if (e.value !== undefined) line += ` value=${q(clip(e.value, 40))}`;
   if (options !== undefined) line += ` (${options} options)`;
   const href = e.attributes.href;
-  if (href && !selfLink && (href.length <= TEXT_HREF || !name)) line += ` href=${q(clip(href, TEXT_HREF))}`;
+  if (href && !selfLink && (href.length <= TEXT_HREF || !name) && !(name && hrefSaysName(href, name))) line += ` href=${q(clip(href, TEXT_HREF))}`;
   if (e.states?.length) line += ` [${e.states.join(', ')}]`;
   if (e.hidden) line += ' [hidden]';
   if (n?.occ) line += ' [covered]';
