@@ -427,3 +427,36 @@ test('templatize writes the annotations every element carries once (rule 3) and 
   assert.ok(!/<template id="a1">/.test(t), 'a1 is a bare attribute of the page: another name is used');
   assert.ok(t.length < page.length * 0.5, `${t.length} of ${page.length}`);
 });
+
+test('templatize: a shape that recurs anywhere (not only side by side) is one template; what its values share stays in it; several slots are one attribute', () => {
+  // A menu whose entries alternate with hidden inputs: no two neighbours have the same tag.
+  const entry = (k: number, name: string) => `<li class="menu-entry"> <a href="https://shop.example.com/catalog/index.php?page=main&amp;type=${k}&amp;lang=en" data-id="${k}">${name}</a> </li><input type="hidden" name="menu_${k}_main">`;
+  const page = `<ul>${[['Jeans', 1], ['Knitwear', 2], ['Polos', 3], ['Scarves', 4]].map(([n, k]) => entry(k as number, n as string)).join('')}</ul>`;
+  const t = templatize(page);
+  assert.equal(untemplatize(t.html), page);
+  assert.ok(t.instances >= 8, JSON.stringify(t));
+  // The shared start and end of the href are in the template, the slot holds what differs.
+  assert.match(t.html, /<template id="t\d+"><li (?:class="menu-entry"|a\d+)> <a href="https:\/\/shop\.example\.com\/catalog\/index\.php\?page=main&amp;type=\{\{v1\}\}&amp;lang=en" data-id="\{\{v2\}\}">\{\{v3\}\}<\/a> <\/li><\/template>/);
+  // One attribute per instance, values split at "|".
+  assert.match(t.html, /<t\d+ v="1\|1\|Jeans"\/>/);
+  // Values with the separator, quotes and what looks like an escape round-trip.
+  const odd = (v: string) => `<p class="long-shared-class-name" title="${v}">x ${v}</p>`;
+  const tricky = ['a|b', '&#34;', '&#124;|&#38;', '&amp;&quot;', '"q"', '&#3', 'end&'].map(odd).join('');
+  assert.equal(untemplatize(templatize(tricky).html), tricky);
+});
+
+test('templatize rule 3: a class list and attributes that recur side by side are written once and named', () => {
+  const card = (k: number) => `<div class="product-card product-card--featured shadow-lg" data-track="card" data-id="${k}" data-interactive="false" data-visible="true">#${k}</div><span class="price-tag">${k}</span>`;
+  const page = Array.from({ length: 10 }, (_, k) => card(k)).join('<hr>');
+  const t = templatize(page).html;
+  assert.equal(untemplatize(t), page);
+  assert.match(t, /<template id="(a\d+)">class="product-card product-card--featured shadow-lg" data-track="card"<\/template>/);
+  assert.ok(!t.slice(t.lastIndexOf('</template>')).includes('product-card--featured'), 'the class list is named in every tag');
+});
+
+test('templatize writes no definition that would not read back: a stray </template> or an open raw-text element in a shape', () => {
+  for (const page of [
+    '<b><t1 v="z"/></template>&amp;</b><b><t1 v="z"/></template>&amp;</b><b><t1 v="z"/></template>&amp;</b>',
+    '<i class="some-long-class"><textarea></i><i class="some-long-class"><textarea></i>',
+  ]) assert.equal(untemplatize(templatize(page).html), page, page);
+});

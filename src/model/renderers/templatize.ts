@@ -1,25 +1,28 @@
-// Templatizing HTML: runs of sibling elements with the same shape (a list of product cards, a
-// table's rows) are written once as a template and then once per instance with only what differs.
+// Templatizing HTML: elements with the same shape (a list of product cards, a table's rows, the
+// entries of a menu, wherever they stand in the document) are written once as a template and then
+// once per instance with only what differs; runs of attributes that recur (a class list, the
+// annotations every element of the full DOM carries) are written once and named.
 //
 //   <li class="p"><b>Tea</b> <i>$3</i></li><li class="p"><b>Milk</b> <i>$2</i></li>
 //   →  <template id="t1"><li class="p"><b>{{v1}}</b> <i>{{v2}}</i></li></template>
-//      <t1 v1="Tea" v2="$3"/><t1 v1="Milk" v2="$2"/>
+//      <t1 v="Tea|$3"/><t1 v="Milk|$2"/>
 //
 // The rule that undoes it (untemplatize), exactly, byte for byte:
 //  1. Definitions stand at the very start: each `<template id="tN">BODY</template>` is read and
 //     removed (BODY ends at the `</template>` that balances it). An empty `<template id="t0">
 //     </template>` ends the definitions early and is removed too (templatize writes it only when
 //     the document itself starts with something that looks like a definition).
-//  2. Every self-closing `<tN …/>` tag naming a definition is replaced by that BODY, in which each
-//     `{{name}}` is replaced by the value of the tag's attribute `name`, unescaped (`&amp;`,
-//     `&quot;` → `&`, `"`). A template with one slot calls it `v`, with several `v1`, `v2`, ….
+//  2. Every self-closing `<tN …/>` tag naming a definition is replaced by that BODY, in which
+//     `{{v1}}`, `{{v2}}`, … (`{{v}}` when there is one) are replaced by the values of the tag's
+//     attribute `v`, split at each `|`, each unescaped (`&#34;`, `&#124;`, `&#38;` → `"`, `|`, `&`;
+//     nothing else: the page's own `&amp;` stays as it is). A template without slots is `<tN/>`.
 //  3. Definitions `<template id="aN">RUN</template>` stand among them too: in the result of step 2,
-//     every bare attribute `aN` (no value) of a start tag is replaced by RUN (the annotations that
-//     every element of the full DOM carries, `data-interactive="false" data-visible="true"`).
+//     every bare attribute `aN` (no value) of a start tag is replaced by RUN (one or more attributes
+//     side by side, e.g. `class="card" data-interactive="false" data-visible="true"`).
 //     Templatize writes one only for a name no start tag of the document uses as a bare attribute.
-// Templatize only writes a template whose fixed text holds no `{{`, names templates after no tag
-// the document uses, and only collapses elements it saw closed, so untemplatize(templatize(x)) === x
-// for every string x.
+// Templatize only writes a template whose fixed text holds no `{{` and whose definition reads back
+// whole, names templates after no tag the document uses, and only collapses elements it saw
+// closed, so untemplatize(templatize(x)) === x for every string x.
 
 /** A start tag's quoted attribute value, or a text node: the parts of a shape that may differ. */
 interface Hole { start: number; end: number }
@@ -242,12 +245,15 @@ function commonEnds(values: string[]): [number, number] {
   return [head >= MIN_COMMON_END ? head : 0, tail >= MIN_COMMON_END ? tail : 0];
 }
 
-const ESCAPES: Record<string, string> = { '&': '&amp;', '"': '&quot;', '|': '&#124;' };
-const UNESCAPES: Record<string, string> = { '&amp;': '&', '&quot;': '"', '&#124;': '|' };
-const escapeValue = (v: string) => v.replace(/[&"|]/g, (c) => ESCAPES[c]);
-const unescapeValue = (v: string) => v.replace(/&(?:amp|quot|#124);/g, (e) => UNESCAPES[e]);
+// A slot's value is written in `v="…|…"`: `"` and `|` are escaped as `&#34;` and `&#124;`, and
+// an `&` only where it starts one of the three escapes (`&#38;`). The page's own `&amp;` and
+// `&quot;` (every attribute value of the full DOM has them) are written as they are, not doubled.
+const ESCAPES: Record<string, string> = { '"': '&#34;', '|': '&#124;', '&': '&#38;' };
+const UNESCAPES: Record<string, string> = { '&#34;': '"', '&#124;': '|', '&#38;': '&' };
+const escapeValue = (v: string) => v.replace(/["|]|&(?=#(?:34|124|38);)/g, (c) => ESCAPES[c]);
+const unescapeValue = (v: string) => v.replace(/&#(?:34|124|38);/g, (e) => UNESCAPES[e]);
 
-/** Collapses runs of same-shaped sibling elements into templates and instances (see the rule above). */
+/** Collapses same-shaped elements into templates and instances, and recurring attribute runs into names (see the rules above). */
 export function templatize(input: string, opts: { minRun?: number } = {}): TemplatizeResult {
   const minRun = Math.max(2, opts.minRun ?? 2);
   // Rule 3 first, then shapes: untemplatize undoes them in the other order (rule 2, then rule 3).
@@ -271,8 +277,7 @@ export function templatize(input: string, opts: { minRun?: number } = {}): Templ
   const members: Elem[][] = [];
   const shapeNumber = new Map<Elem, number>();
   const number = (el: Elem): number | undefined => {
-    let childNumbers: Array<number | undefined> = [];
-    childNumbers = el.children.map((c) => (c.kind === 'element' ? number(c) : undefined));
+    const childNumbers = el.children.map((c) => (c.kind === 'element' ? number(c) : undefined));
     if (!el.whole || childNumbers.some((n, i) => n === undefined && el.children[i].kind === 'element')) return undefined;
     let key = el.name;
     let at = el.start;
