@@ -2,6 +2,7 @@
 // controlled inputs, sentinel verification against errors that flash and vanish, navigation.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
+import { coreOf } from '../src/browser/lens.js';
 import { counter, idOf } from './action-helpers.js';
 import { startHarness, type Harness } from './harness.js';
 
@@ -170,6 +171,17 @@ test('DOM stability: waits for a burst of changes and a slow request, and says w
   const waiting = await lens.waitForDomStability({ timeout: 400, stabilityThreshold: 100, networkIdleThreshold: 100 });
   assert.equal(waiting.stable, false);
   assert.match(waiting.reason, /^timeout after 400 ms: 1 request\(s\) in flight \(.*slow\.json\)/);
+  // On a loaded machine the page's own activity read can outlast a short wait: the reason still
+  // names the request in flight, which the Node side knows without the page.
+  const cdp = coreOf(lens).pageTarget.cdp;
+  cdp.injectDelay('Runtime.evaluate', 1000);
+  try {
+    const slowRead = await lens.waitForDomStability({ timeout: 400, stabilityThreshold: 100, networkIdleThreshold: 100 });
+    assert.equal(slowRead.stable, false);
+    assert.match(slowRead.reason, /^timeout after 400 ms: 1 request\(s\) in flight \(.*slow\.json\); the page did not answer the activity read in time$/);
+  } finally {
+    cdp.injectDelay('Runtime.evaluate', null);
+  }
   release();
   const idle = await lens.waitForDomStability({ timeout: 3000, stabilityThreshold: 100, networkIdleThreshold: 100 });
   assert.equal(idle.stable, true, idle.reason);

@@ -28,9 +28,9 @@ after(async () => {
 });
 
 type Case = (p: MatrixPage, snap: SemanticV3Result) => Promise<void>;
-const cases: Array<[string, Case]> = [];
-/** One definition, run once per host. */
-const matrix = (name: string, body: Case) => cases.push([name, body]);
+const cases: Array<[string, Case, string]> = [];
+/** One definition, run once per host (on matrix.html unless another page is named). */
+const matrix = (name: string, body: Case, page = PAGE) => cases.push([name, body, page]);
 const show = (r: unknown) => JSON.stringify(r);
 const pageValue = (p: MatrixPage, name: string) => p.page.evaluate((n) => (window as any)[n] ?? 0, name);
 
@@ -199,10 +199,44 @@ matrix('uncertain: text not found while a frame could not be searched is not "go
   assert.ok(r.verification?.uncertain?.some((u) => /frame 1 could not be searched .*search sabotaged/.test(u)), show(r.verification));
 });
 
+matrix('select: custom ARIA widgets are operated with real input — a combobox whose options arrive late, a listbox', async (p, snap) => {
+  // The extension once sent every select() to the engine's native-<select> call, which refuses these.
+  const fruit = await p.act(`select(${idOf(snap, 'Fruit')}, "Cherry")`);
+  assert.equal(fruit.ok, true, show(fruit));
+  assert.equal(fruit.method, 'mouse', show(fruit));
+  assert.match(fruit.detail!, /opened it, clicked option/);
+  assert.equal(await p.page.textContent('#out'), 'fruit: Cherry');
+  const size = await p.act(`select(${idOf(snap, 'Size')}, "Large")`, { expect: { type: 'any_change' } });
+  verified(size);
+  assert.equal(await p.page.textContent('#out'), 'size: Large');
+  const native = await p.act(`select(${idOf(snap, 'Shipping')}, "Express (1 day)")`);
+  assert.equal(native.ok, true, show(native));
+  assert.equal(native.method, 'js', 'a native <select> takes its option by script on both hosts');
+}, 'actions-select.html');
+
+matrix('a value the field does not keep is refused, saying what it shows; a picker is set and checked', async (p) => {
+  const snap = await p.snapshot();
+  // The extension once typed and reported success without reading the field back.
+  const long = await p.act(`setValue(${idOf(snap, 'Code')}, "ABCDEF")`);
+  assert.equal(long.ok, false, show(long));
+  assert.equal(long.error?.code, 'NOT_ACTIONABLE', show(long));
+  assert.match(long.error!.message, /did not keep the value: it shows "ABC"/);
+  // What is there is replaced (selected first), not appended to; clear empties it.
+  const again = await p.act(`setValue(${idOf(snap, 'Code')}, "XY")`);
+  assert.equal(again.ok, true, show(again));
+  assert.equal(await p.page.inputValue('#short'), 'XY');
+  assert.equal((await p.act(`clear(${idOf(snap, 'Code')})`)).ok, true);
+  assert.equal(await p.page.inputValue('#short'), '');
+  const date = await p.act(`setValue(${idOf(snap, 'Date')}, "2026-11-23")`);
+  assert.equal(date.ok, true, show(date));
+  assert.equal(date.method, 'js');
+  assert.equal(await p.page.inputValue('input[type=date]'), '2026-11-23');
+}, 'actions-todo.html');
+
 for (const name of ['cdp', 'extension'] as const) {
-  for (const [what, body] of cases) {
+  for (const [what, body, page] of cases) {
     test(`[${name}] ${what}`, async () => {
-      const p = await hosts.get(name)!.open(PAGE);
+      const p = await hosts.get(name)!.open(page);
       try {
         await body(p, await p.snapshot());
       } finally {

@@ -93,19 +93,18 @@ function typeJs(el: Element, value: string): { ok: boolean; reason?: string } {
 }
 
 function onElement(api: EngineApi, el: Element, a: ElementOp): unknown {
-  switch (a.op) {
-    case 'prepare': return api.act.prepare(el);
-    case 'state': return api.act.elementState(el);
-    case 'clickJs': return api.act.clickJs(el);
-    case 'focus': return api.act.focus(el);
-    case 'focusForTyping': return api.act.focusForTyping(el);
-    case 'textEntry': return api.act.textEntry(el, a.focusIfReadOnly);
-    case 'setValue': return api.act.setValue(el, a.value);
-    case 'typeJs': return typeJs(el, a.value);
-    case 'selectOptions': return api.act.selectOptions(el, a.options);
-    case 'submit': return api.act.submit(el);
-    case 'scrollElement': return api.act.scrollElement(el, a.direction as never, a.amount, a.intoView);
-  }
+  if (a.op === 'typeJs') return typeJs(el, a.value);
+  // Only the engine's own element calls: the message names one, it cannot reach anything else.
+  const call = Object.hasOwn(api.act, a.op) ? (api.act as unknown as Record<string, unknown>)[a.op] : undefined;
+  if (typeof call !== 'function') throw new FrameError('BAD_INPUT', `"${a.op}" is not an element call of the engine`);
+  return (call as (...x: unknown[]) => unknown).apply(api.act, [el, ...(a.args ?? [])]);
+}
+
+/** One call on the engine, by name: only its own top-level calls (not `act`, whose calls take an element). */
+function onEngine(api: EngineApi, name: string, args: unknown[]): unknown {
+  const call = name !== 'act' && Object.hasOwn(api, name) ? (api as unknown as Record<string, unknown>)[name] : undefined;
+  if (typeof call !== 'function') throw new FrameError('BAD_INPUT', `"${name}" is not a call of the engine`);
+  return (call as (...x: unknown[]) => unknown).apply(api, args);
 }
 
 async function answer(api: EngineApi, msg: Request): Promise<Answers[Request['kind']]> {
@@ -142,6 +141,7 @@ async function answer(api: EngineApi, msg: Request): Promise<Answers[Request['ki
     case 'coverAt': return api.act.coverAt(ownerOf(msg.child), msg.point[0], msg.point[1]);
     case 'scrollPage': return api.scrollPage(msg.direction as never, msg.amount);
     case 'element': { adoptClosedRoots(api); return onElement(api, elementOf(api, msg.key), msg.action); }
+    case 'engine': return onEngine(api, msg.call, msg.args);
   }
 }
 

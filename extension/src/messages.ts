@@ -2,7 +2,7 @@
 // (chrome.tabs.sendMessage with a frameId), and what each answers. Every answer is wrapped:
 // { ok: true, value } or { ok: false, error }, so that a failure inside a frame travels back
 // as a reason instead of an undefined answer.
-import type { Cover, DomActivity, ElementState, FindResult, OwnerInfo, PrepareResult } from '../../src/model/contracts/engine.js';
+import type { Cover, DomActivity, ElementCall, ElementState, EngineCall, FindResult, OwnerInfo, PrepareResult } from '../../src/model/contracts/engine.js';
 import type { EngineSnapshotOptions, FrameSnapshot } from '../../src/model/contracts/schema.js';
 import type { MutationEvent } from '../../src/model/contracts/outcome.js';
 import type { NativeOptions, SerializedDocument } from '../../src/model/renderers/artifacts.js';
@@ -15,20 +15,14 @@ export const ANNOUNCE = '__pagelensFrameAnnounce';
 /** An element by the ID its document gave it, refused in any other document. */
 export interface ElementKey { doc: string | null; local: string }
 
+/**
+ * One engine call on the element (`__pagelens.act.<op>(element, ...args)`, the CDP host's element
+ * calls, answers checked against the same contract), or, without trusted input, text through the
+ * native setter and the input event typing fires (the content script's own).
+ */
 export type ElementOp =
-  | { op: 'prepare' }
-  | { op: 'state' }
-  | { op: 'clickJs' }
-  | { op: 'focus' }
-  | { op: 'focusForTyping' }
-  /** `focusIfReadOnly`: right before typing, a field read-only until focused is focused first. */
-  | { op: 'textEntry'; focusIfReadOnly?: boolean }
-  | { op: 'setValue'; value: string }
-  /** Without trusted input: the value through the native setter, then the input event typing fires. */
-  | { op: 'typeJs'; value: string }
-  | { op: 'selectOptions'; options: string[] }
-  | { op: 'submit' }
-  | { op: 'scrollElement'; direction?: string; amount?: number; intoView?: boolean };
+  | { op: ElementCall; args?: unknown[] }
+  | { op: 'typeJs'; value: string };
 
 export type RequestBody =
   /** `idBase`: where a document read for the first time starts numbering (above every ID the tab handed out). */
@@ -61,7 +55,9 @@ export type RequestBody =
   /** For a point in this frame's viewport: what, other than the iframe of `child`, a click there would hit. */
   | { kind: 'coverAt'; child: number; point: [number, number] }
   | { kind: 'scrollPage'; direction?: string; amount?: number }
-  | { kind: 'element'; key: ElementKey; action: ElementOp };
+  | { kind: 'element'; key: ElementKey; action: ElementOp }
+  /** One call on this frame's engine (`__pagelens.<call>(...args)`), answered as the CDP host's engine calls are. */
+  | { kind: 'engine'; call: EngineCall; args: unknown[] };
 
 /** A message as sent: ours by its channel. */
 export type Request = RequestBody & { channel: typeof CHANNEL };
@@ -87,6 +83,7 @@ export interface Answers {
   coverAt: Cover | null;
   scrollPage: { moved: boolean; position: string; hasMore: boolean };
   element: unknown;
+  engine: unknown;
 }
 
 export type { ElementState, PrepareResult };

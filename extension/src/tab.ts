@@ -2,12 +2,19 @@
 // each frame's stable ordinal (the "1" of "f1_5"), and which document issued the IDs of the last
 // snapshot, so that an ID is refused in any other document, as the CDP host refuses it.
 import type { Seen } from '../../src/model/acting/stale.js';
+import { ERROR_CODES, PagelensError, type ErrorCode } from '../../src/model/contracts/errors.js';
 import { answerSchema } from './answers.js';
 import { CHANNEL, type Answers, type Reply, type RequestBody } from './messages.js';
 
-/** A failure with the code the CDP host would give for it (NAVIGATED, UNKNOWN_ID, FRAME_DETACHED, …). */
-export class ExtensionError extends Error {
-  constructor(readonly code: string, message: string) { super(message); }
+/**
+ * A failure with the code the CDP host would give for it (NAVIGATED, UNKNOWN_ID, FRAME_DETACHED, …):
+ * a PagelensError, so that the shared core (src/core) reads it as it reads the CDP host's. A code
+ * from a frame that is none of ours is ENGINE_ERROR (the page may have bent the answer).
+ */
+export class ExtensionError extends PagelensError {
+  constructor(code: string, message: string) {
+    super((ERROR_CODES as readonly string[]).includes(code) ? code as ErrorCode : 'ENGINE_ERROR', message);
+  }
 }
 
 /** Tabs the content scripts were injected into by hand (once per tab and service-worker life). */

@@ -1,14 +1,10 @@
-// The client side of the negotiation: extract semantic_v3, ask the backend, send exactly the
-// artifacts it asks for when it asks, perform the action with verification, report how it went
-// in the next request, until the backend says done or the step limit is reached.
+// The client side of the negotiation for the CDP host: where requests go (a backend over HTTP or
+// in-process) and the lens as the face the loop reads and acts through. The loop itself (and the
+// transcript's redaction) is src/core/negotiate.ts, shared with the extension.
 import type { Lens } from '../browser/lens.js';
-import { actionReport, doneMessage, InteractResponse, requestedArtifacts, type InteractRequestInput, type NeedsContext, type NeedsFullDom } from '../model/negotiation/interact.js';
+import type { InteractRequestInput } from '../model/negotiation/interact.js';
 import { PagelensError } from '../model/contracts/errors.js';
-import type { ActionResult } from '../model/contracts/outcome.js';
-import type { SemanticV3Result } from '../model/contracts/schema.js';
-import { countTokens } from '../model/renderers/tokens.js';
-import { transcriptRedactor } from '../model/safety/transcript.js';
-import { describeIssues } from '../model/contracts/validate.js';
+import { negotiate, type AgentStep, type NegotiatingFace } from '../core/negotiate.js';
 
 /** Where requests go: a backend over HTTP, or the backend's app in-process. */
 export interface Backend {
@@ -101,20 +97,7 @@ async function answerOf(res: Response): Promise<unknown> {
   return body;
 }
 
-export interface AgentStep {
-  step: number;
-  url: string;
-  /** The mode of the request that got the action (semantic_v3, or the artifact asked for). */
-  mode: InteractRequestInput['domMode'];
-  /** o200k tokens of every request of the step, together, screenshots aside (a model bills images its own way). */
-  tokensSent: number;
-  /** Bytes of JPEG sent in the step (hybrid). */
-  imageBytes: number;
-  /** Answers that asked for context before the action, in order. */
-  negotiated: Array<NeedsContext | NeedsFullDom>;
-  response: InteractResponse;
-  result?: ActionResult;
-}
+export type { AgentStep } from '../core/negotiate.js';
 
 export interface AgentRun {
   task: string;
@@ -135,76 +118,22 @@ export interface AgentOptions {
   onStep?: (step: AgentStep) => void;
 }
 
-/** Rounds of "needs context" one step may take before it is an error. */
-const MAX_NEGOTIATION = 3;
-
 export async function runAgent(lens: Lens, opts: AgentOptions): Promise<AgentRun> {
-  const maxSteps = opts.maxSteps ?? 20;
-  const sessionId = opts.sessionId ?? `agent-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`;
-  const steps: AgentStep[] = [];
-  let report: Partial<InteractRequestInput> = {};
-  let lastVerified = true;
-  const redactor = transcriptRedactor();
-  for (let n = 1; n <= maxSteps; n++) {
-    const snap = await lens.snapshot() as SemanticV3Result;
-    const base: InteractRequestInput = {
-      url: snap.url, query: opts.task, domMode: 'semantic_v3', interactiveTree: snap.interactive_tree, viewport: snap.viewport,
-      pageTitle: snap.title, scrollPosition: snap.scroll_position, scrollableContainers: snap.scrollable_containers,
-      ...(snap.recent_events && { recentEvents: snap.recent_events }), ...(snap.frames && { frames: snap.frames }), sessionId, ...report,
-    };
-    let request = base;
-    let tokensSent = 0;
-    let imageBytes = 0;
-    const negotiated: Array<NeedsContext | NeedsFullDom> = [];
-    let response: InteractResponse;
-    for (let round = 0; ; round++) {
-      const { screenshot, ...text } = request;
-      tokensSent += await countTokens(JSON.stringify(text));
-      if (screenshot) imageBytes += Math.floor(screenshot.length * 3 / 4);
-      const answer = InteractResponse.safeParse(await opts.backend.interact(request));
-      if (!answer.success) throw new PagelensError('BACKEND_ERROR', `the backend answered off-contract: ${describeIssues(answer.error).map((i) => `${i.path || 'answer'}: ${i.message}`).join('; ')}`);
-      response = answer.data;
-      if ('action' in response) break;
-      if (round >= MAX_NEGOTIATION) throw new PagelensError('INTERNAL', `the backend asked for context ${round + 1} times in one step`);
-      negotiated.push(response);
-      request = { ...base, ...await artifactsFor(lens, response) };
-    }
-    const step: AgentStep = { step: n, url: snap.url, mode: request.domMode, tokensSent, imageBytes, negotiated, response };
-    steps.push(step);
-    const done = doneMessage(response.action);
-    if (done !== null) {
-      step.response = redactor.keep(response);
-      opts.onStep?.(step);
-      const achieved = response.success !== false;
-      return { task: opts.task, status: achieved ? 'done' : 'failed', message: redactor.text(done), success: achieved && lastVerified, steps };
-    }
-    const result = await lens.act(response.action, response.expected_outcome ? { expect: response.expected_outcome } : {});
-    step.result = result;
-    // The transcript keeps the action as the lens reports it: a value typed into a secret field
-    // is "***" there, so a printed or saved transcript never repeats it (src/model/safety/transcript.ts).
-    step.response = redactor.keep(response, result.action);
-    opts.onStep?.(step);
-    const verified = result.ok && (result.verification?.success ?? true);
-    lastVerified = verified;
-    report = actionReport(result, snap.url, lens.page.url());
-  }
-  return { task: opts.task, status: 'max_steps', message: `stopped after ${maxSteps} steps without the backend saying done`, success: false, steps };
+  const face: NegotiatingFace = {
+    snapshot: () => lens.snapshot(),
+    hybrid: async () => {
+      const h = await lens.snapshot({ mode: 'hybrid' });
+      return { skeletonDom: h.skeletonDom, screenshot: h.screenshot, screenshotHash: h.screenshotHash, interactive_tree: h.interactive_tree };
+    },
+    skeleton: async () => (await lens.snapshot({ mode: 'skeleton' })).skeletonDom,
+    fullDom: async () => (await lens.snapshot({ mode: 'full' })).dom,
+    act: (action, o) => lens.act(action, o),
+    url: async () => lens.page.url(),
+  };
+  const run = await negotiate(face, {
+    task: opts.task, interact: (r) => opts.backend.interact(r), sessionId: opts.sessionId ?? `agent-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
+    ...(opts.maxSteps !== undefined && { maxSteps: opts.maxSteps }), ...(opts.onStep && { onStep: opts.onStep }),
+  });
+  // Never 'stopped' here: this face offers no stop.
+  return { task: opts.task, status: run.status as AgentRun['status'], message: run.message, success: run.success, steps: run.steps };
 }
-
-/** Exactly what a needs-context answer asked for, with semantic_v3 still primary. */
-async function artifactsFor(lens: Lens, ask: NeedsContext | NeedsFullDom): Promise<Partial<InteractRequestInput>> {
-  const want = requestedArtifacts(ask);
-  const out: Partial<InteractRequestInput> = { domMode: want.mode };
-  if (want.mode === 'hybrid' || want.screenshot) {
-    const h = await lens.snapshot({ mode: 'hybrid' }) as Record<string, unknown>;
-    out.skeletonDom = h.skeletonDom as string;
-    out.screenshot = h.screenshot as string;
-    out.screenshotHash = h.screenshotHash as string;
-    if (Array.isArray(h.interactive_tree)) out.interactiveTree = h.interactive_tree as InteractRequestInput['interactiveTree'];
-  } else if (want.skeleton) {
-    out.skeletonDom = (await lens.snapshot({ mode: 'skeleton' }) as Record<string, unknown>).skeletonDom as string;
-  }
-  if (want.dom) out.dom = (await lens.snapshot({ mode: 'full' }) as Record<string, unknown>).dom as string;
-  return out;
-}
-

@@ -1,5 +1,6 @@
-// The mutation logs of every frame, read from Node: marks ("where each log stood") and the
-// events since a mark, merged in time order with global frame IDs. A frame whose log cannot be
+// The mutation logs of every frame, read from Node: each frame's activity (for the stability wait)
+// and the recent events, merged in time order with global frame IDs (marks and the events since
+// them are the act pipeline's: src/core/verify.ts). A frame whose log cannot be
 // read is named with the reason: its errors are unknown, which is not the same as none.
 import type { DomActivity } from '../model/contracts/engine.js';
 import type { MutationEvent } from '../model/contracts/outcome.js';
@@ -7,8 +8,7 @@ import type { LensCore } from './core.js';
 import { engineCall } from './engine.js';
 import { describeFailure, type LaidOutFrame } from './frames.js';
 
-export interface FrameMark { doc: string; seq: number; count: number }
-export type Marks = Map<string, FrameMark>;
+export type { FrameMark, Marks } from '../core/verify.js';
 
 export interface FrameActivity { frame: LaidOutFrame; activity: DomActivity | null; failure?: string }
 
@@ -31,47 +31,6 @@ export async function frameActivity(core: LensCore): Promise<FrameActivity[]> {
   // reload, an iframe that navigated): lay the frames out again and ask the ones there now.
   await core.frames.withLayout(async () => undefined);
   return read(await live(core));
-}
-
-export interface MarkSet { marks: Marks; unread: string[] }
-
-export async function markFrames(core: LensCore): Promise<MarkSet> {
-  const marks: Marks = new Map();
-  const unread: string[] = [];
-  for (const { frame, activity, failure } of await frameActivity(core)) {
-    if (activity) marks.set(frame.frameId, { doc: activity.doc, seq: activity.seq, count: activity.count });
-    else unread.push(`${where(frame)} could not be read before the action (${failure})`);
-  }
-  return { marks, unread };
-}
-
-export interface EventsRead {
-  events: MutationEvent[];
-  domChanged: boolean;
-  /** Frames whose log could not be read, with the reason: what they showed is unknown. */
-  unread: string[];
-}
-
-/** Events logged since `marks` in every frame, and whether any frame's DOM changed at all. */
-export async function eventsSince(core: LensCore, marks: Marks): Promise<EventsRead> {
-  const frames = await live(core);
-  let domChanged = false;
-  const unread: string[] = [];
-  const lists = await Promise.all(frames.map(async (frame) => {
-    const mark = marks.get(frame.frameId);
-    try {
-      const [r, activity] = await Promise.all([
-        engineCall(frame, 'mutationsSince', [mark?.doc ?? null, mark?.seq ?? 0]),
-        engineCall(frame, 'domActivity'),
-      ]);
-      if (!mark || mark.doc !== activity.doc || mark.count !== activity.count) domChanged = true;
-      return r.events.map((e) => ({ ...e, frame: frame.ordinal }));
-    } catch (e) {
-      unread.push(`the log of ${where(frame)} could not be read (${describeFailure(e)}), so errors shown there are unknown`);
-      return [];
-    }
-  }));
-  return { events: lists.flat().sort((a, b) => a.timestamp - b.timestamp), domChanged, unread };
 }
 
 /** The last `limit` events across frames, oldest first, and the frames whose log could not be read. */
