@@ -396,37 +396,47 @@ function abbreviate(s: string): { defs: string; html: string } {
     if (t.name === 'template' && DEFINITION.test(s.slice(t.start, t.end))) continue;
     // A run must read back as one bare attribute, and its definition must end at its own
     // `</template>` and hold no slot of a template body (`{{v}}`): no "<", no "{{".
-    const runs = t.valued.filter((h) => /\s/.test(s[h.start - 1]) && /[\s/>]/.test(s[h.end] ?? '') && !/<|\{\{/.test(s.slice(h.start, h.end)));
-    if (runs.length) tags.push(runs);
+    const valued = t.valued.filter((h) => /\s/.test(s[h.start - 1]) && /[\s/>]/.test(s[h.end] ?? '') && !/<|\{\{/.test(s.slice(h.start, h.end)));
+    if (valued.length) tags.push(valued);
   }
-  const count = () => {
-    const n = new Map<string, number>();
-    for (const runs of tags) for (const h of runs) { const k = s.slice(h.start, h.end); n.set(k, (n.get(k) ?? 0) + 1); }
+  // Runs are numbered by their text once, so that counting and joining compare numbers.
+  const texts: string[] = [];
+  const numberOf = new Map<string, number>();
+  const intern = (text: string) => {
+    let n = numberOf.get(text);
+    if (n === undefined) { n = texts.length; numberOf.set(text, n); texts.push(text); }
     return n;
   };
+  const runs = tags.map((hs) => hs.map((h) => ({ ...h, n: intern(s.slice(h.start, h.end)) })));
+  const count = () => {
+    const c = new Array<number>(texts.length).fill(0);
+    for (const rs of runs) for (const r of rs) c[r.n]++;
+    return c;
+  };
+  const spaced = (a: Hole, b: Hole) => b.start > a.end && !/\S/.test(s.slice(a.end, b.start));
   for (let round = 0; round < JOIN_ROUNDS; round++) {
     const single = count();
     const pairs = new Map<string, number>();
-    const pairKey = (a: Hole, b: Hole) => (/^\s+$/.test(s.slice(a.end, b.start)) ? s.slice(a.start, b.end) : undefined);
-    for (const runs of tags) for (let i = 1; i < runs.length; i++) {
-      const k = pairKey(runs[i - 1], runs[i]);
-      if (k !== undefined) pairs.set(k, (pairs.get(k) ?? 0) + 1);
+    for (const rs of runs) for (let i = 1; i < rs.length; i++) {
+      if (!spaced(rs[i - 1], rs[i])) continue;
+      const k = `${rs[i - 1].n} ${s.slice(rs[i - 1].end, rs[i].start)} ${rs[i].n}`;
+      pairs.set(k, (pairs.get(k) ?? 0) + 1);
     }
     let joined = false;
-    for (const runs of tags) for (let i = 1; i < runs.length; i++) {
-      const k = pairKey(runs[i - 1], runs[i]);
-      if (k === undefined) continue;
-      const both = pairs.get(k)!;
-      const a = single.get(s.slice(runs[i - 1].start, runs[i - 1].end))!;
-      const b = single.get(s.slice(runs[i].start, runs[i].end))!;
+    for (const rs of runs) for (let i = 1; i < rs.length; i++) {
+      if (!spaced(rs[i - 1], rs[i])) continue;
+      const both = pairs.get(`${rs[i - 1].n} ${s.slice(rs[i - 1].end, rs[i].start)} ${rs[i].n}`) ?? 0;
       // Joined when they come together at least as often as either comes alone.
-      if (both < 2 || 2 * both < Math.max(a, b)) continue;
-      runs.splice(i - 1, 2, { start: runs[i - 1].start, end: runs[i].end });
+      if (both < 2 || 2 * both < Math.max(single[rs[i - 1].n], single[rs[i].n])) continue;
+      const start = rs[i - 1].start;
+      const end = rs[i].end;
+      rs.splice(i - 1, 2, { start, end, n: intern(s.slice(start, end)) });
       joined = true;
     }
     if (!joined) break;
   }
-  const counts = [...count()].filter(([, n]) => n >= 2).sort((x, y) => y[1] - x[1]);
+  const counted = count();
+  const counts = counted.map((n, i): [string, number] => [texts[i], n]).filter(([, n]) => n >= 2).sort((x, y) => y[1] - x[1]);
   const names = new Map<string, string>();
   let defs = '';
   let k = 0;
@@ -434,17 +444,17 @@ function abbreviate(s: string): { defs: string; html: string } {
     let next = k;
     do next++; while (bareNames.has(`a${next}`));
     const name = `a${next}`;
+    // A run holds no "<" (see above), so its definition reads back whole.
     const definition = `<template id="${name}">${run}</template>`;
-    if (!readsBack(definition, `<template id="${name}">`.length)) continue;
     if (n * (estimateTokens(` ${run}`) - estimateTokens(` ${name}`)) <= estimateTokens(definition)) continue;
     k = next;
     names.set(run, name);
     defs += definition;
   }
   const edits: Array<Hole & { text: string }> = [];
-  for (const runs of tags) for (const h of runs) {
-    const name = names.get(s.slice(h.start, h.end));
-    if (name) edits.push({ ...h, text: name });
+  for (const rs of runs) for (const r of rs) {
+    const name = names.get(texts[r.n]);
+    if (name) edits.push({ start: r.start, end: r.end, text: name });
   }
   if (!edits.length) return { defs: '', html: s };
   edits.sort((a, b) => a.start - b.start);
