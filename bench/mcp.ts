@@ -17,7 +17,7 @@ import { launchChromium } from '../src/browser/chromium.js';
 import type { Lens } from '../src/browser/lens.js';
 import type { SemanticV3Result } from '../src/model/contracts/schema.js';
 import { countTokens, loadTokenizer } from '../src/model/renderers/tokens.js';
-import { watchConsole } from '../src/tools/console.js';
+import { watchConsole } from '../src/tools/cdp.js';
 import { watchNetwork } from '../src/tools/requests.js';
 import { runTool } from '../src/tools/registry.js';
 import { CORPUS, DEFAULT_SETS } from './inputs.js';

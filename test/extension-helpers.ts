@@ -15,9 +15,9 @@ const EXT = join(ROOT, 'extension/dist');
 /** Builds the extension when it is missing or older than its sources (CI runs only `npm run build`). */
 function ensureBuilt(): void {
   const manifest = join(EXT, 'manifest.json');
-  // Recursive: src/model has subfolders, and a changed file does not touch its folder's time.
+  // Recursive: src/model has subfolders, and a changed file does not touch its folder's time. src/tools is bundled into the service worker.
   const newest = (dir: string): number => Math.max(0, ...readdirSync(dir, { withFileTypes: true }).map((e) => (e.isDirectory() ? newest(join(dir, e.name)) : statSync(join(dir, e.name)).mtimeMs)));
-  const sources = ['extension/src', 'src/page', 'src/model', 'src/core'].map((d) => newest(join(ROOT, d)));
+  const sources = ['extension/src', 'src/page', 'src/model', 'src/core', 'src/tools'].map((d) => newest(join(ROOT, d)));
   const script = statSync(join(ROOT, 'scripts/build-extension.mjs')).mtimeMs;
   if (existsSync(manifest) && statSync(manifest).mtimeMs >= Math.max(script, ...sources)) return;
   execFileSync(process.execPath, [join(ROOT, 'scripts/build-extension.mjs')], { stdio: 'inherit' });

@@ -233,6 +233,42 @@ matrix('a value the field does not keep is refused, saying what it shows; a pick
   assert.equal(await p.page.inputValue('input[type=date]'), '2026-11-23');
 }, 'actions-todo.html');
 
+matrix('recovery: an element re-rendered since the snapshot is found again by role, name and place; a renamed one is not', async (p, snap) => {
+  // The extension once answered UNKNOWN_ID here: it had no recovery.
+  const save = idOf(snap, 'Save');
+  await p.page.evaluate(() => (window as any).rerender());
+  const r = await p.act(`click(${save})`);
+  assert.equal(r.ok, true, show(r));
+  assert.equal(r.method, 'mouse');
+  assert.equal(r.recovered?.from, save, show(r));
+  assert.notEqual(r.recovered?.to, save);
+  assert.equal(r.recovered?.confidence, 1);
+  assert.match(r.detail ?? '', /^recovered element \(ID \w+ → ID \w+, confidence 1\); clicked/);
+  assert.equal(await p.page.textContent('#status'), 'Saved 1 times');
+  const discard = idOf(await p.snapshot(), 'Discard');
+  await p.page.evaluate(() => (window as any).rerenderRenamed());
+  const refused = await p.act(`click(${discard})`);
+  assert.equal(refused.error?.code, 'UNKNOWN_ID', show(refused));
+  assert.match(refused.error!.message, /\(button "Discard"\) is gone and could not be recovered: no element on the page has the same role and name/);
+  assert.equal(await p.page.textContent('#status'), 'Saved 1 times');
+}, 'actions-rerender.html');
+
+matrix('refusal: a cover\'s own button is named in the refusal, and that ID can be clicked to clear the way', async (p, snap) => {
+  // The extension once named the cover but not its control (no way to dismiss it by ID).
+  const buy = idOf(snap, 'Buy now');
+  const r = await p.act(`click(${buy})`);
+  assert.equal(r.error?.code, 'COVERED', show(r));
+  assert.match(r.error!.message, /covered by div\.cookie-banner "Accept all"/);
+  const accept = /its control (\d+) "Accept all"/.exec(r.error!.message)?.[1];
+  assert.ok(accept, r.error!.message);
+  assert.equal(await p.page.textContent('#result'), 'Nothing bought', 'nothing was clicked through the banner');
+  const dismissed = await p.act(`click(${accept})`);
+  assert.equal(dismissed.ok, true, show(dismissed));
+  const ok = await p.act(`click(${buy})`, { expect: { type: 'element_appears', text: 'Bought!' } });
+  verified(ok);
+  assert.equal(await p.page.textContent('#result'), 'Bought!');
+}, 'actions-cookie.html');
+
 for (const name of ['cdp', 'extension'] as const) {
   for (const [what, body, page] of cases) {
     test(`[${name}] ${what}`, async () => {

@@ -8,7 +8,7 @@ import type { ActionResult, ExpectedOutcome } from '../../src/model/contracts/ou
 import { runAct } from '../../src/core/act.js';
 import { extensionActHost } from './hostEngine.js';
 import { trustedInput } from './input.js';
-import { restoreTab } from './tab.js';
+import { restoreTab, saveTab } from './tab.js';
 
 export interface ActOptions {
   /** What the action should do: verified when given, as on the CDP host (nothing is verified by default). */
@@ -29,6 +29,8 @@ export async function act(tabId: number, input: string | Action, opts: ActOption
   const input_ = opts.trusted === false ? { ok: false as const, reason: 'trusted input was turned off' }
     : wanted ? await trustedInput(tabId) : { ok: false as const, reason: 'not needed' };
   const result = await runAct(extensionActHost(tabId, input_.ok), input, { ...(opts.expect && { expect: opts.expect }) });
+  // IDs the action named (a cover's control, a recovered element) are kept across service-worker restarts.
+  await saveTab(tabId);
   if (!input_.ok && wanted && result.method === 'js') {
     result.warnings = [...result.warnings ?? [], `no trusted input (${input_.reason}): DOM events were used, which the page can tell apart from a person's`];
   }

@@ -1,13 +1,15 @@
 // The service worker: the second host of the one engine. It reads and acts through the content
 // scripts (snapshot.ts, act.ts), runs the agent loop against `pagelens serve` (agent.ts), and
 // serves the side panel over a port. For automation and tests it exposes
-//   self.pagelens = { snapshot(tabId, options), act(tabId, action, options), runTask(tabId, task, { backend }) }
+//   self.pagelens = { snapshot(tabId, options), act(tabId, action, options), runTask(tabId, task, { backend }),
+//                     tools: { list(tabId), call(tabId, name, args) } }   (also as tools/list, tools/call messages)
 // where snapshot's options.mode is semantic_v3 (default), skeleton, full or hybrid (quality, marks).
 import { act, type ActOptions } from './act.js';
 import { runTask, type TaskOptions, type TaskStep } from './agent.js';
 import type { PanelCommand, PanelEvent } from './panel.js';
 import { snapshot, type SnapshotOptions } from './snapshot.js';
 import { releaseInput } from './input.js';
+import { callTool, listTools } from './tools.js';
 import type { Action } from '../../src/model/contracts/actions.js';
 
 const api = {
@@ -15,10 +17,24 @@ const api = {
   act: (tabId: number, action: string | Action, options: ActOptions = {}) => act(tabId, action, options),
   // The debugger is given back when a task ends, so that Chrome's "debugging this browser" bar goes.
   runTask: (tabId: number, task: string, options: Omit<TaskOptions, 'onStep' | 'stopped'>) => runTask(tabId, task, options).finally(() => releaseInput(tabId)),
+  /** The tool registry's tools on a tab (the MCP server's definitions and dispatcher): tools/list and tools/call. */
+  tools: { list: (tabId: number) => listTools(tabId), call: (tabId: number, name: string, args: unknown = {}) => callTool(tabId, name, args) },
   /** Gives the tab back: detaches the debugger if this extension attached it. */
   release: (tabId: number) => releaseInput(tabId),
 };
 (self as unknown as { pagelens: typeof api }).pagelens = api;
+
+// tools/list and tools/call from the extension's own pages (the side panel, an agent UI): the
+// active tab unless tabId is given. Other extensions' and pages' messages are not ours.
+chrome.runtime.onMessage.addListener((raw, sender, reply) => {
+  const m = raw as { type?: string; tabId?: number; name?: string; arguments?: unknown } | null;
+  if (sender.url && !sender.url.startsWith(`chrome-extension://${chrome.runtime.id}/`)) return;
+  if (m?.type !== 'tools/list' && m?.type !== 'tools/call') return;
+  void targetTab(m.tabId)
+    .then((tabId): Promise<unknown> => (m.type === 'tools/list' ? listTools(tabId) : callTool(tabId, String(m.name), m.arguments ?? {})))
+    .then(reply, (e: Error) => reply({ isError: true, text: `BAD_INPUT: ${e.message}`, data: { error: { code: 'BAD_INPUT', message: e.message } } }));
+  return true;
+});
 
 // The toolbar button opens the side panel.
 chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => {});

@@ -43,6 +43,8 @@ declare namespace chrome {
     export function detach(target: Debuggee): Promise<void>;
     export function sendCommand<T = unknown>(target: Debuggee, method: string, params?: object): Promise<T>;
     export const onDetach: { addListener(cb: (source: Debuggee, reason: string) => void): void };
+    /** CDP events of the attached targets (Page.*, Runtime.* once enabled). */
+    export const onEvent: { addListener(cb: (source: Debuggee, method: string, params?: object) => void): void };
   }
   export { _debugger as debugger };
   export namespace dom {

@@ -8,7 +8,10 @@ import type { HostElement, HostEngine, HostFrame } from '../../src/model/contrac
 import type { ActHost, Navigation, SettleRequest, Settled } from '../../src/core/port.js';
 import { insertText, mouseMove, mousePress, pressKeys, selectAll } from './input.js';
 import { describe, layoutFrames, type ExtFrame } from './layout.js';
-import { ask, ExtensionError, ordinalOf, tabState } from './tab.js';
+import { recoverFrom } from '../../src/model/acting/recover.js';
+import { globalId } from '../../src/model/pagemodel/page.js';
+import { readModel } from './snapshot.js';
+import { ask, ExtensionError, noteSeen, ordinalOf, saveTab, tabState } from './tab.js';
 import { resolveId } from './target.js';
 
 /** The host's own handle on a frame: Chrome's frameId and its parent's. */
@@ -71,6 +74,20 @@ export function extensionEngine(tabId: number): HostEngine {
     },
     release: async () => {},
     sighting: (gid) => state.seen.get(gid),
+    noteControl(frame, doc, control) {
+      const issued = doc ?? state.docs.get(frame.ordinal);
+      if (issued) noteSeen(state, { nodes: [{ gid: globalId(frame.ordinal, control.id), role: control.role, name: control.name, frame: frame.ordinal, box: [0, 0, 0, 0] }], docs: { [frame.ordinal]: issued } });
+    },
+    async recover(gid) {
+      const lost = state.seen.get(gid);
+      if (!lost?.doc) return { ok: false, code: 'UNKNOWN_ID', message: `element ${gid} is gone and was in no snapshot of this tab, so there is nothing to match it by` };
+      // Read for ourselves: what the agent was shown stays what it was shown.
+      const r = recoverFrom(gid, lost, await readModel(tabId, { fullPage: true, handOut: false }));
+      // The match is named to the agent in the result: handed out like a snapshot's IDs.
+      if (r.ok) noteSeen(state, { nodes: [{ gid: r.gid, role: r.found.role, name: r.found.name, frame: lost.frame, box: [r.found.centre[0], r.found.centre[1], 0, 0] }], docs: { [lost.frame]: lost.doc } });
+      if (r.ok) await saveTab(tabId);
+      return r;
+    },
     describe,
     typeByScript(el, value) {
       const { frameId, doc, local } = elementRef(el);

@@ -33,7 +33,8 @@ export interface SnapshotOptions {
 }
 
 /** The page model of a tab; the IDs in it are bound to the documents that issued them. */
-export async function readModel(tabId: number, opts: SnapshotOptions & { structure?: boolean } = {}): Promise<PageModel> {
+/** `handOut: false`: a read for the extension itself (recovery): nothing in it is recorded as handed out, no ID is re-bound. */
+export async function readModel(tabId: number, opts: SnapshotOptions & { structure?: boolean; handOut?: boolean } = {}): Promise<PageModel> {
   const t0 = performance.now();
   const viewportOnly = !opts.fullPage;
   const engine = { viewportOnly, ...(opts.structure && { structure: true, attributes: true }) };
@@ -62,12 +63,13 @@ export async function readModel(tabId: number, opts: SnapshotOptions & { structu
   const model = composePage(mainRead.snapshot, placed, frames.map(frameInfo), viewportOnly, 0, warnings);
   model.timeMs = Math.round((performance.now() - t0) * 10) / 10;
   if (mainRead.lastId) state.idHighWater = Math.max(state.idHighWater, mainRead.lastId);
+  if (opts.handOut === false) return model;
   // Frames read before keep their lineage even when this read missed them.
   state.docs = new Map([...state.docs, ...Object.entries(model.docs).map(([k, v]) => [Number(k), v] as [number, string])]);
   const read = frames.filter((_, i) => reads[i]);
   state.frameOf = new Map(read.map((f) => [f.ordinal, f.frameId]));
   state.documents = new Map(read.flatMap((f) => (f.documentId ? [[f.ordinal, f.documentId] as [number, string]] : [])));
-  noteSeen(state, model.nodes);
+  noteSeen(state, model);
   await saveTab(tabId);
   return model;
 }

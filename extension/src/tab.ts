@@ -1,7 +1,8 @@
 // Talking to the content scripts of one tab, and what the service worker remembers about it:
 // each frame's stable ordinal (the "1" of "f1_5"), and which document issued the IDs of the last
 // snapshot, so that an ID is refused in any other document, as the CDP host refuses it.
-import type { Seen } from '../../src/model/acting/stale.js';
+import type { LostElement } from '../../src/model/acting/recover.js';
+import type { PageModel } from '../../src/model/pagemodel/page.js';
 import { ERROR_CODES, PagelensError, type ErrorCode } from '../../src/model/contracts/errors.js';
 import { answerSchema } from './answers.js';
 import { CHANNEL, type Answers, type Reply, type RequestBody } from './messages.js';
@@ -65,16 +66,21 @@ export interface TabState {
   documents: Map<number, string>;
   /** The highest ID any document of the tab issued: a new document numbers above it. */
   idHighWater: number;
-  /** ID → what the element was when a snapshot handed it out (role, name), for the stale check. */
-  seen: Map<string, Seen>;
+  /** ID → what the element was when a snapshot handed it out (role, name, where, in which document), for the stale check and recovery. */
+  seen: Map<string, LostElement>;
 }
 
 /** As many sightings as the CDP host keeps (ids.ts): every target of a 50k-element page. */
 const MAX_SEEN = 60_000;
 
 /** Records what a snapshot handed out; the oldest sightings beyond the limit are forgotten. */
-export function noteSeen(state: TabState, nodes: Array<{ gid: string; role: string; name: string }>): void {
-  for (const n of nodes) { state.seen.delete(n.gid); state.seen.set(n.gid, { role: n.role, name: n.name }); }
+export function noteSeen(state: TabState, model: { nodes: Array<Pick<PageModel['nodes'][number], 'gid' | 'role' | 'name' | 'frame' | 'box'>>; docs: PageModel['docs'] }): void {
+  for (const n of model.nodes) {
+    const doc = model.docs[n.frame];
+    if (!doc) continue;
+    state.seen.delete(n.gid);
+    state.seen.set(n.gid, { role: n.role, name: n.name, doc, frame: n.frame, centre: [n.box[0] + n.box[2] / 2, n.box[1] + n.box[3] / 2] });
+  }
   for (const k of state.seen.keys()) { if (state.seen.size <= MAX_SEEN) break; state.seen.delete(k); }
 }
 
@@ -90,7 +96,7 @@ export async function restoreTab(tabId: number): Promise<TabState> {
   const known = tabs.get(tabId);
   if (known) return known;
   const saved = (await chrome.storage.session.get([key(tabId)]).catch(() => ({} as Record<string, unknown>)))[key(tabId)] as
-    { ordinals: Array<[number, number]>; nextOrdinal: number; frameOf: Array<[number, number]>; docs: Array<[number, string]>; documents: Array<[number, string]>; idHighWater?: number; seen?: Array<[string, Seen]> } | undefined;
+    { ordinals: Array<[number, number]>; nextOrdinal: number; frameOf: Array<[number, number]>; docs: Array<[number, string]>; documents: Array<[number, string]>; idHighWater?: number; seen?: Array<[string, LostElement]> } | undefined;
   if (!saved || tabs.has(tabId)) return tabState(tabId);
   const state: TabState = { ordinals: new Map(saved.ordinals), nextOrdinal: saved.nextOrdinal, frameOf: new Map(saved.frameOf), docs: new Map(saved.docs), documents: new Map(saved.documents), idHighWater: saved.idHighWater ?? 0, seen: new Map(saved.seen ?? []) };
   tabs.set(tabId, state);

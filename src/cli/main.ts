@@ -18,6 +18,9 @@ import { addAgentCommands, agentCommand } from './agent.js';
 import { addObserveCommands, parseMaxTokens, printFilteredSnapshot } from './observe.js';
 import { addExploreCommands } from './explore.js';
 import { addMcpCommand } from './mcp.js';
+import { snapshotAnswer, type SnapshotAnswer } from '../tools/snapshotAnswer.js';
+import type { AxTreeResult } from '../model/renderers/axtree.js';
+import type { SemanticV3Result } from '../model/contracts/schema.js';
 import { describeError } from './errors.js';
 
 const DEMO_PAGE = fileURLToPath(new URL('../../../assets/demo.html', import.meta.url));
@@ -68,29 +71,28 @@ async function snapshotCommand(target: string, flags: SnapshotFlags): Promise<vo
   });
   try {
     if (flags.query !== undefined) return await printFilteredSnapshot(open.lens, { ...flags, query: flags.query });
-    if (flags.mode === 'axtree') {
-      const ax = await open.lens.axtree();
-      process.stdout.write((flags.format === 'text' ? ax.outline : flags.pretty ? formatPayload(ax) : JSON.stringify(ax)) + '\n');
-      process.stderr.write(`pagelens: ${ax.meta.interactiveNodes} interactive of ${ax.meta.keptNodes} kept AX nodes (${ax.meta.axNodes} in Chrome's tree), ${ax.meta.taggedInteractive} carry a data-llm-id, outline ${ax.meta.estimatedTokens} tokens (o200k), ${ax.meta.extractionTimeMs} ms\n`);
-      return;
-    }
     if (isArtifact(flags.mode)) {
       await artifactCommand(open.lens, flags.mode, flags);
       return;
     }
-    if (flags.format === 'text') {
-      const text = await open.lens.text({ fullPage: flags.fullPage });
-      process.stdout.write(text + '\n');
-      process.stderr.write(`pagelens: ${await countTokens(text)} tokens (o200k)\n`);
-      return;
-    }
-    const result = await open.lens.snapshot({ mode: flags.mode as 'semantic_v3' | 'semantic', fullPage: flags.fullPage, boxes: flags.boxes });
-    process.stdout.write((flags.pretty ? formatPayload(result) : JSON.stringify(result)) + '\n');
-    const m = result.meta;
-    process.stderr.write(`pagelens: ${m.viewportElements} elements shown of ${m.totalElements} visible (${m.prunedElements} off screen, ${m.occludedElements} covered), ${m.estimatedTokens} tokens (o200k), ${m.extractionTimeMs} ms\n`);
+    // The text every face gives for this mode and format (tools/snapshotAnswer.ts); the CLI adds --pretty and a summary line.
+    const r = await snapshotAnswer(open.lens, { mode: flags.mode, format: flags.format, fullPage: flags.fullPage, boxes: flags.boxes, tree: false });
+    process.stdout.write((flags.pretty ? formatPayload(r.data) : r.text) + '\n');
+    process.stderr.write(`pagelens: ${await summaryOf(flags, r)}\n`);
   } finally {
     await open.close();
   }
+}
+
+/** The summary line of a semantic_v3, semantic or axtree snapshot (stderr). */
+async function summaryOf(flags: SnapshotFlags, r: SnapshotAnswer): Promise<string> {
+  if (flags.mode === 'axtree') {
+    const m = (r.data as AxTreeResult).meta;
+    return `${m.interactiveNodes} interactive of ${m.keptNodes} kept AX nodes (${m.axNodes} in Chrome's tree), ${m.taggedInteractive} carry a data-llm-id, outline ${m.estimatedTokens} tokens (o200k), ${m.extractionTimeMs} ms`;
+  }
+  if (flags.format === 'text') return `${await countTokens(r.text)} tokens (o200k)`;
+  const m = (r.data as SemanticV3Result).meta;
+  return `${m.viewportElements} elements shown of ${m.totalElements} visible (${m.prunedElements} off screen, ${m.occludedElements} covered), ${m.estimatedTokens} tokens (o200k), ${m.extractionTimeMs} ms`;
 }
 
 /** skeleton, full or hybrid: the payload on stdout, the screenshot to a file when asked, one summary line. */

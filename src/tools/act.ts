@@ -2,37 +2,32 @@
 // values, key, paths, accept, promptText) with `id` in place of its `ref`. Each answers through
 // runAction: the ActionResult, modal states, and a delta (a snapshot after a navigation).
 import { z } from 'zod';
-import type { Lens } from '../browser/lens.js';
 import { ElementId, type Action } from '../model/contracts/actions.js';
 import { PagelensError, asPagelensError } from '../model/contracts/errors.js';
 import type { ActionResult } from '../model/contracts/outcome.js';
 import { unsafeSchemaReason } from '../model/safety/schemaSafety.js';
 import { finishPending, refuseWhileDialog, runAction } from './acting.js';
+import type { ActHost } from '../core/port.js';
+import { findOnFrames } from '../core/verify.js';
 import { defineTool, type ToolContext, type ToolDef } from './types.js';
 
 const id = ElementId.describe('Element ID from a snapshot ("12", "f1_5")');
 const expect = z.string().min(1).optional().describe(
   'Outcome to verify: navigation[:URL-PART], element_appears:TEXT, element_disappears:TEXT, value_changes, state_changes, any_change or no_change; alternatives joined by |',
 );
-/** How long Playwright-level fallbacks (modifier clicks, uploads) may wait for an element. */
-const LOCATOR_TIMEOUT_MS = 5000;
 
 function act(ctx: ToolContext, action: Action, expected?: string): Promise<ActionResult> {
   return ctx.lens.act(action, expected ? { expect: expected } : {});
 }
 
-/** An action done through Playwright rather than lens.act, reported the same way. */
-async function viaPlaywright(what: string, method: ActionResult['method'], run: () => Promise<string>): Promise<ActionResult> {
+/** An action done through the host's extras rather than lens.act, reported the same way. */
+async function viaExtras(what: string, method: ActionResult['method'], run: () => Promise<string>): Promise<ActionResult> {
   try {
     return { action: what, ok: true, method, detail: await run() };
   } catch (e) {
     const err = e instanceof PagelensError ? e : new PagelensError('NOT_ACTIONABLE', asPagelensError(e).message);
     return { action: what, ok: false, method: 'none', error: { code: err.code, message: err.message } };
   }
-}
-
-async function locate(lens: Lens, elementId: string) {
-  return lens.locator(elementId);
 }
 
 const FieldType = z.enum(['textbox', 'checkbox', 'radio', 'combobox', 'slider']);
@@ -67,11 +62,11 @@ const TEXT_WAIT_MS = 10_000;
  * until `text` shows (or, with gone, shows nowhere), or the time is up: null when it happened,
  * else why not. Text not found while a frame could not be searched is not gone.
  */
-async function waitText(lens: Lens, text: string, gone: boolean): Promise<string | null> {
+async function waitText(port: ActHost, text: string, gone: boolean): Promise<string | null> {
   const deadline = Date.now() + TEXT_WAIT_MS;
   let last = { found: false, unread: [] as string[] };
   while (Date.now() < deadline) {
-    last = await lens.findText(text);
+    last = await findOnFrames(port, { text }, 'Cannot search for the text');
     if (gone ? !last.found && !last.unread.length : last.found) return null;
     await new Promise((res) => setTimeout(res, 200));
   }
@@ -109,12 +104,13 @@ export const ACT_TOOLS: ToolDef[] = [
     run: (ctx, a) => runAction(ctx, async () => {
       const button = a.button ?? 'left';
       if (!a.modifiers?.length && button === 'left') return act(ctx, { type: a.doubleClick ? 'dblclick' : 'click', id: a.id }, a.expect);
-      // lens.act clicks the left button alone: Playwright's locator presses another or holds modifiers.
+      // lens.act clicks the left button alone: the host's extras press another or hold modifiers.
       const how = [button !== 'left' && `${button} button`, a.modifiers?.length && `holding ${a.modifiers.join('+')}`].filter(Boolean).join(', ');
       const what = `${a.doubleClick ? 'dblclick' : 'click'}(${a.id}) with ${how}`;
-      return viaPlaywright(what, 'mouse', async () => {
-        const loc = await locate(ctx.lens, a.id);
-        await loc.click({ button, ...(a.modifiers && { modifiers: a.modifiers }), clickCount: a.doubleClick ? 2 : 1, timeout: LOCATOR_TIMEOUT_MS });
+      const clickWith = ctx.extras.clickWith;
+      if (!clickWith) throw new PagelensError('BAD_INPUT', `this host clicks with the left button alone, without modifiers: leave out button and modifiers.`);
+      return viaExtras(what, 'mouse', async () => {
+        await clickWith(a.id, { button, ...(a.modifiers && { modifiers: a.modifiers }), clicks: a.doubleClick ? 2 : 1 });
         return `${a.doubleClick ? 'double-clicked' : 'clicked'} ${a.id} with ${how}`;
       });
     }),
@@ -191,6 +187,7 @@ export const ACT_TOOLS: ToolDef[] = [
       paths: z.array(z.string().min(1)).optional().describe('Absolute paths of the files'),
       id: id.optional().describe('A file input, when no chooser is open'),
     }),
+    needs: ['extras.setInputFiles', 'extras.watchChoosers'],
     run: async (ctx, a) => {
       // Refused before the chooser is touched: a refusal leaves it open for a path that may be read.
       const paths = ctx.host?.checkUploads ? await ctx.host.checkUploads(a.paths ?? []) : a.paths ?? [];
@@ -198,9 +195,9 @@ export const ACT_TOOLS: ToolDef[] = [
         const chooser = ctx.state.modal.chooser;
         if (chooser) {
           ctx.state.modal.chooser = undefined;
-          return viaPlaywright(`file_upload(${paths.length} files)`, 'none', async () => {
+          return viaExtras(`file_upload(${paths.length} files)`, 'none', async () => {
             try {
-              await chooser.setFiles(paths, { timeout: LOCATOR_TIMEOUT_MS });
+              await chooser.setFiles(paths);
             } catch (e) {
               // A file that cannot be read fails before the chooser is touched: it stays open for a retry.
               ctx.state.modal.chooser = chooser;
@@ -211,8 +208,8 @@ export const ACT_TOOLS: ToolDef[] = [
         }
         const target = a.id;
         if (!target) throw new PagelensError('NOT_ACTIONABLE', 'No file chooser is open: click the file input first, or give its id.');
-        return viaPlaywright(`file_upload(${target}, ${paths.length} files)`, 'none', async () => {
-          await (await locate(ctx.lens, target)).setInputFiles(paths, { timeout: LOCATOR_TIMEOUT_MS });
+        return viaExtras(`file_upload(${target}, ${paths.length} files)`, 'none', async () => {
+          await ctx.extras.setInputFiles!(target, paths);
           return `set ${paths.length} file(s) on ${target}`;
         });
       });
@@ -223,12 +220,11 @@ export const ACT_TOOLS: ToolDef[] = [
     description: 'Answer the open dialog (alert, confirm, prompt): accept or dismiss, with promptText for a prompt.',
     input: z.strictObject({ accept: z.boolean().describe('Accept (OK) or dismiss (Cancel)'), promptText: z.string().optional().describe('The answer to a prompt') }),
     run: async (ctx, a) => {
-      const d = ctx.state.modal.dialog;
+      const d = ctx.page.dialogs.pending();
       if (!d) throw new PagelensError('NOT_ACTIONABLE', 'No dialog is open.');
-      ctx.state.modal.dialog = undefined;
-      const what = `${a.accept ? 'accepted' : 'dismissed'} the ${d.type()} "${d.message()}"`;
+      const what = `${a.accept ? 'accepted' : 'dismissed'} the ${d.type} "${d.message}"`;
       const next = ctx.state.modal.next();
-      if (a.accept) await d.accept(a.promptText); else await d.dismiss();
+      await ctx.page.dialogs.answer(a.accept ? { accept: true, ...(a.promptText !== undefined && { promptText: a.promptText }) } : { accept: false });
       return finishPending(ctx, { action: `handle_dialog(${a.accept ? 'accept' : 'dismiss'})`, ok: true, method: 'none', detail: what }, next);
     },
   }),
@@ -248,7 +244,7 @@ export const ACT_TOOLS: ToolDef[] = [
         if (a.time !== undefined) await new Promise((r) => setTimeout(r, a.time! * 1000));
         for (const [text, gone] of [[a.text, false], [a.textGone, true]] as const) {
           if (text === undefined) continue;
-          const failed = await waitText(ctx.lens, text, gone);
+          const failed = await waitText(ctx.port, text, gone);
           if (failed) return { action: what, ok: false, method: 'none', error: { code: 'NOT_ACTIONABLE', message: failed } };
         }
         return { action: what, ok: true, method: 'none', detail: 'waited' };
@@ -263,8 +259,9 @@ export const ACT_TOOLS: ToolDef[] = [
       limit: z.number().int().positive().optional().describe('Candidates to return (default 5)'),
       maxTokens: z.number().int().positive().optional().describe('Budget of the tree they are chosen from (default 2000)'),
     }),
+    needs: ['observe'],
     run: async ({ lens }, a) => {
-      const r = await lens.observe(a.instruction, { ...(a.limit && { limit: a.limit }), ...(a.maxTokens && { maxTokens: a.maxTokens }) });
+      const r = await lens.observe!(a.instruction, { ...(a.limit && { limit: a.limit }), ...(a.maxTokens && { maxTokens: a.maxTokens }) });
       return { text: JSON.stringify(r), data: r };
     },
   }),
@@ -272,7 +269,8 @@ export const ACT_TOOLS: ToolDef[] = [
     name: 'act',
     description: 'Do what an instruction says ("click Sign in", "type hello into the search box"): finds the element, acts, verifies. Refuses when two candidates are too close to call.',
     input: z.strictObject({ instruction: z.string().min(1), expect, maxTokens: z.number().int().positive().optional() }),
-    run: (ctx, a) => runAction(ctx, () => ctx.lens.actOn(a.instruction, { ...(a.expect && { expect: a.expect }), ...(a.maxTokens && { maxTokens: a.maxTokens }) })),
+    needs: ['actOn'],
+    run: (ctx, a) => runAction(ctx, () => ctx.lens.actOn!(a.instruction, { ...(a.expect && { expect: a.expect }), ...(a.maxTokens && { maxTokens: a.maxTokens }) })),
   }),
   defineTool({
     name: 'extract',
@@ -282,9 +280,10 @@ export const ACT_TOOLS: ToolDef[] = [
       schema: z.string().optional().describe('JSON Schema of the answer, as a JSON string, e.g. {"type":"object","properties":{"price":{"type":"string"}}}'),
       maxTokens: z.number().int().positive().optional(),
     }),
+    needs: ['extract'],
     run: async ({ lens }, a) => {
       const schema = a.schema === undefined ? undefined : schemaFrom(a.schema);
-      const r = await lens.extract(a.instruction, schema, { ...(a.maxTokens && { maxTokens: a.maxTokens }) });
+      const r = await lens.extract!(a.instruction, schema as never, { ...(a.maxTokens && { maxTokens: a.maxTokens }) });
       return { text: JSON.stringify(r), data: r, ...(!r.ok && { isError: true }) };
     },
   }),

@@ -38,7 +38,7 @@ export interface AnswerOptions {
 /** Refuses to act while a dialog blocks the page: any input would hang behind it. */
 export function refuseWhileDialog(ctx: ToolContext): void {
   const d = ctx.state.modal.dialog;
-  if (d) throw new PagelensError('NOT_ACTIONABLE', `A ${d.type()} dialog is open ("${d.message()}"): answer it with browser_handle_dialog first.`);
+  if (d) throw new PagelensError('NOT_ACTIONABLE', `A ${d.type} dialog is open ("${d.message}"): answer it with browser_handle_dialog first.`);
 }
 
 /**
@@ -48,9 +48,9 @@ export function refuseWhileDialog(ctx: ToolContext): void {
  */
 export async function runAction(ctx: ToolContext, perform: () => Promise<ActionResult>, opts: AnswerOptions = {}): Promise<ToolResult> {
   refuseWhileDialog(ctx);
-  const { state, lens } = ctx;
-  const before = markPage(lens, state);
-  const watch = new ActionWatch(lens.page, ctx.host?.downloadsDir);
+  const { state, page } = ctx;
+  const before = await markPage(page, state);
+  const watch = new ActionWatch(page, ctx.extras);
   const promise = perform();
   const opened = state.modal.next().then((m) => ({ modal: m }) as const);
   const raced = await Promise.race([promise.then((r) => ({ done: r }) as const), opened]);
@@ -75,8 +75,8 @@ export async function runAction(ctx: ToolContext, perform: () => Promise<ActionR
 export async function finishPending(ctx: ToolContext, handled: ActionResult, nextModal: Promise<ModalState>): Promise<ToolResult> {
   const pending = ctx.state.pending;
   ctx.state.pending = undefined;
-  if (!pending) { ctx.state.modal.cancelWaits(); return answer(ctx, handled, markPage(ctx.lens, ctx.state)); }
-  let timer: NodeJS.Timeout | undefined;
+  if (!pending) { ctx.state.modal.cancelWaits(); return answer(ctx, handled, await markPage(ctx.page, ctx.state)); }
+  let timer: ReturnType<typeof setTimeout> | undefined;
   const timeout = new Promise<'timeout'>((r) => { timer = setTimeout(() => r('timeout'), PENDING_WAIT_MS); });
   const another = nextModal.then(() => 'modal' as const);
   const r = await Promise.race([pending.promise, another, timeout]).finally(() => clearTimeout(timer));
@@ -106,7 +106,7 @@ export async function answer(ctx: ToolContext, action: ActionResult, before: Pag
   const out: ActionAnswer = { action, ...effects };
   const modal = state.modal.states();
   if (modal.length) out.modal = modal;
-  const url = lens.page.url();
+  const url = await ctx.page.url();
   // Another URL, or another document at the same one (a reload, a form posted back to itself),
   // during the action or since the tree the client holds (a navigation that came late). The new
   // document is sent whole, under its own IDs: never as a delta that would map old IDs onto it.
@@ -116,11 +116,11 @@ export async function answer(ctx: ToolContext, action: ActionResult, before: Pag
   // Reading the page while a dialog is open would hang on it.
   if (!state.modal.dialog) {
     const fullPage = state.baseline?.fullPage ?? false;
-    const mark = markPage(lens, state);
+    const mark = await markPage(ctx.page, state);
     const baseline = state.baseline;
     const whole = navigated || !baseline || opts.snapshot;
     // A page read anew: find what listens for hover, double click or drag first, so it is listed.
-    if (whole) {
+    if (whole && lens.markGestureTargets) {
       const g = await lens.markGestureTargets().catch((e: Error) => ({ warnings: [`hover and drag targets could not be found (${e.message.split('\n')[0]})`] }));
       if (g.warnings.length) out.action = { ...out.action, warnings: [...out.action.warnings ?? [], ...g.warnings] };
     }
@@ -129,7 +129,10 @@ export async function answer(ctx: ToolContext, action: ActionResult, before: Pag
       out.snapshot = snap;
       const tools = await webMcpLine(lens);
       if (tools) out.webmcp = tools;
-      out.text = await textSection(lens).catch((e: Error) => [`warning: the page's text could not be read (${e.message.split('\n')[0]})`]);
+      // A host without the text reader says so rather than leaving the section out unexplained.
+      out.text = lens.pageText
+        ? await textSection(lens).catch((e: Error) => [`warning: the page's text could not be read (${e.message.split('\n')[0]})`])
+        : ['warning: this host does not read the page\'s text blocks (browser_page_text is unavailable here)'];
     } else {
       const d = treeDelta(baseline.tree, snap.interactive_tree);
       out.delta = isEmptyDelta(d) ? 'no changes' : d;

@@ -37,9 +37,12 @@ export interface AnswerPage {
  * enough (else anywhere: a one-line JSON answer), and returns page `page` (1-based). A text
  * that fits is one page, returned as it is.
  */
+const utf8 = new TextEncoder();
+
 export async function pageOfText(text: string, maxTokens: number, page: number): Promise<AnswerPage> {
-  // A token is at least one UTF-8 byte: a text with fewer bytes than the ceiling fits.
-  if (Buffer.byteLength(text) <= maxTokens && page === 1) return { text, page: 1, pages: 1 };
+  // A token is at least one UTF-8 byte: a text with fewer bytes than the ceiling fits. (TextEncoder,
+  // not Buffer: the registry runs in the extension's service worker too.)
+  if (utf8.encode(text).length <= maxTokens && page === 1) return { text, page: 1, pages: 1 };
   const count = await loadTokenizer();
   if (page === 1 && count(text) <= maxTokens) return { text, page: 1, pages: 1 };
   const pages: string[] = [];

@@ -1,7 +1,7 @@
-// The page's console, kept from the moment a holder starts watching: messages and uncaught
-// errors, with their level, in a bounded buffer (a page that logs in a loop must not grow the
-// server without end; what was dropped is counted and said).
-import type { ConsoleMessage, Page } from 'playwright-core';
+// The page's console, kept from the moment a holder starts watching: messages and uncaught errors
+// as the host reports them (HostPage events), with their level, in a bounded buffer (a page that
+// logs in a loop must not grow the server without end; what was dropped is counted and said).
+import type { HostPage } from '../model/contracts/hostPage.js';
 import { oneLine } from '../model/renderers/pageText.js';
 
 export type ConsoleLevel = 'error' | 'warning' | 'info' | 'debug';
@@ -26,31 +26,19 @@ export const CONSOLE_LIMIT = 500;
 /** A single message longer than this is cut: one huge object dump must not fill a model's context. */
 const TEXT_LIMIT = 2000;
 
-const LEVEL_OF: Record<string, ConsoleLevel> = { error: 'error', assert: 'error', warning: 'warning', debug: 'debug', trace: 'debug' };
-
 export class ConsoleLog {
   readonly entries: ConsoleEntry[] = [];
   dropped = 0;
   /**
-   * The tab's current document, counted from 0: a main-frame navigation commits before the new
-   * document's first script runs, so every message after it belongs to the new page.
+   * The tab's current document, counted from 0: the host reports a main-frame commit before the
+   * new document's first script runs, so every message after it belongs to the new page.
    */
   document = 0;
 
-  constructor(page: Page) {
-    page.on('console', (m) => this.push(fromMessage(m)));
-    page.on('pageerror', (e) => this.push({ level: 'error', type: 'pageerror', text: e.stack || e.message, timestamp: Date.now() }));
-    // A #hash change or history.pushState keeps the document (and its console); another URL, or
-    // a document request at the same one (a reload, a form posted back to itself), does not.
-    let url = stripHash(page.url());
-    let requested = false;
-    page.on('request', (r) => { if (r.isNavigationRequest() && r.frame() === page.mainFrame()) requested = true; });
-    page.on('framenavigated', (f) => {
-      if (f !== page.mainFrame()) return;
-      const now = stripHash(f.url());
-      if (now !== url || requested) this.document++;
-      url = now;
-      requested = false;
+  constructor(page: HostPage) {
+    page.watch({
+      console: (e) => this.push({ level: e.level, type: e.type, text: e.text, ...(e.location && { location: e.location }), timestamp: e.at }),
+      document: () => { this.document++; },
     });
   }
 
@@ -72,26 +60,10 @@ export class ConsoleLog {
   }
 }
 
-function fromMessage(m: ConsoleMessage): ConsoleEntry {
-  const loc = m.location();
-  return {
-    level: LEVEL_OF[m.type()] ?? 'info',
-    type: m.type(),
-    text: m.text(),
-    ...(loc.url && { location: `${loc.url}:${loc.lineNumber + 1}` }),
-    timestamp: Date.now(),
-  };
-}
-
-function stripHash(url: string): string {
-  const i = url.indexOf('#');
-  return i < 0 ? url : url.slice(0, i);
-}
-
-const logs = new WeakMap<Page, ConsoleLog>();
+const logs = new WeakMap<HostPage, ConsoleLog>();
 
 /** The page's console log, started on first call (a holder calls it when the page opens). */
-export function watchConsole(page: Page): ConsoleLog {
+export function consoleLogOf(page: HostPage): ConsoleLog {
   let log = logs.get(page);
   if (!log) {
     log = new ConsoleLog(page);

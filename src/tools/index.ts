@@ -4,4 +4,5 @@ export type { ToolResult, ToolDef } from './types.js';
 export { treeDelta, type TreeDelta, type TreeChange } from './delta.js';
 export type { ModalState } from './modal.js';
 export type { TabHost, TabInfo } from './host.js';
-export { watchConsole, type ConsoleEntry, type ConsoleLevel } from './console.js';
+export { watchConsole } from './cdp.js';
+export type { ConsoleEntry, ConsoleLevel } from './console.js';

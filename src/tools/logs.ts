@@ -1,13 +1,13 @@
 // What happened on the page besides what the tree shows: the engine's mutation log (toasts,
 // errors, loading states, even ones already gone) and the browser console.
 import { z } from 'zod';
-import { renderEvents } from '../browser/events.js';
+import { renderEvents } from '../model/pagemodel/mutations.js';
 import { summarize } from '../model/contracts/outcome.js';
 import { quotedPageText } from '../model/renderers/pageText.js';
 import { fitLines } from './budget.js';
 import { NETWORK_TOOL } from './network.js';
 import { ceilingOf } from './ceiling.js';
-import { CONSOLE_LEVELS, renderConsole, watchConsole, type ConsoleLevel } from './console.js';
+import { CONSOLE_LEVELS, consoleLogOf, renderConsole, type ConsoleLevel } from './console.js';
 import { defineTool, type ToolDef } from './types.js';
 
 /** Tokens kept for the lines around the messages (dropped count, "N more"). */
@@ -18,8 +18,9 @@ export const LOG_TOOLS: ToolDef[] = [
     name: 'recent_events',
     description: 'The page\'s latest meaningful changes, oldest first ("[2s ago] Added: \'Saved\'"), transient toasts and errors included, with a summary of errors and successes.',
     input: z.strictObject({ limit: z.number().int().min(1).max(100).optional().describe('Events at most (default 10)') }),
+    needs: ['recentEvents'],
     run: async ({ lens }, a) => {
-      const { events, unread } = await lens.recentEvents(a.limit ?? 10);
+      const { events, unread } = await lens.recentEvents!(a.limit ?? 10);
       const summary = summarize(events);
       const lines = events.length ? renderEvents(events) : ['no changes recorded'];
       // The messages are page text: quoted (src/model/renderers/pageText.ts), so none can pass for our own words.
@@ -38,8 +39,8 @@ export const LOG_TOOLS: ToolDef[] = [
       all: z.boolean().optional().describe('Include the messages of earlier pages of this tab (default: the current page only)'),
       since: z.number().int().min(0).optional().describe('Only messages after this one (the number an earlier answer gave in "since=")'),
     }),
-    run: async ({ lens, ceiling }, a) => {
-      const log = watchConsole(lens.page);
+    run: async ({ page, ceiling }, a) => {
+      const log = consoleLogOf(page);
       const entries = log.select(a.level ?? 'info', a.all ?? false).filter((e) => a.since === undefined || (e.seq ?? 0) > a.since);
       const head = log.dropped ? `(${log.dropped} older messages dropped)\n` : '';
       // Oldest first, as many as the ceiling holds (less room for the lines around them); the rest by since=.

@@ -4,7 +4,7 @@
 import { z } from 'zod';
 import { fitLines } from './budget.js';
 import { ceilingOf } from './ceiling.js';
-import { failed, renderRequest, STATIC_TYPES, watchNetwork } from './requests.js';
+import { failed, renderRequest, STATIC_TYPES } from './requests.js';
 import { defineTool, type ToolDef } from './types.js';
 
 /** Tokens kept for the lines around the requests. */
@@ -18,8 +18,9 @@ export const NETWORK_TOOL: ToolDef = defineTool({
     failedOnly: z.boolean().optional().describe('Only requests that failed or answered 400 or more'),
     all: z.boolean().optional().describe('Include the requests of earlier pages of this tab'),
   }),
-  run: async ({ lens, ceiling }, a) => {
-    const log = watchNetwork(lens.page);
+  needs: ['extras.networkLog'],
+  run: async ({ extras, ceiling }, a) => {
+    const log = extras.networkLog!();
     const ofPage = log.entries.filter((e) => a.all || e.document === log.currentDocument);
     const picked = ofPage.filter((e) => (a.static || !STATIC_TYPES.has(e.type)) && (!a.failedOnly || failed(e)));
     const staticLeft = a.static ? 0 : ofPage.filter((e) => STATIC_TYPES.has(e.type) && (!a.failedOnly || failed(e))).length;

@@ -2,8 +2,7 @@
 // the page say" needs no second call), and browser_page_text to read the rest, page by page.
 // Headings are marked with #s, blocks inside an iframe with their frame ("[f1]").
 import { z } from 'zod';
-import type { Lens } from '../browser/lens.js';
-import type { TextBlock } from '../browser/pagetext.js';
+import type { ToolLens } from './lens.js';
 import { fitLines, pageOfText } from './budget.js';
 import { defineTool, type ToolDef } from './types.js';
 
@@ -11,14 +10,16 @@ import { defineTool, type ToolDef } from './types.js';
 export const ANSWER_TEXT_TOKENS = 300;
 const DEFAULT_PAGE_TOKENS = 2000;
 
+type TextBlock = Awaited<ReturnType<NonNullable<ToolLens['pageText']>>>['blocks'][number];
+
 function renderBlock(b: TextBlock): string {
   const frame = b.frame ? `[f${b.frame}] ` : '';
   return b.level ? `${frame}${'#'.repeat(b.level)} ${b.text}` : `${frame}${b.text}`;
 }
 
 /** The first blocks within `maxTokens`, and a last line saying how many more and how to read them. */
-export async function textSection(lens: Lens, maxTokens = ANSWER_TEXT_TOKENS): Promise<string[]> {
-  const { blocks, warnings } = await lens.pageText();
+export async function textSection(lens: ToolLens, maxTokens = ANSWER_TEXT_TOKENS): Promise<string[]> {
+  const { blocks, warnings } = await lens.pageText!();
   const { kept, left } = await fitLines(blocks, renderBlock, maxTokens);
   const lines = kept.map(renderBlock);
   if (left) lines.push(`${left} more text blocks: browser_page_text reads them all`);
@@ -33,8 +34,9 @@ export const PAGE_TEXT_TOOL: ToolDef = defineTool({
     page: z.number().int().min(1).optional().describe('Which page of the text (default 1)'),
     maxTokens: z.number().int().min(100).max(50_000).optional().describe(`Tokens per page (default ${DEFAULT_PAGE_TOKENS})`),
   }),
+  needs: ['pageText'],
   run: async ({ lens }, a) => {
-    const { blocks, warnings } = await lens.pageText();
+    const { blocks, warnings } = await lens.pageText!();
     const all = blocks.map(renderBlock).join('\n');
     const p = await pageOfText(all, a.maxTokens ?? DEFAULT_PAGE_TOKENS, a.page ?? 1);
     const lines = [p.text || '(the page shows no text)'];

@@ -4,6 +4,8 @@ import { z } from 'zod';
 import { PagelensError } from '../model/contracts/errors.js';
 import { DomOverviewParams } from '../model/explore/explore.js';
 import { FORMATS, givenOptions, MODE_HELP, OPTIONS, SnapshotFormat, SnapshotMode, snapshotRequestConflict } from '../model/contracts/snapshotRequest.js';
+import type { SemanticV3Result } from '../model/contracts/schema.js';
+import { snapshotAnswer } from './snapshotAnswer.js';
 import { markPage } from './state.js';
 import { PAGE_TEXT_TOOL } from './pagetext.js';
 import { SCREENSHOT_TOOL } from './screenshot.js';
@@ -25,28 +27,18 @@ async function snapshot(ctx: ToolContext, args: z.infer<typeof SnapshotArgs>): P
   if (conflict) throw new PagelensError('BAD_INPUT', conflict);
   const { lens, state } = ctx;
   const mode = args.mode ?? 'semantic_v3';
-  const fullPage = args.fullPage ?? false;
   // Elements that listen for hover, double click or drag are listed once found (see gestures.ts).
-  if (mode === 'semantic_v3') await lens.markGestureTargets();
-  if (args.query !== undefined) return jsonResult(await lens.snapshot({ query: args.query, ...(args.maxTokens && { maxTokens: args.maxTokens }) }));
-  if (mode === 'axtree') {
-    const ax = await lens.axtree();
-    return args.format === 'text' ? { text: ax.outline, data: ax } : jsonResult(ax);
-  }
-  if (mode === 'semantic_v3') {
-    const mark = markPage(lens, state);
-    const snap = await lens.snapshot({ fullPage });
+  if (mode === 'semantic_v3') await lens.markGestureTargets?.();
+  const mark = await markPage(ctx.page, state);
+  const r = await snapshotAnswer(lens, args);
+  if (mode === 'semantic_v3' && args.query === undefined) {
     // The tree the client now knows: the base of the next action's delta.
-    state.baseline = { tree: snap.interactive_tree, fullPage, mark };
-    if (args.format === 'text') return { text: await lens.text({ fullPage }), data: snap };
-    return jsonResult(snap);
+    state.baseline = { tree: (r.data as SemanticV3Result).interactive_tree, fullPage: args.fullPage ?? false, mark };
   }
-  if (mode === 'hybrid') {
-    const { screenshot, ...rest } = await lens.snapshot({ mode: 'hybrid' });
-    return { ...jsonResult(rest), images: [{ data: screenshot, mimeType: 'image/jpeg' }] };
-  }
-  if (mode === 'full') return jsonResult(await lens.snapshot({ mode: 'full' }));
-  return jsonResult(await lens.snapshot({ mode, fullPage }));
+  if (r.screenshot === undefined) return { text: r.text, data: r.data };
+  // hybrid: the screenshot goes as an image, not as base64 inside the text.
+  const { screenshot, ...rest } = r.data as { screenshot: string };
+  return { ...jsonResult(rest), images: [{ data: screenshot, mimeType: 'image/jpeg' }] };
 }
 
 /** Exploration answers carry a compact text form: that is what the model reads. */
@@ -67,13 +59,15 @@ export const SEE_TOOLS: ToolDef[] = [
     name: 'dom_overview',
     description: 'Get a filtered overview of the current page showing structure, interactive elements, and key content. Returns element IDs that can be used with other DOM tools. This is your primary reconnaissance tool - use it first when exploring a new page or after navigation.',
     input: DomOverviewParams,
-    run: async ({ lens }, args) => textOf(await lens.overview(args)),
+    needs: ['overview'],
+    run: async ({ lens }, args) => textOf(await lens.overview!(args)),
   }),
   defineTool({
     name: 'snapshot_regions',
     description: 'The page as regions (landmarks, forms, dialogs, blocks) with a one-line summary each; open one with expand_region.',
     input: z.strictObject({ refresh }),
-    run: async ({ lens }, args) => textOf(await lens.regions({ refresh: args.refresh ?? false })),
+    needs: ['regions'],
+    run: async ({ lens }, args) => textOf(await lens.regions!({ refresh: args.refresh ?? false })),
   }),
   defineTool({
     name: 'expand_region',
@@ -83,13 +77,15 @@ export const SEE_TOOLS: ToolDef[] = [
       limit: z.number().int().min(1).max(1000).optional().describe('Element lines at most (default 25)'),
       refresh,
     }),
-    run: async ({ lens }, args) => textOf(await lens.expandRegion(args.region, { ...(args.limit && { limit: args.limit }), refresh: args.refresh ?? false })),
+    needs: ['expandRegion'],
+    run: async ({ lens }, args) => textOf(await lens.expandRegion!(args.region, { ...(args.limit && { limit: args.limit }), refresh: args.refresh ?? false })),
   }),
   defineTool({
     name: 'element_context',
     description: 'One element in depth: its label, state, options, form, region, neighbours and a selector hint.',
     input: z.strictObject({ target: z.string().min(1).describe('Element ID ("12", "f1_5") or a CSS selector'), refresh }),
-    run: async ({ lens }, args) => textOf(await lens.elementContext(args.target, { refresh: args.refresh ?? false })),
+    needs: ['elementContext'],
+    run: async ({ lens }, args) => textOf(await lens.elementContext!(args.target, { refresh: args.refresh ?? false })),
   }),
   defineTool({
     name: 'dom_search',
@@ -99,13 +95,15 @@ export const SEE_TOOLS: ToolDef[] = [
       limit: z.number().int().min(1).max(200).optional().describe('Elements at most (default 20)'),
       refresh,
     }),
-    run: async ({ lens }, args) => textOf(await lens.search(args.query, { ...(args.limit && { limit: args.limit }), refresh: args.refresh ?? false })),
+    needs: ['search'],
+    run: async ({ lens }, args) => textOf(await lens.search!(args.query, { ...(args.limit && { limit: args.limit }), refresh: args.refresh ?? false })),
   }),
   defineTool({
     name: 'dom_diff',
     description: 'What changed between two readings of the page, by their snapshotId (from dom_overview, snapshot_regions, dom_search…).',
     input: z.strictObject({ snapshotA: z.string().min(1), snapshotB: z.string().min(1) }),
-    run: async ({ lens }, args) => textOf(await lens.diff(args.snapshotA, args.snapshotB)),
+    needs: ['diff'],
+    run: async ({ lens }, args) => textOf(await lens.diff!(args.snapshotA, args.snapshotB)),
   }),
   SCREENSHOT_TOOL,
   PAGE_TEXT_TOOL,

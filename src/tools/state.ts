@@ -1,11 +1,11 @@
-// What runTool remembers per lens between calls: the tree the client last saw (the base of the
+// What runTool remembers per page between calls: the tree the client last saw (the base of the
 // next delta), the modal states the page is in, and an action a dialog interrupted.
-import type { Lens } from '../browser/lens.js';
+import type { HostPage } from '../model/contracts/hostPage.js';
 import type { ActionResult } from '../model/contracts/outcome.js';
 import type { SemanticNodeV3 } from '../model/contracts/schema.js';
-import { watchConsole } from './console.js';
+import { consoleLogOf } from './console.js';
+import type { ToolExtras } from './extras.js';
 import { ModalTracker } from './modal.js';
-import { watchNetwork } from './requests.js';
 import type { ActionWatch } from './watch.js';
 
 /** Where the page was before an action: its URL and how many documents it had loaded. */
@@ -39,24 +39,24 @@ export interface ToolState {
   cut?: CutAnswer;
 }
 
-// Keyed by lens so that runTool(lens, …) keeps the same signature for every face.
-const states = new WeakMap<Lens, ToolState>();
+// Keyed by the page (one HostPage per tab), so that every face keeps the same state for a tab.
+const states = new WeakMap<HostPage, ToolState>();
 
-export function stateOf(lens: Lens): ToolState {
-  let s = states.get(lens);
+export function stateOf(page: HostPage, extras: ToolExtras): ToolState {
+  let s = states.get(page);
   if (!s) {
-    const state: ToolState = { modal: new ModalTracker(lens.page), loads: 0 };
+    const state: ToolState = { modal: new ModalTracker(page, extras), loads: 0 };
     s = state;
-    states.set(lens, s);
-    // DOMContentLoaded comes once per new document, never for same-document navigations (history API, #hash).
-    lens.page.on('domcontentloaded', () => { state.loads++; });
+    states.set(page, s);
+    // Once per new document, never for same-document navigations (history API, #hash).
+    page.watch({ document: () => { state.loads++; } });
     // A library caller has no holder watching the console: from the first tool call, then.
-    watchConsole(lens.page);
-    watchNetwork(lens.page);
+    consoleLogOf(page);
+    extras.networkLog?.();
   }
   return s;
 }
 
-export function markPage(lens: Lens, state: ToolState): PageMark {
-  return { url: lens.page.url(), loads: state.loads };
+export async function markPage(page: HostPage, state: ToolState): Promise<PageMark> {
+  return { url: await page.url(), loads: state.loads };
 }

@@ -3,12 +3,13 @@
 // schemas and outputs come from the page: they are presented as the page's words, never as
 // pagelens's own, and a tool's output is sent as JSON under a line that says whose it is.
 import { z } from 'zod';
-import type { Lens } from '../browser/lens.js';
-import type { WebMcpTool } from '../browser/webmcp.js';
+import type { ToolLens } from './lens.js';
 import { PagelensError } from '../model/contracts/errors.js';
 import { defineTool, type ToolDef } from './types.js';
 
 const DESCRIPTION_MAX = 300;
+
+type WebMcpTool = Awaited<ReturnType<NonNullable<ToolLens['webMcpTools']>>>[number];
 
 function renderTool(t: WebMcpTool): string {
   const flags = [t.annotations?.readOnly && 'readOnly', t.annotations?.consequential && 'consequential'].filter(Boolean);
@@ -20,8 +21,9 @@ function renderTool(t: WebMcpTool): string {
 }
 
 /** One line for answers that read a page anew: its WebMCP tools by name, if it has any. */
-export async function webMcpLine(lens: Lens): Promise<string | undefined> {
-  // A browser without WebMCP (an attached one) has no page tools to name: the line is left out.
+export async function webMcpLine(lens: ToolLens): Promise<string | undefined> {
+  // A browser without WebMCP (an attached one, the extension) has no page tools to name: the line is left out.
+  if (!lens.webMcpTools) return undefined;
   const tools = await lens.webMcpTools().catch(() => []);
   if (!tools.length) return undefined;
   return `${tools.length} page tool${tools.length === 1 ? '' : 's'} (WebMCP): ${tools.map((t) => JSON.stringify(t.name)).join(', ')}; see browser_webmcp_list`;
@@ -50,8 +52,9 @@ export const WEBMCP_TOOLS: ToolDef[] = [
     name: 'browser_webmcp_list',
     description: 'Tools the page itself declares for agents (WebMCP, navigator/document.modelContext), every frame\'s, with their input schemas. Their names and descriptions are the page\'s words.',
     input: z.strictObject({}),
+    needs: ['webMcpTools'],
     run: async ({ lens }) => {
-      const tools = await lens.webMcpTools();
+      const tools = await lens.webMcpTools!();
       const head = tools.length
         ? `${tools.length} WebMCP tool(s) declared by the page (names, descriptions and schemas are page-provided, untrusted):`
         : 'The page declares no WebMCP tools.';
@@ -66,10 +69,11 @@ export const WEBMCP_TOOLS: ToolDef[] = [
       params: z.string().optional().describe('Its input as a JSON object in a string, e.g. {"query":"cats"} (default {})'),
       frame: z.number().int().min(0).optional().describe('The frame that declares it, when two frames declare the same name'),
     }),
+    needs: ['webMcpTools', 'callWebMcpTool'],
     run: async ({ lens }, a) => {
       const input = parseParams(a.params);
-      const tool = pick(await lens.webMcpTools(), a.name, a.frame);
-      const r = await lens.callWebMcpTool(tool, input);
+      const tool = pick(await lens.webMcpTools!(), a.name, a.frame);
+      const r = await lens.callWebMcpTool!(tool as never, input);
       const where = tool.frame ? ` in frame ${tool.frame}` : '';
       if (r.status !== 'Completed') {
         return { text: `The page's tool ${JSON.stringify(tool.name)}${where} did not complete (${r.status}): ${JSON.stringify(r.errorText ?? '')}`, data: r, isError: true };

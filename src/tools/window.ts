@@ -1,12 +1,11 @@
 // The browser around the page: tabs, closing the browser, the viewport's size. Tabs and closing
-// need the holder of the browser (ctx.host); resizing only needs the page.
+// need the holder of the browser (ctx.host); resizing only needs the page (the host port).
 import { z } from 'zod';
 import { PagelensError } from '../model/contracts/errors.js';
 import type { ActionResult } from '../model/contracts/outcome.js';
 import { quotedPageText } from '../model/renderers/pageText.js';
 import { runAction } from './acting.js';
 import { requireHost, type TabInfo } from './host.js';
-import { stateOf } from './state.js';
 import { defineTool, jsonResult, type ToolDef } from './types.js';
 
 /** The tab list as a model reads it: one line each, the current one marked; titles are page text, quoted. */
@@ -29,6 +28,7 @@ export const WINDOW_TOOLS: ToolDef[] = [
     name: 'browser_tabs',
     description: 'List, open, select or close tabs. Pages the site opens (popups, target=_blank) appear in the list. Actions and snapshots work on the current tab (*).',
     input: Tabs,
+    needs: ['tabs'],
     run: async (ctx, a) => {
       const host = requireHost(ctx.host, 'browser_tabs');
       if (a.action === 'select' && a.index === undefined) throw new PagelensError('BAD_INPUT', 'browser_tabs select needs index (see browser_tabs list).');
@@ -40,7 +40,8 @@ export const WINDOW_TOOLS: ToolDef[] = [
         if (a.url !== undefined) {
           const url = a.url;
           // The new tab's own state: its first answer carries its whole snapshot.
-          const opened = await runAction({ lens, state: stateOf(lens), host }, () => lens.act({ type: 'navigate', url }), { snapshot: true });
+          const tab = ctx.contextOf!(lens);
+          const opened = await runAction(tab, () => tab.lens.act({ type: 'navigate', url }), { snapshot: true });
           const tabs = await host.listTabs();
           const data = { tabs, ...(opened.data as object) };
           return { text: `${renderTabs(tabs)}\n${opened.text}`, data, ...(opened.isError && { isError: true }) };
@@ -59,6 +60,7 @@ export const WINDOW_TOOLS: ToolDef[] = [
     name: 'browser_close',
     description: 'Close the browser (an attached one is only disconnected). The next tool call opens a fresh page.',
     input: z.strictObject({}),
+    needs: ['tabs'],
     run: async (ctx) => {
       await requireHost(ctx.host, 'browser_close').closeBrowser();
       return jsonResult({ closed: true });
@@ -74,7 +76,7 @@ export const WINDOW_TOOLS: ToolDef[] = [
     run: (ctx, a) => runAction(ctx, async (): Promise<ActionResult> => {
       const what = `resize(${a.width}x${a.height})`;
       try {
-        await ctx.lens.page.setViewportSize({ width: a.width, height: a.height });
+        await ctx.page.setViewport({ width: a.width, height: a.height });
         return { action: what, ok: true, method: 'none', detail: `viewport now ${a.width}x${a.height}` };
       } catch (e) {
         return { action: what, ok: false, method: 'none', error: { code: 'NOT_ACTIONABLE', message: (e as Error).message.split('\n')[0] } };
