@@ -16,9 +16,11 @@
 //     `{{v1}}`, `{{v2}}`, … (`{{v}}` when there is one) are replaced by the values of the tag's
 //     attribute `v`, split at each `|`, each unescaped (`&#34;`, `&#124;`, `&#38;` → `"`, `|`, `&`;
 //     nothing else: the page's own `&amp;` stays as it is). A template without slots is `<tN/>`.
-//  3. Definitions `<template id="aN">RUN</template>` stand among them too: in the result of step 2,
-//     every bare attribute `aN` (no value) of a start tag is replaced by RUN (one or more attributes
-//     side by side, e.g. `class="card" data-interactive="false" data-visible="true"`).
+//  3. A definition `<template id="a">RUNS</template>` stands among them too (first): line N of
+//     RUNS (split at each newline; an empty line defines nothing) is the run named `aN`, and in the
+//     result of step 2 every bare attribute `aN` (no value) of a start tag is replaced by its run
+//     (one or more attributes side by side, e.g. `class="card" data-interactive="false" data-visible="true"`).
+//     `<template id="aN">RUN</template>` defines one run alone.
 //     Templatize writes one only for a name no start tag of the document uses as a bare attribute.
 // Templatize only writes a template whose fixed text holds no `{{` and whose definition reads back
 // whole, names templates after no tag the document uses, and only collapses elements it saw
@@ -45,7 +47,7 @@ type Child = Elem | Leaf;
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr', 'param', 'keygen']);
 // Elements whose content is text up to their end tag, whatever it looks like.
 const RAW_TEXT = new Set(['script', 'style', 'xmp', 'noembed', 'noframes', 'textarea', 'title', 'plaintext']);
-const DEFINITION = /^<template id="([ta]\d+)">/;
+const DEFINITION = /^<template id="(a|[ta]\d+)">/;
 
 interface Token {
   type: 'open' | 'close' | 'text' | 'opaque';
@@ -256,9 +258,18 @@ const unescapeValue = (v: string) => v.replace(/&#(?:34|124|38);/g, (e) => UNESC
 /** Collapses same-shaped elements into templates and instances, and recurring attribute runs into names (see the rules above). */
 export function templatize(input: string, opts: { minRun?: number } = {}): TemplatizeResult {
   const minRun = Math.max(2, opts.minRun ?? 2);
-  // Rule 3 first, then shapes: untemplatize undoes them in the other order (rule 2, then rule 3).
-  const short = abbreviate(input);
-  const html = short.html;
+  // Naming attribute runs first lets more shapes match (a class list becomes one bare name) but
+  // can make a small shape not worth a template (the seed's three `class="item"` cards); both
+  // orders satisfy the rules at the top, and the cheaper one is kept.
+  const runsFirst = pack(input, minRun, true);
+  const shapesFirst = pack(input, minRun, false);
+  return estimateTokens(runsFirst.html) < estimateTokens(shapesFirst.html) ? runsFirst : shapesFirst;
+}
+
+/** Templatize with rule 3 applied before the shapes are found (`runsFirst`) or after. */
+function pack(input: string, minRun: number, runsFirst: boolean): TemplatizeResult {
+  const pre = runsFirst ? abbreviate(input, new Set()) : undefined;
+  const html = pre ? pre.html : input;
   const { roots, tagNames } = parse(html);
   const bodies = new Map<string, string>(); // body → template name
   const definitions: string[] = [];
@@ -368,10 +379,20 @@ export function templatize(input: string, opts: { minRun?: number } = {}): Templ
   let at = 0;
   for (const e of edits) { rest += html.slice(at, e.start) + e.text; at = e.end; }
   rest += html.slice(at);
+  const defsText = definitions.join('');
+  if (pre) {
+    // What follows the definitions must not read as one more (the t0 marker ends them).
+    const needsEnd = DEFINITION.test(rest);
+    if (!pre.defs && !definitions.length && !needsEnd) return { html: input, templates: 0, instances: 0 };
+    return { html: pre.defs + defsText + (needsEnd ? '<template id="t0"></template>' : '') + rest, templates: definitions.length, instances };
+  }
+  // Rule 3 on the shapes' definitions and the rest (untemplatize expands instances first, then runs).
+  const short = abbreviate(defsText + rest, new Set(bodies.values()));
+  const defsEnd = short.at(defsText.length);
   // What follows the definitions must not read as one more (the t0 marker ends them).
-  const needsEnd = DEFINITION.test(rest);
+  const needsEnd = DEFINITION.test(short.html.slice(defsEnd));
   if (!short.defs && !definitions.length && !needsEnd) return { html: input, templates: 0, instances: 0 };
-  return { html: short.defs + definitions.join('') + (needsEnd ? '<template id="t0"></template>' : '') + rest, templates: definitions.length, instances };
+  return { html: short.defs + short.html.slice(0, defsEnd) + (needsEnd ? '<template id="t0"></template>' : '') + short.html.slice(defsEnd), templates: definitions.length, instances };
 }
 
 /** Rounds of joining attributes that stand side by side into one run (each round can double a run). */
@@ -385,7 +406,7 @@ const JOIN_ROUNDS = 4;
  * first, then neighbours that mostly come together are joined, a few rounds. A run is written only
  * when it saves more tokens than its definition costs; the most frequent get the shortest names.
  */
-function abbreviate(s: string): { defs: string; html: string } {
+function abbreviate(s: string, templateNames: Set<string>): { defs: string; html: string; at: (pos: number) => number } {
   const bareNames = new Set<string>();
   // Per start tag, its attributes as runs of whole attributes separated by white space.
   const tags: Hole[][] = [];
@@ -393,10 +414,10 @@ function abbreviate(s: string): { defs: string; html: string } {
     if (t.type !== 'open') continue;
     for (const b of t.bare) bareNames.add(b.name.toLowerCase());
     // A tag that reads as a definition must keep reading as one.
-    if (t.name === 'template' && DEFINITION.test(s.slice(t.start, t.end))) continue;
+    if (templateNames.has(t.name) || (t.name === 'template' && DEFINITION.test(s.slice(t.start, t.end)))) continue;
     // A run must read back as one bare attribute, and its definition must end at its own
-    // `</template>` and hold no slot of a template body (`{{v}}`): no "<", no "{{".
-    const valued = t.valued.filter((h) => /\s/.test(s[h.start - 1]) && /[\s/>]/.test(s[h.end] ?? '') && !/<|\{\{/.test(s.slice(h.start, h.end)));
+    // `</template>`, hold no slot of a template body (`{{v}}`) and be one line: no "<", "{{", newline.
+    const valued = t.valued.filter((h) => /\s/.test(s[h.start - 1]) && /[\s/>]/.test(s[h.end] ?? '') && !/<|\{\{|\n/.test(s.slice(h.start, h.end)));
     if (valued.length) tags.push(valued);
   }
   // Runs are numbered by their text once, so that counting and joining compare numbers.
@@ -438,30 +459,32 @@ function abbreviate(s: string): { defs: string; html: string } {
   const counted = count();
   const counts = counted.map((n, i): [string, number] => [texts[i], n]).filter(([, n]) => n >= 2).sort((x, y) => y[1] - x[1]);
   const names = new Map<string, string>();
-  let defs = '';
-  let k = 0;
+  // Line k of the one definition `<template id="a">…</template>` is the run named `ak`.
+  const lines: string[] = [];
   for (const [run, n] of counts) {
-    let next = k;
+    let next = lines.length;
     do next++; while (bareNames.has(`a${next}`));
     const name = `a${next}`;
-    // A run holds no "<" (see above), so its definition reads back whole.
-    const definition = `<template id="${name}">${run}</template>`;
-    if (n * (estimateTokens(` ${run}`) - estimateTokens(` ${name}`)) <= estimateTokens(definition)) continue;
-    k = next;
+    if (n * (estimateTokens(` ${run}`) - estimateTokens(` ${name}`)) <= estimateTokens(`\n${run}`)) continue;
+    while (lines.length < next - 1) lines.push('');
+    lines.push(run);
     names.set(run, name);
-    defs += definition;
   }
+  // Its runs hold no "<" (see above), so it reads back whole.
+  const defs = lines.length ? `<template id="a">${lines.join('\n')}</template>` : '';
   const edits: Array<Hole & { text: string }> = [];
   for (const rs of runs) for (const r of rs) {
     const name = names.get(texts[r.n]);
     if (name) edits.push({ start: r.start, end: r.end, text: name });
   }
-  if (!edits.length) return { defs: '', html: s };
+  if (!edits.length) return { defs: '', html: s, at: (p) => p };
   edits.sort((a, b) => a.start - b.start);
   let out = '';
   let pos = 0;
   for (const e of edits) { out += s.slice(pos, e.start) + e.text; pos = e.end; }
-  return { defs, html: out + s.slice(pos) };
+  // Where a position of `s` that no edit covers lands in the result.
+  const at = (p: number) => p + edits.filter((e) => e.end <= p).reduce((d, e) => d + e.text.length - (e.end - e.start), 0);
+  return { defs, html: out + s.slice(pos), at };
 }
 
 /** Where the body of a definition that starts at `bodyStart` ends: the `</template>` that balances it (-1: none). */
@@ -497,7 +520,8 @@ export function untemplatize(html: string): string {
     const body = html.slice(bodyStart, bodyEnd);
     pos = after;
     if (m[1] === 't0' && body === '') break;
-    (m[1].startsWith('a') ? runs : defs).set(m[1], body);
+    if (m[1] === 'a') body.split('\n').forEach((run, i) => { if (run) runs.set(`a${i + 1}`, run); });
+    else (m[1].startsWith('a') ? runs : defs).set(m[1], body);
   }
   if (!defs.size && !runs.size && pos === 0) return html;
   let out = '';
