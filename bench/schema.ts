@@ -72,7 +72,11 @@ export const PageResult = z.object({
    * Full-page page model after one element's text changed: read reusing what nothing changed
    * (warm) against a read that reuses nothing (cold), from Node and inside the page (engine).
    */
-  incremental: z.object({ coldMs: z.number(), warmMs: z.number(), coldEngineMs: z.number(), warmEngineMs: z.number() }).optional(),
+  incremental: z.object({
+    coldMs: z.number(), warmMs: z.number(), coldEngineMs: z.number(), warmEngineMs: z.number(),
+    /** Bytes the engines' answers took over CDP: the re-read (a delta) and the cold read (whole). */
+    warmBytes: z.number().optional(), coldBytes: z.number().optional(),
+  }).optional(),
 });
 export type PageResult = z.infer<typeof PageResult>;
 
@@ -119,6 +123,8 @@ export const ScaleResult = z.object({
   rereadMs: z.number().optional(),
   coldMs: z.number().optional(),
   rereadRatio: z.number().optional(),
+  /** Every CDP answer received during one such re-read (the engine answers with what changed: issue 21). */
+  cdpBytesReread: z.number().optional(),
   /** Playwright's snapshot had not finished after this long (it was given more time than pagelens's first snapshot took). */
   playwrightAiOverMs: z.number().optional(),
   tokensFull: Num,

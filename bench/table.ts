@@ -82,11 +82,11 @@ export function renderTable(r: Results, compared?: { regressions: Regression[]; 
       ? [x.variant, String(x.elements), x.error.startsWith('skipped') ? x.error : `failed: ${x.error}`.slice(0, 90)]
       : [x.variant, String(x.elements), human(x.firstMs), human(x.fullMs), human(x.viewportMs), human(x.modelMs),
         x.playwrightAiOverMs !== undefined ? `>${human(x.playwrightAiOverMs)}` : human(x.playwrightAiFirstMs), x.playwrightAiOverMs !== undefined ? '–' : human(x.playwrightAiMs),
-        pct(x.rereadRatio, 0), human(x.cdpBytesFirst), human(x.cdpBytesFull), human(x.cdpBytesViewport),
+        pct(x.rereadRatio, 0), human(x.cdpBytesFirst), human(x.cdpBytesFull), human(x.cdpBytesReread), human(x.cdpBytesViewport),
         x.listedWarm !== undefined && x.listedWarm !== x.listedFull ? `${x.listedFull}/${x.listedWarm}` : String(x.listedFull), human(x.tokensFull), human(x.heapGrowthMb), human(x.heapRetainedMb), human(x.heapTotalMb)]);
-    out.push('', grid('SCALE (generated pages; first = cold call, then warm medians; model = lens.model, no rendering or token count; PW = Playwright AI snapshot first/warm; reread = full model after one text change / cold model, from Node; CDP = bytes of every CDP answer during the first / a warm full / a viewport read; heap = main renderer: +MB during the first read, kept MB after all reads and a GC, committed MB)', [
-      ['variant', 'elements', 'first ms', 'full ms', 'vp ms', 'model ms', 'PW1 ms', 'PW ms', 'reread', 'CDP 1st', 'CDP full', 'CDP vp', 'listed', 'tokens', 'heap +MB', 'kept MB', 'heap MB'], ...rows,
-    ], [8, 9, 9, 9, 8, 9, 8, 8, 7, 8, 9, 7, 10, 8, 9, 8, 8]));
+    out.push('', grid('SCALE (generated pages; first = cold call, then warm medians; model = lens.model, no rendering or token count; PW = Playwright AI snapshot first/warm; reread = full model after one text change / cold model, from Node; CDP = bytes of every CDP answer during the first / a warm full (nothing changed) / a re-read after one text change / a viewport read; heap = main renderer: +MB during the first read, kept MB after all reads and a GC, committed MB)', [
+      ['variant', 'elements', 'first ms', 'full ms', 'vp ms', 'model ms', 'PW1 ms', 'PW ms', 'reread', 'CDP 1st', 'CDP full', 'CDP re', 'CDP vp', 'listed', 'tokens', 'heap +MB', 'kept MB', 'heap MB'], ...rows,
+    ], [8, 9, 9, 9, 8, 9, 8, 8, 7, 8, 9, 7, 7, 10, 8, 9, 8, 8]));
     const top = (m: Record<string, number> | undefined) => Object.entries(m ?? {}).slice(0, 3).map(([k, n]) => `${k} ${human(n)}`).join(', ') || '–';
     out.push('CDP bytes by command (first read | warm full read | viewport read), largest three; listed a/b = first read / warm read');
     for (const x of s.scale) if (x.cdpMethods) out.push(`  ${x.variant} ${x.elements}: ${top(x.cdpMethods.first)} | ${top(x.cdpMethods.full)} | ${top(x.cdpMethods.viewport)}`);
@@ -123,11 +123,11 @@ function missSummary(r: Results): string {
  * furthest from the goal, so that a median is never the only figure.
  */
 function rereadPerPage(r: Results): string {
-  const bySet = new Map<string, Array<{ page: string; ratio: number }>>();
+  const bySet = new Map<string, Array<{ page: string; ratio: number; bytes?: number; coldBytes?: number }>>();
   for (const p of r.pages) {
     if (!p.incremental || !(p.incremental.coldMs > 0)) continue;
     const list = bySet.get(p.set) ?? [];
-    list.push({ page: p.page, ratio: p.incremental.warmMs / p.incremental.coldMs });
+    list.push({ page: p.page, ratio: p.incremental.warmMs / p.incremental.coldMs, bytes: p.incremental.warmBytes, coldBytes: p.incremental.coldBytes });
     bySet.set(p.set, list);
   }
   const lines: string[] = [];
@@ -135,6 +135,8 @@ function rereadPerPage(r: Results): string {
     const v = list.map((x) => x.ratio);
     const worst = [...list].sort((a, b) => b.ratio - a.ratio).slice(0, 3).map((x) => `${x.page} ${pct(x.ratio, 0)}`).join(', ');
     lines.push(`  ${set}: ${list.length} pages, per page min ${pct(Math.min(...v), 0)}, p10 ${pct(quantile(v, 0.1), 0)}, median ${pct(median(v), 1)}, p90 ${pct(quantile(v, 0.9), 0)}, max ${pct(Math.max(...v), 0)}; highest: ${worst}`);
+    const bytes = list.flatMap((x) => x.bytes !== undefined && x.coldBytes ? [[x.bytes, x.coldBytes]] : []);
+    if (bytes.length) lines.push(`    engine answers over CDP, median per page: re-read ${human(median(bytes.map((b) => b[0])))} B, cold read ${human(median(bytes.map((b) => b[1])))} B`);
   }
   return lines.join('\n');
 }

@@ -160,6 +160,9 @@ async function differential(page: Page, lens: Lens, seed: number, steps: number)
   let reused = 0;
   let moving = 0;
   let viewportReused = 0;
+  let patched = 0;
+  let deltas = 0;
+  let skipped = 0;
   const sizes = [{ width: 1280, height: 800 }, { width: 900, height: 640 }];
   for (let step = 0; step < steps; step++) {
     // The window resized now and then: everything may move, though nothing in the page changed.
@@ -195,6 +198,11 @@ async function differential(page: Page, lens: Lens, seed: number, steps: number)
             assert.fail(`step ${step} (${change}): the incremental viewport read differs from a cold one (visited ${seenWarm.engine.visited} vs ${seenCold.engine.visited})\n  incremental: ${JSON.stringify(diff?.[0])}\n  cold:        ${JSON.stringify(diff?.[1])}\n  nodes ${seenWarm.nodes.length} vs ${seenCold.nodes.length}, total ${seenWarm.total} vs ${seenCold.total}`);
           }
           if (seenWarm.engine.visited < seenCold.engine.visited) viewportReused++;
+          // The warm read crossed as a delta against the read the host held, the main frame's at least.
+          if ((warm.engine.deltas ?? 0) >= 1) deltas++;
+          if ((warm.engine.crossed ?? Infinity) < warm.nodes.length) patched++;
+          // And the engine took unchanged subtrees from its last walk instead of walking them.
+          if (warm.engine.visited < cold.engine.visited) skipped++;
           reused += warm.engine.reusedNames;
           break;
         }
@@ -206,6 +214,11 @@ async function differential(page: Page, lens: Lens, seed: number, steps: number)
   assert.ok(moving <= steps / 10, `the page kept moving during ${moving} of ${steps} steps: too few comparisons`);
   // The short viewport read is what was compared, not a walk every time.
   assert.ok(viewportReused >= steps / 4, `the viewport read visited only the targets near the viewport in ${viewportReused} of ${steps} steps`);
+  // The delta path is what was compared: the warm full read was patched from the held one, not read whole.
+  assert.equal(deltas, steps - moving, `the warm full read crossed as a delta in only ${deltas} of ${steps - moving} compared steps`);
+  // A scroll or a block pushed in above moves every box, so every node crosses then; most changes are smaller.
+  assert.ok(patched >= steps / 10, `fewer nodes crossed than the warm full read lists in only ${patched} of ${steps} steps`);
+  assert.ok(skipped >= steps / 4, `the warm full read skipped unchanged subtrees in only ${skipped} of ${steps} steps`);
   return { reused, compared: steps };
 }
 
@@ -224,7 +237,8 @@ test('re-snapshots after random changes equal cold reads (project fixtures)', as
   assert.ok(reused > compared, `names reused over ${compared} reads: ${reused}`);
 });
 
-const CORPUS = join(FIXTURES, '../../../shared/corpus');
+// PAGELENS_CORPUS: where the corpus is when the checkout is not beside it (a git worktree).
+const CORPUS = process.env.PAGELENS_CORPUS ?? join(FIXTURES, '../../../shared/corpus');
 
 test('re-snapshots after random changes equal cold reads (corpus pages)', async (t) => {
   if (!existsSync(CORPUS)) { t.skip(`no corpus at ${CORPUS}`); return; }

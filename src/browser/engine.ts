@@ -2,7 +2,7 @@
 // (src/model/contracts/engine.ts) before anyone believes it: a page that broke or bent the engine yields
 // ENGINE_ERROR with the reason, not a wrong snapshot or a wrong verdict.
 import type { z } from 'zod';
-import { ELEMENT_CALLS, ENGINE_CALLS, type ElementAnswer, type ElementCall, type EngineAnswer, type EngineCall } from '../model/contracts/engine.js';
+import { ELEMENT_CALLS, ENGINE_CALLS, ENGINE_TEXT_CALLS, type ElementAnswer, type ElementCall, type EngineAnswer, type EngineCall, type EngineTextCall } from '../model/contracts/engine.js';
 import { PagelensError } from '../model/contracts/errors.js';
 import { describeIssues } from '../model/contracts/validate.js';
 import type { CallArgument, Target } from './target.js';
@@ -30,6 +30,12 @@ export async function engineCall<K extends EngineCall>(frame: FrameRef, method: 
 export async function engineRead<K extends EngineCall>(frame: FrameRef, method: K, args: unknown[] = []): Promise<{ answer: EngineAnswer<K>; bytes: number }> {
   const { value, bytes } = await frame.target.readEngine(frame.frameId, method, args);
   return { answer: checked(ENGINE_CALLS[method], value, method) as EngineAnswer<K>, bytes };
+}
+
+/** engineRead() for a call whose engine serializes its own answer (ENGINE_TEXT_CALLS). */
+export async function engineReadText<K extends EngineTextCall>(frame: FrameRef, method: K, args: unknown[] = []): Promise<{ answer: z.infer<(typeof ENGINE_TEXT_CALLS)[K]>; bytes: number }> {
+  const { value, bytes } = await frame.target.readEngine(frame.frameId, method, args, true);
+  return { answer: checked(ENGINE_TEXT_CALLS[method], value, method), bytes };
 }
 
 /** `__pagelens.<method>(...args)` where arguments may be remote objects (iframe elements). */

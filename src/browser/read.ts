@@ -6,7 +6,8 @@ import { composePage, type PageModel, type PlacedFrame } from '../model/pagemode
 import { markOccludedByAncestors } from '../model/pagemodel/occlusion.js';
 import type { EngineSnapshotOptions, FrameSnapshot } from '../model/contracts/schema.js';
 import type { LensCore } from './core.js';
-import { engineCallWith, engineRead } from './engine.js';
+import { engineCallWith, engineReadText } from './engine.js';
+import { entriesCrossed, patchRead } from '../model/pagemodel/frameRead.js';
 import { describeFailure, frameInfo, LAYOUT_GROUP, type LaidOutFrame } from './frames.js';
 
 export interface ReadOptions {
@@ -41,11 +42,23 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
   // The main frame's read does not depend on the frame layout: run both at once.
   const main = core.frames.lastByOrdinal(0);
   let bytes = 0;
+  const held = core.snapshots.held;
+  const whole: string[] = [];
+  let crossed = 0;
+  let deltas = 0;
   const read = async (f: LaidOutFrame | NonNullable<typeof main>): Promise<FrameSnapshot> => {
     const walk = f.target.takeShadowAttached(f.frameId);
-    const r = await engineRead(f, 'snapshot', [walk ? { ...engine, walk } : engine]);
+    // Changes since the read the host holds of this frame and kind; a cold read asks for all.
+    const base = engine.fresh ? undefined : held.get(f.frameId, engine);
+    const r = await engineReadText(f, 'read', [walk ? { ...engine, walk } : engine, base ? { doc: base.snapshot.doc, seq: base.seq } : null]);
     bytes += r.bytes;
-    return r.answer;
+    crossed += entriesCrossed(r.answer);
+    if (r.answer.kind === 'delta') deltas++;
+    if (r.answer.kind === 'whole' && r.answer.whole && base) whole.push(`${f.ordinal ? `frame ${f.ordinal}: ` : ''}${r.answer.whole}`);
+    const snapshot = patchRead(base, r.answer);
+    if (r.answer.seq !== undefined) held.set(f.frameId, engine, { seq: r.answer.seq, snapshot });
+    // Readers mark nodes (occlusion from ancestor frames): they get copies, the held read stays as answered.
+    return { ...snapshot, nodes: snapshot.nodes.map((n) => ({ ...n })) };
   };
   const early = main
     ? read(main).then((value) => ({ value, frameId: main.frameId }), (error: unknown) => ({ error, frameId: main.frameId }))
@@ -78,9 +91,13 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
       for (const shadow of f.target.takeShadowFailures(f.frameId)) warnings.push(f.ordinal ? `frame ${f.ordinal}: ${shadow}` : shadow);
     });
     warnings.push(...await markOccludedByParents(layout, placed));
+    held.keepOnly(new Set(layout.map((f) => f.frameId)));
     const model = composePage(mainRead, placed, layout.map(frameInfo), viewportOnly, 0, warnings);
     model.timeMs = Math.round((performance.now() - t0) * 10) / 10;
     model.engine.bytes = bytes;
+    model.engine.crossed = crossed;
+    model.engine.deltas = deltas;
+    if (whole.length) model.engine.whole = whole;
     return model;
   });
 }

@@ -3,6 +3,8 @@
 import type { PageLayout, SelectorHint } from '../model/explore/explore.js';
 import type { PlacedText } from '../model/explore/overview.js';
 import type { PageModel } from '../model/pagemodel/page.js';
+import type { EngineSnapshotOptions, FrameSnapshot } from '../model/contracts/schema.js';
+import { readKind } from '../model/pagemodel/frameRead.js';
 import { RegionMemory, type RegionTree } from '../model/explore/regions.js';
 
 /** Snapshots kept for dom_diff, and for how long. */
@@ -29,8 +31,38 @@ export interface Snapshot {
   paragraphs?: PlacedText[];
 }
 
+/** A frame's last read of one kind, as the engine answered it (never handed out: readers get copies). */
+export interface HeldRead { seq: number; snapshot: FrameSnapshot }
+
+/**
+ * The last read of each frame, per kind of read, that the next read of that kind asks the
+ * engine for changes against (issue 21: the page sends deltas, the Node side patches its copy).
+ */
+export class HeldReads {
+  private readonly reads = new Map<string, HeldRead>();
+
+  private static key(frameId: string, opts: EngineSnapshotOptions): string {
+    return `${frameId} ${readKind(opts)}`;
+  }
+
+  get(frameId: string, opts: EngineSnapshotOptions): HeldRead | undefined {
+    return this.reads.get(HeldReads.key(frameId, opts));
+  }
+
+  set(frameId: string, opts: EngineSnapshotOptions, read: HeldRead): void {
+    this.reads.set(HeldReads.key(frameId, opts), read);
+  }
+
+  /** Forgets the frames that are gone (their reads can never be a base again). */
+  keepOnly(frameIds: Set<string>): void {
+    for (const key of this.reads.keys()) if (!frameIds.has(key.slice(0, key.indexOf(' ')))) this.reads.delete(key);
+  }
+}
+
 export class SnapshotCache {
   private entries: Snapshot[] = [];
+  /** Each frame's last read, which the next read of the same kind is a delta against. */
+  readonly held = new HeldReads();
   /** Region IDs per landmark, across snapshots of the same document. */
   readonly regionIds = new RegionMemory();
 

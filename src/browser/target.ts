@@ -212,9 +212,11 @@ export class Target {
    * touch): Chrome turns a large object into protocol values several times slower. Returns how
    * many bytes crossed, too.
    */
-  async readEngine(frameId: string, method: string, args: unknown[] = []): Promise<{ value: unknown; bytes: number }> {
+  async readEngine(frameId: string, method: string, args: unknown[] = [], serialized = false): Promise<{ value: unknown; bytes: number }> {
     const contextId = await this.engineContext(frameId);
-    const text = await this.evaluate(contextId, `JSON.stringify(globalThis.__pagelens.${method}(...${JSON.stringify(args)}))`, true);
+    // `serialized`: the engine made the JSON text itself (ENGINE_TEXT_CALLS).
+    const call = `globalThis.__pagelens.${method}(...${JSON.stringify(args)})`;
+    const text = await this.evaluate(contextId, serialized ? call : `JSON.stringify(${call})`, true);
     if (typeof text !== 'string') throw new PagelensError('ENGINE_ERROR', `The in-page engine answered ${method} with no JSON text; the page may have tampered with it.`);
     return { value: JSON.parse(text), bytes: text.length };
   }

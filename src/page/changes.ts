@@ -26,6 +26,14 @@ export interface Freshness {
   subtreeDirty(el: Element, parentDirty: boolean): boolean;
   /** Anything at all changed since the previous read (always true for a cold read). */
   readonly changed: boolean;
+  /**
+   * True when nothing in `el`'s subtree, in `el` itself or in what it inherits changed since read
+   * `since`, whatever reads came between: `aboveDirty` says an ancestor's subtree changed since then
+   * (what a walk passes down). A subtree clean since a walk can take that walk's results for it.
+   */
+  cleanSince(el: Element, since: number, aboveDirty: boolean): boolean;
+  /** Whether a change below an ancestor of `el` since read `since` makes `el`'s subtree dirty too. */
+  dirtySince(el: Element, since: number, aboveDirty: boolean): boolean;
 }
 
 let observer: MutationObserver | null = null;
@@ -41,6 +49,10 @@ let lastLabelChange = 0;
 /** A change no dirty subtree shows later: a removed label, an `id` or `for` that pairs labels anew. */
 let labelsTouched = false;
 let signature = '';
+/** The last read at which each element was the root of a dirty subtree, or an ancestor of one; and at which everything was. */
+const rootAt = new WeakMap<Node, number>();
+const aboveAt = new WeakMap<Node, number>();
+let everywhereAt = 0;
 /** Beyond this many dirty nodes, marking them one by one costs more than a cold read. */
 const MAX_TRACKED = 5000;
 // Our own marks are no change to the page.
@@ -50,6 +62,11 @@ function note(node: Node | null): void {
   if (!node || allDirty) return;
   if (dirty.size >= MAX_TRACKED) { allDirty = true; dirty = new Set(); return; }
   dirty.add(node);
+}
+
+/** A change no mutation shows (a gesture listener found by the host): the element is derived again. */
+export function noteChange(node: Node): void {
+  note(node);
 }
 
 function onRecords(records: MutationRecord[]): void {
@@ -99,7 +116,10 @@ function currentSignature(doc: Document): string {
 }
 
 /** A cold read: reuses nothing, and leaves the caches and the pending changes as they were. */
-const COLD: Freshness = { read: 0, store: false, changed: true, clean: () => false, changedSince: () => true, subtreeDirty: () => true };
+const COLD: Freshness = {
+  read: 0, store: false, changed: true, clean: () => false, changedSince: () => true, subtreeDirty: () => true,
+  cleanSince: () => false, dirtySince: () => true,
+};
 
 /**
  * Starts a read: takes the changes noted since the previous one. A `fresh` read reuses nothing
@@ -135,6 +155,10 @@ export function beginRead(doc: Document, fresh: boolean): Freshness {
   if (!labels) for (const r of roots) if ((r as Element).closest('label') || (r as Element).querySelector('label')) { labels = true; break; }
   if (everywhere || dirtyNodes.size > 0) lastChange = read;
   if (everywhere || labels) lastLabelChange = read;
+  if (everywhere) everywhereAt = read;
+  for (const r of roots) rootAt.set(r, read);
+  for (const a of ancestors) aboveAt.set(a, read);
+  const since = (at: WeakMap<Node, number>, el: Node, k: number) => (at.get(el) ?? 0) > k;
   return {
     read,
     store: true,
@@ -142,5 +166,7 @@ export function beginRead(doc: Document, fresh: boolean): Freshness {
     clean: (el, subtreeDirty) => !everywhere && !subtreeDirty && !roots.has(el) && !ancestors.has(el),
     changedSince: (since, reach) => reach !== 'own' && (everywhere || (reach === 'labels' ? lastLabelChange : lastChange) > since),
     subtreeDirty: (el, parentDirty) => everywhere || parentDirty || roots.has(el),
+    cleanSince: (el, k, aboveDirty) => !aboveDirty && everywhereAt <= k && !since(rootAt, el, k) && !since(aboveAt, el, k),
+    dirtySince: (el, k, aboveDirty) => aboveDirty || everywhereAt > k || since(rootAt, el, k),
   };
 }

@@ -76,6 +76,9 @@ function readOwnText(el: Element, own: string, emit: Emit, done: Set<Element>): 
     return;
   }
   if (/[:：]$/.test(own) && own.length <= LABEL_MAX + 1) {
+    // "Gesamtpreis: <span>24,65 €</span>": the value is inside the label's own element, not after it.
+    const inside = clean(inlineRest(el), VALUE_MAX);
+    if (inside) { emit(el, 'value', clean(own.slice(0, -1), LABEL_MAX), inside); return; }
     const next = valueAfter(el);
     if (next) {
       const value = clean((next as HTMLElement).innerText ?? next.textContent, VALUE_MAX);

@@ -3,6 +3,7 @@
 // world's listeners without touching the page) and marks them here, so the walk lists them as it
 // lists an element with an ondblclick attribute. Marks live as long as their element.
 import { shadowRootOf } from './shadow.js';
+import { noteChange } from './changes.js';
 
 const marked = new WeakSet<Element>();
 
@@ -37,8 +38,11 @@ export function markGestures(els: unknown[]): number {
   let n = 0;
   for (const el of els) {
     if (!(el instanceof Element) || el === document.documentElement || el === document.body) continue;
-    if (!marked.has(el)) n++;
+    if (marked.has(el)) continue;
+    n++;
     marked.add(el);
+    // No mutation shows a listener: a read that kept this element's look must look again.
+    noteChange(el);
   }
   return n;
 }

@@ -13,7 +13,13 @@ import { adoptShadowRoot } from './shadow.js';
 import { startChangeTracking } from './changes.js';
 import { startViewportMembers } from './viewportMembers.js';
 import { snapshot } from './snapshot.js';
-import { describeElements, elementContext, findSelector, hiddenControls, pageLayout, textBlocks, xpathOf } from './context.js';
+import { answerRead, type HeldBase } from './delta.js';
+import { describeElements } from './describeElements.js';
+import { elementContext, xpathOf } from './elementContext.js';
+import { findSelector } from './findSelector.js';
+import { hiddenControls } from './hiddenControls.js';
+import { pageLayout } from './pageLayout.js';
+import { textBlocks } from './textBlocks.js';
 import { readContent } from './content.js';
 import { readStructured } from './structured.js';
 import { nativeOptions } from './options.js';
@@ -24,10 +30,16 @@ import { lastIssuedId, lookup, lookupIn, numberFrom, startAutoTagger, tagSubtree
 
 const ENGINE_KEY = '__pagelens';
 
+function readFrame(opts: EngineSnapshotOptions) {
+  return markNameSources(withLabelIndex(() => snapshot(opts)));
+}
+
 // Checked against the contract the Node side validates answers with (src/model/contracts/engine.ts).
 const api = {
   version: 2,
-  snapshot: (opts: EngineSnapshotOptions) => markNameSources(withLabelIndex(() => snapshot(opts))),
+  snapshot: readFrame,
+  /** The read as JSON text, whole or as a delta against the read the host holds (src/page/delta.ts). */
+  read: (opts: EngineSnapshotOptions, since?: HeldBase | null) => answerRead(readFrame(opts), opts, since),
   adoptShadowRoot,
   lookup,
   lookupIn,

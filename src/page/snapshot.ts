@@ -9,7 +9,8 @@ import { roleOf } from './roles.js';
 import { composedParent, deepActiveElement, shadowRootOf } from './shadow.js';
 import { isSecretField, statesOf, valueOf } from './state.js';
 import { flushStamps, inspect, lookup, stamp, type Inspection } from './tagger.js';
-import { intersectsViewport, isOccluded, visibleBox } from './visibility.js';
+import { clipBox, intersectsViewport, isOccluded, visibleBox } from './visibility.js';
+import { checkGeometry, replayable, VisitList, type FixedFacts, type LiveWalk, type Visit } from './liveWalk.js';
 import { ROOT_CONTEXT, SKIP, walkElements, type Clipper, type WalkContext } from './walker.js';
 import { currentMembers, geometryChangedSince, watchTarget } from './viewportMembers.js';
 import { onlyWraps } from './wrapped.js';
@@ -38,41 +39,88 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
   const walkedAt = performance.now();
   const containers: Element[] = [];
   let visited = 0;
+  const knownRows = new Map<Element, Element | null>();
+  let rowsFound: ((el: Element, row: Element | null) => void) | undefined;
   if (members) ({ total, visited } = readMembers(members, lastWalk!, nodes, elements, clipped, (el, id, box, seen, ctx) => describe(el, id, box, seen, ctx, focused, width, height, true, reuse)));
-  else walkElements(doc, (el, ctx) => {
-    visited++;
-    // Whether what earlier reads derived for this element still holds: asked once, used for its style facts and its name.
-    const clean = fresh.clean(el, ctx.dirty);
-    if (!clean && fresh.store) forgetName(el);
-    const seen = inspect(el, ctx, { reuse: clean, store: fresh.store }, fresh.subtreeDirty(el, ctx.dirty));
-    let children = seen.children;
-    if (children.clipper?.el === el) clipped.opened(el, nodes.length);
-    // A container's scroll can move targets in or out of view, or out of its clip; one without children (a field) cannot.
-    if (children.viewClip !== ctx.viewClip && children.viewClip && holdsTargets(el)) containers.push(el);
-    if (opts.structure) children = readStructure(el, ctx, children, structure, structEls, headings);
-    if (!seen.interactive && !seen.scroll) return children;
-    if (seen.interactive) controls.add(el);
-    const id = stamp(el);
-    watchTarget(el);
-    const box = visibleBox(el);
-    if (!box) return children;
-    // Cut off by an overflow: hidden ancestor: nobody can see or reach it, but its container says so.
-    if (ctx.hardClip && !overlaps(box, ctx.hardClip)) {
-      if (seen.interactive && ctx.clipper) clipped.add(ctx.clipper, box);
+  else {
+    // A plain full-page read keeps its walk, and takes the last one's results for every subtree nothing changed in (liveWalk.ts).
+    const keeps = !opts.viewportOnly && !opts.structure && !opts.attributes && fresh.store;
+    const kept = keeps && !opts.walk && liveWalk ? liveWalk : null;
+    if (kept) checkGeometry(kept, fresh.read);
+    const spans = kept?.spans ?? new WeakMap();
+    const list = keeps ? new VisitList(spans) : null;
+    /** What a visited element adds to the read: the same for a walked one and a replayed one. */
+    /** Replayed visits' rows (their ancestors did not change), and the visit of every listed element, to keep the rows found now. */
+    const visitOf = new Map<Element, Visit>();
+    const emit = (v: Visit, clean: boolean) => {
+      const el = v.el;
+      if (v.opens) clipped.opened(el, nodes.length);
+      if (v.container) containers.push(el);
+      const seen = v.seen;
+      if (!seen) return;
+      if (seen.interactive) controls.add(el);
+      const id = stamp(el);
+      const box = v.box ?? null;
+      if (!box) return;
+      const ctx = v.ctx;
+      // Cut off by an overflow: hidden ancestor: nobody can see or reach it, but its container says so.
+      if (ctx.hardClip && !overlaps(box, ctx.hardClip)) {
+        if (seen.interactive && ctx.clipper) clipped.add(ctx.clipper, box);
+        return;
+      }
+      total++;
+      if (opts.viewportOnly && (!intersectsViewport(box, width, height) || ctx.viewClip && !overlaps(box, ctx.viewClip))) return;
+      const node = describe(el, id, box, seen, ctx, focused, width, height, clean, reuse, v);
+      if (v.row !== undefined) knownRows.set(el, v.row);
+      visitOf.set(el, v);
+      if (opts.structure) node.ctx = ctx.struct;
+      nodes.push(node);
+      elements.push(el);
+    };
+    walkElements(doc, (el, ctx) => {
+      if (kept && fresh.cleanSince(el, kept.read, !!ctx.stale)) {
+        const run = replayable(kept, el, ctx, fresh.read);
+        if (run) {
+          for (const v of run) { list!.add(v); emit(v, true); }
+          return null;
+        }
+      }
+      visited++;
+      list?.walked(el, ctx);
+      // Whether what earlier reads derived for this element still holds: asked once, used for its style facts and its name.
+      const clean = fresh.clean(el, ctx.dirty);
+      if (!clean && fresh.store) forgetName(el);
+      const stale = !kept || fresh.dirtySince(el, kept.read, !!ctx.stale);
+      const seen = inspect(el, ctx, { reuse: clean, store: fresh.store }, fresh.subtreeDirty(el, ctx.dirty), stale);
+      let children = seen.children;
+      const v: Visit = { el, ctx, next: null, checked: fresh.read, moved: false };
+      // A clip matters only to what the element holds (a field's own insides hold nothing; a child added later is a change).
+      if ((children.viewClip !== ctx.viewClip || children.hardClip !== ctx.hardClip) && holdsTargets(el)) {
+        v.clip = children.viewClip && children.viewClip !== ctx.viewClip ? clipBox(el) : null;
+      }
+      if (children.clipper?.el === el) v.opens = true;
+      // A container's scroll can move targets in or out of view, or out of its clip; one without children (a field) cannot.
+      if (children.viewClip !== ctx.viewClip && children.viewClip && holdsTargets(el)) v.container = true;
+      if (opts.structure) children = readStructure(el, ctx, children, structure, structEls, headings);
+      if (seen.interactive || seen.scroll) {
+        v.seen = seen;
+        watchTarget(el);
+        v.box = visibleBox(el);
+      }
+      emit(v, clean);
+      if (list && (v.clip !== undefined || v.seen)) list.add(v);
       return children;
+    });
+    rowsFound = (el, row) => { const v = visitOf.get(el); if (v) v.row = row; };
+    if (list) {
+      list.finish();
+      liveWalk = { read: fresh.read, head: list.head, spans };
     }
-    total++;
-    if (opts.viewportOnly && (!intersectsViewport(box, width, height) || ctx.viewClip && !overlaps(box, ctx.viewClip))) return children;
-    const node = describe(el, id, box, seen, ctx, focused, width, height, clean, reuse);
-    if (opts.structure) node.ctx = ctx.struct;
-    nodes.push(node);
-    elements.push(el);
-    return children;
-  });
+  }
   if (!members && fresh.store) lastWalk = { at: walkedAt, total, counts: clipped.counts, controls, containers: containers.map((el) => [el, el.scrollLeft, el.scrollTop]) };
   clipped.report(nodes, elements, opts.viewportOnly ? [width, height] : null, focused);
   dropWrapped(nodes, elements);
-  const out = addRows(nodes, elements, members ? lastWalk!.controls : controls, opts, structure, structEls, width, height);
+  const out = addRows(nodes, elements, members ? lastWalk!.controls : controls, opts, structure, structEls, width, height, knownRows, rowsFound);
   total += out.length - nodes.length;
   if (opts.attributes) {
     out.forEach((n) => { const el = lookup(n.id); if (el) n.attrs = keyAttributes(el); });
@@ -113,6 +161,8 @@ interface WalkResult {
   containers: Array<[Element, number, number]>;
 }
 let lastWalk: WalkResult | null = null;
+/** The last plain full-page walk, which the next one takes unchanged subtrees from (liveWalk.ts). */
+let liveWalk: LiveWalk | null = null;
 
 /** Beyond this many clipping containers, checking that none scrolled costs more than it saves. */
 const MAX_CONTAINERS = 2000;
@@ -294,9 +344,15 @@ function readStructure(el: Element, ctx: WalkContext, children: WalkContext, str
 function addRows(
   nodes: RawNode[], elements: Element[], controls: Set<Element>, opts: EngineSnapshotOptions,
   structure: StructNode[], structEls: Map<Element, number>, width: number, height: number,
+  known: Map<Element, Element | null>, found?: (el: Element, row: Element | null) => void,
 ): RawNode[] {
   const finder = new RowFinder((e) => controls.has(e) || isInteractiveByMarkup(e));
-  const rowOf = elements.map((el) => finder.rowOf(el));
+  const rowOf = elements.map((el) => {
+    if (known.has(el)) return known.get(el)!;
+    const row = finder.rowOf(el);
+    found?.(el, row);
+    return row;
+  });
   const members = new Map<Element, Element[]>();
   rowOf.forEach((row, i) => { if (row) members.set(row, [...members.get(row) ?? [], elements[i]]); });
   const out: RawNode[] = [];
@@ -380,26 +436,40 @@ function keyAttributes(el: Element): Record<string, string> {
 function describe(
   el: Element, id: string, box: Box, seen: Inspection, ctx: WalkContext,
   focused: Element | null, width: number, height: number, clean: boolean, reuse: { fresh: Freshness; names: number },
+  kept?: Visit,
 ): RawNode {
-  const role = roleOf(el, !!seen.scroll && !seen.interactive);
+  // What only the element's markup and its ancestors decide: kept with its visit while they stay unchanged (liveWalk.ts).
+  const fixed = (clean && kept?.fixed) || fixedFacts(el, seen, ctx);
+  if (kept) kept.fixed = fixed;
+  const { role } = fixed;
   const named = describeNameSince(el, role, clean, reuse.fresh);
   if (named.reused) reuse.names++;
-  const node: RawNode = { id, role, name: named.name, tag: el.tagName.toLowerCase(), states: statesOf(el, focused), box };
+  const node: RawNode = { id, role, name: named.name, tag: fixed.tag, states: statesOf(el, focused), box };
+  // Values and states change without a mutation (set by script): read every time.
   const value = valueOf(el, role);
   if (value !== undefined) node.value = value;
-  if (el.tagName === 'INPUT') node.type = (el as HTMLInputElement).type;
-  const placeholder = el.getAttribute('placeholder');
-  if (placeholder) node.placeholder = clip(placeholder, 100);
-  // The attribute as written: resolving thousands of URLs here is costly, the model does it once.
-  const href = el.tagName === 'A' ? el.getAttribute('href') : null;
-  if (href) node.href = clip(href, 300);
-  if (ctx.inShadow) node.shadow = true;
+  if (fixed.type !== undefined) node.type = fixed.type;
+  if (fixed.placeholder) node.placeholder = fixed.placeholder;
+  if (fixed.href) node.href = fixed.href;
+  if (fixed.shadow) node.shadow = true;
   if (intersectsViewport(box, width, height)) {
     const occ = isOccluded(el, box, el.ownerDocument, width, height);
     if (occ !== undefined) node.occ = occ;
   }
   if (seen.scroll) node.scr = scrollInfo(el, seen.scroll.v);
   return node;
+}
+
+function fixedFacts(el: Element, seen: Inspection, ctx: WalkContext): FixedFacts {
+  const facts: FixedFacts = { role: roleOf(el, !!seen.scroll && !seen.interactive), tag: el.tagName.toLowerCase() };
+  if (el.tagName === 'INPUT') facts.type = (el as HTMLInputElement).type;
+  const placeholder = el.getAttribute('placeholder');
+  if (placeholder) facts.placeholder = clip(placeholder, 100);
+  // The attribute as written: resolving thousands of URLs here is costly, the model does it once.
+  const href = el.tagName === 'A' ? el.getAttribute('href') : null;
+  if (href) facts.href = clip(href, 300);
+  if (ctx.inShadow) facts.shadow = true;
+  return facts;
 }
 
 function overlaps(box: Box, clip: Box): boolean {

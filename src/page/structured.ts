@@ -5,7 +5,10 @@ import type { StructuredRead } from '../model/retrieval/productFacts.js';
 import { DOC } from './document.js';
 
 const MAX_SCRIPTS = 12;
-const MAX_SCRIPT_CHARS = 60_000;
+// A product's JSON-LD often carries its reviews too (tens of KB): cut it and it is no JSON at all,
+// so a script is passed whole up to this size, within a total for the page.
+const MAX_SCRIPT_CHARS = 400_000;
+const MAX_TOTAL_CHARS = 1_000_000;
 const MAX_PROPS = 200;
 const MAX_VALUE = 200;
 // The microdata and meta properties that describe a product's identity and its offer.
@@ -14,11 +17,16 @@ const META = /^(?:product:price:amount|product:price:currency|og:price:amount|og
 
 export function readStructured(): StructuredRead {
   const jsonLd: string[] = [];
+  let total = 0;
   for (const s of Array.from(document.querySelectorAll('script[type="application/ld+json" i]')).slice(0, MAX_SCRIPTS)) {
     const text = s.textContent ?? '';
-    if (text.length <= MAX_SCRIPT_CHARS) jsonLd.push(text);
+    if (text.length > MAX_SCRIPT_CHARS || total + text.length > MAX_TOTAL_CHARS) continue;
+    total += text.length;
+    jsonLd.push(text);
   }
   const props: StructuredRead['props'] = [];
+  const title = document.querySelector('h1');
+  const tops: Element[] = [];
   for (const el of Array.from(document.querySelectorAll('[itemprop]'))) {
     if (props.length >= MAX_PROPS) break;
     const names = (el.getAttribute('itemprop') ?? '').split(/\s+/).filter((p) => PROPS.test(p));
@@ -29,7 +37,13 @@ export function readStructured(): StructuredRead {
     const value = raw.replace(/\s+/g, ' ').trim().slice(0, MAX_VALUE);
     // A property of an offer or product nested in another item (a recommendation) is not the page's own.
     const depth = ancestorsWith(el, '[itemscope]');
-    for (const name of names) if (value) props.push({ name, value, depth });
+    // Which top-level item it belongs to, and whether that item holds the page's title: cards of
+    // recommended products each are an item of their own, and none holds the <h1>.
+    const top = outermost(el, '[itemscope]');
+    if (top && !tops.includes(top)) tops.push(top);
+    const scope = top ? tops.indexOf(top) : -1;
+    const holdsTitle = !!top && !!title && top.contains(title);
+    for (const name of names) if (value) props.push({ name, value, depth, scope, holdsTitle });
   }
   const meta: StructuredRead['meta'] = [];
   for (const m of Array.from(document.querySelectorAll('meta[property], meta[name]'))) {
@@ -38,6 +52,12 @@ export function readStructured(): StructuredRead {
     if (META.test(name) && content) meta.push({ name: name.toLowerCase(), value: content.trim().slice(0, MAX_VALUE) });
   }
   return { doc: DOC, jsonLd, props, meta };
+}
+
+function outermost(el: Element, selector: string): Element | null {
+  let found: Element | null = null;
+  for (let p: Element | null = el; p; p = p.parentElement) if (p.matches(selector)) found = p;
+  return found;
 }
 
 function ancestorsWith(el: Element, selector: string): number {

@@ -8,6 +8,7 @@ import { isInteractiveByMarkup, isScrollingOverflow, looksClickable, scrollOverf
 import { onShadowRootAdopted, shadowRootOf } from './shadow.js';
 import type { Box } from '../model/contracts/schema.js';
 import { ROOT_CONTEXT, walkElements, type WalkContext } from './walker.js';
+import { clipBox } from './visibility.js';
 
 export { ID_ATTR } from '../model/pagemodel/page.js';
 import { ID_ATTR } from '../model/pagemodel/page.js';
@@ -158,7 +159,7 @@ function styleFacts(el: Element, cache: CacheUse): StyleFacts {
  * only when its answer can matter. With `cache.reuse`, nothing changed since the element was
  * last looked at, so what its style said then still holds (geometry is read again whatever it says).
  */
-export function inspect(el: Element, ctx: WalkContext, cache: CacheUse = REFRESH, dirtyBelow = false): Inspection {
+export function inspect(el: Element, ctx: WalkContext, cache: CacheUse = REFRESH, dirtyBelow = false, staleBelow = false): Inspection {
   const facts = styleFacts(el, cache);
   const cursor = facts.cursor;
   // Gesture marks come after the facts were cached (the host adds them before a read): asked each time.
@@ -168,24 +169,23 @@ export function inspect(el: Element, ctx: WalkContext, cache: CacheUse = REFRESH
   if (el.hasAttribute(ID_ATTR) && !idOf.has(el) && !interactive && !scroll) el.removeAttribute(ID_ATTR);
   const root = shadowRootOf(el);
   if (root) observeRoot(root);
-  return { interactive, scroll, children: childContext(el, facts, ctx, isRoot, dirtyBelow) };
+  return { interactive, scroll, children: childContext(el, facts, ctx, isRoot, dirtyBelow, staleBelow) };
 }
 
-function childContext(el: Element, facts: StyleFacts, ctx: WalkContext, isRoot: boolean, dirty: boolean): WalkContext {
+function childContext(el: Element, facts: StyleFacts, ctx: WalkContext, isRoot: boolean, dirty: boolean, stale: boolean): WalkContext {
   const { cursor, overflowX: ox, overflowY: oy } = facts;
   let { hardClip, viewClip, clipper } = ctx;
   // A fixed element escapes every ancestor's clip (position is only worth reading under a clip).
   if ((hardClip || viewClip) && facts.position === 'fixed') { hardClip = viewClip = null; clipper = null; }
   // Overflow does nothing on inline boxes, whatever the computed value says.
   if (!isRoot && (ox !== 'visible' || oy !== 'visible') && !/^(inline|contents)$/.test(facts.display)) {
-    const r = el.getBoundingClientRect();
-    const own: Box = [r.x + el.clientLeft, r.y + el.clientTop, el.clientWidth, el.clientHeight];
+    const own = clipBox(el);
     const scrolls = isScrollingOverflow(ox) || isScrollingOverflow(oy);
     viewClip = viewClip ? intersectBox(viewClip, own) : own;
     if (!scrolls) { hardClip = hardClip ? intersectBox(hardClip, own) : own; clipper = { el, box: own, outer: clipper }; }
   }
-  if (cursor === ctx.parentCursor && hardClip === ctx.hardClip && viewClip === ctx.viewClip && dirty === ctx.dirty) return ctx;
-  return { inShadow: ctx.inShadow, parentCursor: cursor, hardClip, clipper, viewClip, struct: ctx.struct, dirty };
+  if (cursor === ctx.parentCursor && hardClip === ctx.hardClip && viewClip === ctx.viewClip && dirty === ctx.dirty && stale === !!ctx.stale) return ctx;
+  return { inShadow: ctx.inShadow, parentCursor: cursor, hardClip, clipper, viewClip, struct: ctx.struct, dirty, ...(stale && { stale }) };
 }
 
 /** Intersection, collapsing to an empty box rather than null so that "clipped away" stays a clip. */

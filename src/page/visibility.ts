@@ -9,6 +9,12 @@ const VISIBILITY_CHECK = { checkOpacity: true, checkVisibilityCSS: true } as con
  * click, whether its own opacity does it (the custom-checkbox pattern: an opacity-0 input stretched
  * over a styled row) or an ancestor's (a footer faded in on scroll): Chrome and Playwright list it.
  */
+/** The box an overflowing element clips its children to: inside its borders, without its scrollbars. */
+export function clipBox(el: Element): Box {
+  const r = el.getBoundingClientRect();
+  return [r.x + el.clientLeft, r.y + el.clientTop, el.clientWidth, el.clientHeight];
+}
+
 export function visibleBox(el: Element): Box | null {
   if (!el.checkVisibility(VISIBILITY_CHECK) && !transparentTarget(el)) return proxyBox(el);
   let r = el.getBoundingClientRect();

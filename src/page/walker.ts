@@ -24,6 +24,8 @@ export interface WalkContext {
   struct: number;
   /** Something in this subtree changed since the last read: nothing derived here then may be reused. */
   dirty: boolean;
+  /** Something in this subtree changed since the kept full-page walk: no subtree below may take its results (liveWalk.ts). */
+  stale?: boolean;
 }
 
 export const ROOT_CONTEXT: WalkContext = { inShadow: false, parentCursor: 'auto', hardClip: null, clipper: null, viewClip: null, struct: -1, dirty: false };

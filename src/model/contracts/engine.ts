@@ -3,7 +3,7 @@
 // so the Node side checks each answer against these schemas before believing it, and the engine's
 // own API is type-checked against them at build time (src/page/main.ts).
 import { z } from 'zod';
-import { Box, FrameSnapshot } from './schema.js';
+import { Box, FrameSnapshot, HeadingNode, RawNode, StructNode } from './schema.js';
 import { DescribeAnswer, HiddenControls, PageLayout, RawElementContext, SelectorMatch, TextBlocks } from '../explore/explore.js';
 import { ContentRead } from '../pagemodel/content.js';
 import { StructuredRead } from '../retrieval/productFacts.js';
@@ -136,6 +136,47 @@ export const FindResult = z.discriminatedUnion('ok', [
 ]);
 export type FindResult = z.infer<typeof FindResult>;
 
+/**
+ * A list sent as what changed since the copy the Node side holds (src/page/delta.ts): read in
+ * order, a number n >= 0 copies the next n entries of the held list, a number -n skips n of them,
+ * and an entry stands for itself (new or changed). Only the entries cross, and only they are checked.
+ */
+export function ListPatch<T extends z.ZodType>(entry: T) {
+  return z.array(z.union([z.number().int(), entry]));
+}
+
+/** A read answered whole: `seq` names it for the next read's delta (absent: a cold read, not to be held); `whole` says why it is not a delta. */
+export const WholeRead = FrameSnapshot.extend({
+  kind: z.literal('whole'),
+  seq: z.number().int().nonnegative().optional(),
+  whole: z.string().optional(),
+});
+export type WholeRead = z.infer<typeof WholeRead>;
+
+/** A read answered as what changed since the read `since` (same document, same options). */
+export const DeltaRead = FrameSnapshot.omit({ nodes: true, structure: true, headings: true }).extend({
+  kind: z.literal('delta'),
+  seq: z.number().int().nonnegative(),
+  since: z.number().int().nonnegative(),
+  nodes: ListPatch(RawNode),
+  structure: ListPatch(StructNode).optional(),
+  headings: ListPatch(HeadingNode).optional(),
+});
+export type DeltaRead = z.infer<typeof DeltaRead>;
+
+export const FrameRead = z.discriminatedUnion('kind', [WholeRead, DeltaRead]);
+export type FrameRead = z.infer<typeof FrameRead>;
+
+/**
+ * Calls whose answer the engine serializes itself (its JSON text crosses CDP as one string): a
+ * read keeps each entry's text to diff the next read against, so it does not serialize twice.
+ */
+export const ENGINE_TEXT_CALLS = {
+  /** A frame's read, whole or as a delta against the read the Node side holds (issue 21). */
+  read: FrameRead,
+} as const;
+export type EngineTextCall = keyof typeof ENGINE_TEXT_CALLS;
+
 /** Calls on a frame's engine (`__pagelens.<name>(...)`), by their answer's schema. */
 export const ENGINE_CALLS = {
   snapshot: FrameSnapshot,
@@ -203,4 +244,5 @@ export type ElementAnswer<K extends ElementCall> = z.infer<(typeof ELEMENT_CALLS
 
 /** The shape the in-page API must have: the page's functions are checked against it at build time. */
 export type EngineShape = { [K in EngineCall]: (...args: any[]) => EngineAnswer<K> }
+  & { [K in EngineTextCall]: (...args: any[]) => string }
   & { act: { [K in ElementCall]: (el: Element, ...args: any[]) => ElementAnswer<K> } };

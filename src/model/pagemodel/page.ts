@@ -42,7 +42,15 @@ export interface PageModel {
   headings: PageHeading[];
   timeMs: number;
   /** Time spent in the frames' engines (summed), how many names they answered from earlier reads, how many elements they looked at, and the bytes their answers took over CDP (when the host counts them). */
-  engine: { ms: number; reusedNames: number; visited: number; bytes?: number };
+  engine: {
+    ms: number; reusedNames: number; visited: number; bytes?: number;
+    /** Nodes, structure and headings that crossed from the engines as themselves; the rest was patched from the reads the host held (issue 21). */
+    crossed?: number;
+    /** Frames that answered as a delta against the read the host held. */
+    deltas?: number;
+    /** Frames that answered whole though the host held an earlier read, and why (a navigation, a lost base). */
+    whole?: string[];
+  };
 }
 
 export interface PlacedFrame {

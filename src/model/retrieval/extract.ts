@@ -3,9 +3,14 @@
 // price, the page's main heading), near the part of the page the instruction is about, and its
 // value converted to the field's type. A field nothing fits stays missing and is named as such.
 import { z } from 'zod';
-import { AMOUNT as PRICE_TEXT, Bag, bm25, queryTerms, splitIdentifier } from './lexical.js';
-import type { KeptNode, RagNode } from './rag.js';
-import { mainItem, priceOf, type MainItem } from './mainItem.js';
+import { Bag, bm25, queryTerms, splitIdentifier } from './lexical.js';
+import { AMOUNT, currencyOf } from './money.js';
+import type { KeptNode } from './rag.js';
+import type { RagNode } from './ragNodes.js';
+import { mainItem, type MainItem } from './mainItem.js';
+import { OTHER_PRICE, otherAmounts, priceOf } from './prices.js';
+import { BRAND_KEY, brandPhrase, FIELD_WORDS, isBrandValue } from './brand.js';
+import { productCards } from './mainItem.js';
 import { parseNumber } from './numbers.js';
 import type { ProductFacts } from './productFacts.js';
 
@@ -40,18 +45,26 @@ export interface FillResult {
 export interface PageFacts { nodes: RagNode[]; facts?: ProductFacts }
 
 /** What every field of one fill is judged against. */
-interface FillContext { main: MainItem; facts: ProductFacts; reasons: Record<string, string> }
+interface FillContext {
+  main: MainItem; facts: ProductFacts; reasons: Record<string, string>;
+  /** The node the selling price was read from: the currency is the one it is written in. */
+  priceNode?: RagNode;
+  /** How many different prices a page with no main item shows (why none is the price). */
+  manyPrices?: number;
+}
 
 const NAME_KEY = /^(?:name|title|product|productname|producttitle|heading|headline|item|itemname)$/i;
 const PRICE_KEY = /price|cost|amount|total|fee/i;
-const OTHER_PRICE_KEY = /\b(?:old|was|list|original|regular|before|former|msrp|rrp|saving|savings|save|discount|shipping|delivery|tax|unit)\b/i;
-const BRAND_KEY = /^(?:brand|brandname|make|manufacturer|maker|vendor)$/i;
 const CURRENCY_KEY = /^currency$/i;
-// Words that name the field rather than give its value ("Brands", "Our brands", "Shop by brand").
-const FIELD_WORDS = /^(?:(?:our|all|top|shop|by|the|more|other|see|view)\s+)*(?:brands?|manufacturers?|makers?|marken?|marques?|marcas?)(?:\s+(?:a-z|list|index))?$/i;
 // A rating or a review count is no name ("4.5 out of 5 stars", "1,234 reviews").
 const REVIEWS = /(?:reviews?|ratings?|stars?|bewertungen|avis|rese[ñn]as|recensioni|beoordelingen|opinie)/i;
 const MIN_SCORE = 0.3;
+/** Controls whose name can state the item's price: a format or purchase option, not a link to another offer. */
+const PRICED_CONTROL = new Set(['button', 'radio', 'option', 'menuitemradio']);
+/** Past this many different declared prices, the markup describes many items (cards, variants): only JSON-LD's are believed. */
+const MAX_DECLARED = 3;
+/** A page with no main item that shows this many different prices is a list: none is "the" price. */
+const AMBIGUOUS_PRICES = 3;
 /** An instruction asking for a list rather than one value. */
 const PLURAL = /\b(?:all|every|each|list|items|products|rows|entries|results|prices)\b/i;
 
@@ -134,7 +147,9 @@ function fillObject(s: JsonSchema, path: string, nodes: RagNode[], anchor: numbe
   const out: Record<string, unknown> = {};
   const keys = Object.keys(s.properties ?? {});
   // Names first: the product's name pins down which price, brand and rating are its own.
-  const ordered = [...keys.filter((k) => NAME_KEY.test(k)), ...keys.filter((k) => !NAME_KEY.test(k))];
+  // Then prices: the currency is the one the price is written in.
+  const rank = (k: string) => (NAME_KEY.test(k) ? 0 : PRICE_KEY.test(k) ? 1 : 2);
+  const ordered = [...keys].sort((a, b) => rank(a) - rank(b));
   let near = anchor;
   for (const key of ordered) {
     const prop = s.properties![key];
@@ -203,28 +218,55 @@ function fieldValue(key: string, s: JsonSchema, nodes: RagNode[], anchor: number
   const isName = NAME_KEY.test(key);
   const isPrice = PRICE_KEY.test(key);
   const isBrand = BRAND_KEY.test(key);
+  const isCurrency = CURRENCY_KEY.test(key);
+  // The currency the page declares; else the one its item's prices are written in ("€", "CHF").
+  if (isCurrency && ctx.facts.currency) return { value: convert(s, ctx.facts.currency, EMPTY_NODE), score: 1 };
+  // No price could be told apart: neither can its currency.
+  if (isCurrency && ctx.manyPrices) return undefined;
+  const priced = isCurrency && ctx.priceNode ? currencyOf(AMOUNT.exec(valueText(ctx.priceNode, false, true) ?? '')?.[0] ?? '') : undefined;
+  if (priced) return { node: ctx.priceNode, value: convert(s, priced, ctx.priceNode!), score: 1 };
   // Fields of "the product": from the main item's own part of the page (see mainItem.ts).
-  const ofItem = isName || isPrice || isBrand;
+  const ofItem = isName || isPrice || isBrand || isCurrency;
   const all: Found[] = [];
   let best: Found | undefined;
-  for (const n of nodes) {
-    if (ofItem && !ctx.main.holds(n)) continue;
-    const text = valueText(n, isName, isPrice);
+  // The selling price is none of the amounts the item's part of the page calls old, list, shipping…
+  const sellingPrice = isPrice && !OTHER_PRICE.test(splitIdentifier(key));
+  // …and follows the item's name: an amount above it (a sponsored strip, a banner) is another's,
+  // unless it stands on the title's own line.
+  const title = ctx.main.title;
+  const aboveTitle = (n: RagNode) => !!title && n.order < title.order && n.box[1] + n.box[3] / 2 < title.box[1];
+  const own = ofItem ? nodes.filter((n) => ctx.main.holds(n) && !(sellingPrice && aboveTitle(n))) : nodes;
+  const others = sellingPrice ? otherPrices(own, ctx.main) : new Set<number>();
+  // "Gesamtpreis: <span>24,65 €</span>" reads as the labelled value and the amount inside it, side by side.
+  const labelledOther = new Map(own.filter((n) => n.kind === 'content' && n.role === 'value' && OTHER_PRICE.test(n.name)).map((n) => [n.order, priceOf(n.value ?? '', true)]));
+  const besideOther = (n: RagNode, amount: number) => [-2, -1, 1, 2].some((d) => labelledOther.get(n.order + d) === amount);
+  for (const n of own) {
+    // A button or an option that states an amount ("Audio CD $12.49", "One-time purchase 8,71 €") offers the item at it.
+    const text = valueText(n, isName, isPrice) ?? (isPrice && n.kind === 'control' && PRICED_CONTROL.has(n.role) ? n.name : undefined);
     if (!text) continue;
     if (isName && REVIEWS.test(text) && /\d/.test(text)) continue;
     if (isBrand && FIELD_WORDS.test(text.trim())) continue;
     let value: unknown;
+    let phrased = false;
     if (isBrand && !(n.kind === 'content' && (n.role === 'value' || n.role === 'cell'))) {
       // Running text names a brand only in so many words ("Visit the Tefal Store", "Marca: Roborock");
       // a heading or a sentence that merely contains the word "brand" is no brand.
-      const said = brandPhrase(text);
+      const said = brandPhrase(n.kind === 'control' ? n.name : text);
       if (!said) continue;
       value = convert(s, said, n);
+      phrased = true;
+    } else if (isCurrency) {
+      const written = AMOUNT.exec(text);
+      value = written ? currencyOf(written[0]) : undefined;
+      if (value === undefined) continue;
+      // The first amount of the item is its price's: the currency is read there, not weighed.
+      const found = { node: n, value: convert(s, String(value), n), score: 1 };
+      return found.value === undefined ? undefined : found;
     } else if (isPrice) {
       // The price asked for and an old, list or saved one are different fields.
-      if (n.kind === 'content' && n.role === 'value' && OTHER_PRICE_KEY.test(n.name) !== OTHER_PRICE_KEY.test(splitIdentifier(key))) continue;
+      if (n.kind === 'content' && n.role === 'value' && OTHER_PRICE.test(n.name) !== OTHER_PRICE.test(splitIdentifier(key))) continue;
       const amount = priceOf(text, n.kind === 'content' && n.role === 'value' && PRICE_KEY.test(n.name));
-      if (amount === undefined) continue;
+      if (amount === undefined || others.has(amount) || besideOther(n, amount)) continue;
       const kind = kindOf(s);
       value = kind === 'number' ? amount : kind === 'integer' ? Math.round(amount) : convert(s, text, n);
     } else {
@@ -236,18 +278,39 @@ function fieldValue(key: string, s: JsonSchema, nodes: RagNode[], anchor: number
     const extra = [...label.tf.keys()].filter((t) => !q.has(t)).length;
     let score = bm25(label, q) * (label.tf.size ? 0.7 + 0.3 * (1 - extra / label.tf.size) : 1);
     if (isName) score += n.kind === 'heading' ? (n.level === 1 ? 0.9 : 0.45) : n.kind === 'item' ? 0.5 : 0;
-    if (isPrice && PRICE_TEXT.test(text)) score += n.kind === 'item' ? 0.45 : 0.5;
+    if (isPrice && AMOUNT.test(text)) score += n.kind === 'item' ? 0.45 : 0.5;
     // A control's own name is not data (a button "Add to cart" is no answer to "name").
-    if (n.kind === 'control' && !n.value) score *= 0.3;
-    const proximity = 1 / (1 + Math.abs(n.order - anchor) / 15);
-    score *= 0.6 + 0.4 * proximity;
+    if (n.kind === 'control' && !n.value && !(isPrice && PRICED_CONTROL.has(n.role))) score *= 0.3;
+    // A byline says it is the brand in so many words, whatever it is (a link, a line of text).
+    if (phrased) score = Math.max(score, 0.8);
+    if (isPrice) {
+      // A product's price follows its name closely (the first amount after the title, before the old
+      // price, the instalments and the shipping); above the name an amount belongs to something else.
+      const after = n.order - (ctx.main.title?.order ?? anchor);
+      score *= 0.25 + 0.75 / (1 + (after >= 0 ? after : -3 * after) / 10);
+    } else {
+      const proximity = 1 / (1 + Math.abs(n.order - anchor) / 15);
+      score *= 0.6 + 0.4 * proximity;
+    }
+    // The main item's title is its name, wherever the words asked for point.
+    if (isName && n === ctx.main.title) score = Math.max(score, 1);
     if (score < MIN_SCORE) continue;
     const found = { node: n, value, score };
     all.push(found);
     if (!best || score > best.score) best = found;
   }
   // The page declares the price it sells at: an old, list or saved amount is another field.
-  if (isPrice && !OTHER_PRICE_KEY.test(splitIdentifier(key))) return declaredPrice(best, all, s, ctx);
+  if (sellingPrice) {
+    // No title, no buy button, and several different prices: no one of them is "the" price.
+    const amounts = new Set(all.map((f) => (typeof f.value === 'number' ? f.value : parseNumber(String(f.value)))));
+    if (!ctx.main.title && !ctx.main.buy && !ctx.facts.prices.length && amounts.size >= AMBIGUOUS_PRICES) {
+      ctx.manyPrices = amounts.size;
+      return undefined;
+    }
+    const price = declaredPrice(best, all, s, ctx, others);
+    if (price?.node) ctx.priceNode = price.node;
+    return price;
+  }
   if (isBrand && ctx.facts.brand) {
     // The brand the page declares ("Marca: Roborock" where the markup wraps the words around it too);
     // the visible text that says it, when there is one, is its source.
@@ -255,40 +318,71 @@ function fieldValue(key: string, s: JsonSchema, nodes: RagNode[], anchor: number
     const shown = all.find((f) => typeof f.value === 'string' && f.value.trim().toLowerCase() === declared.toLowerCase());
     return shown ?? { value: convert(s, declared, EMPTY_NODE), score: 1 };
   }
-  if (CURRENCY_KEY.test(key) && !best && ctx.facts.currency) return { value: convert(s, ctx.facts.currency, EMPTY_NODE), score: 1 };
+  if (isBrand && !best) {
+    // Not beside the title: a spec table further down ("Brand | Norton"), outside other products' cards.
+    const inProductCard = productCards(nodes);
+    const spec = nodes.find((n) => isBrandValue(n) && !inProductCard(n));
+    const value = spec && convert(s, spec.value!, spec);
+    if (spec && value !== undefined) return { node: spec, value, score: MIN_SCORE };
+  }
   return best;
 }
 
+// The price block: from the title to a little past the buy button (or this far past the title).
+const PRICE_BLOCK = 10;
+const PRICE_BLOCK_NO_BUY = 30;
+
 /**
- * A price against the prices the page declares for its main item: the shown price that is one of
- * them wins; with none shown, the declared one is the answer (no node to point at); without any
- * declaration, the best shown price of the main item.
+ * The amounts the item's own price block calls old, list, shipping… (what stands between its title
+ * and its buy button, not the cards further down, whose old prices are theirs). A list price with
+ * no other price beside it is the price: nothing was taken off it.
  */
-function declaredPrice(best: Found | undefined, all: Found[], s: JsonSchema, ctx: FillContext): Found | undefined {
-  const declared = ctx.facts.prices;
+function otherPrices(own: RagNode[], main: MainItem): Set<number> {
+  const { title, buy } = main;
+  const lo = title?.order ?? (buy ? buy.order - PRICE_BLOCK_NO_BUY : -Infinity);
+  const hi = buy ? Math.max(buy.order, title?.order ?? 0) + PRICE_BLOCK : title ? title.order + PRICE_BLOCK_NO_BUY : Infinity;
+  const block = own.filter((n) => n.order >= lo && n.order <= hi);
+  const others = otherAmounts(block);
+  const shown = block.map((n) => priceOf(valueText(n, false, true) ?? '', false)).filter((a): a is number => a !== undefined);
+  return shown.some((a) => !others.has(a)) ? others : new Set();
+}
+
+/**
+ * A price against the prices the page declares for its main item. The shown price that is one of
+ * them wins (with the declared value when the page prints its cents small, without a separator:
+ * "173<sup>34</sup> Lei" reads 17334, declared 173.34). Else one price declared is believed over
+ * what is shown; several different ones (markup of other products' cards, variants) are not, and
+ * the price the item shows is the answer. With no price shown, the declared one is the answer (no
+ * node to point at). A declared price the page calls old is no candidate.
+ */
+function declaredPrice(best: Found | undefined, all: Found[], s: JsonSchema, ctx: FillContext, others: Set<number>): Found | undefined {
+  const stated = ctx.facts.prices.filter((d) => !others.has(d));
+  // Many different prices describe many items (cards, variants): then only the JSON-LD product's count.
+  const declared = stated.length > MAX_DECLARED ? stated.filter((d) => ctx.facts.jsonLdPrices?.includes(d)) : stated;
   if (!declared.length) return best;
-  const amount = (f: Found) => (typeof f.value === 'number' ? f.value : parseNumber(String(f.value)));
-  const agreeing = all.filter((f) => declared.some((d) => Math.abs(d - (amount(f) ?? NaN)) < 0.005)).sort((a, b) => b.score - a.score)[0];
-  if (agreeing) return agreeing;
   const kind = kindOf(s);
-  const value = kind === 'number' ? declared[0] : kind === 'integer' ? Math.round(declared[0]) : String(declared[0]);
-  return { value, score: 1 };
+  const typed = (v: number) => (kind === 'number' ? v : kind === 'integer' ? Math.round(v) : String(v));
+  const amount = (f: Found) => (typeof f.value === 'number' ? f.value : parseNumber(String(f.value)));
+  const agreeing = all
+    .map((f) => ({ f, d: declared.find((d) => Math.abs(d - (amount(f) ?? NaN)) < 0.005 || sameDigits(d, amount(f))) }))
+    .filter((a) => a.d !== undefined)
+    .sort((a, b) => b.f.score - a.f.score)[0];
+  if (agreeing) return { ...agreeing.f, value: typed(agreeing.d!) };
+  if (best && declared.length > 1) return best;
+  return { value: typed(declared[0]), score: 1 };
+}
+
+/** "17334" shown for 173.34 declared: the same digits, the cents set apart by markup, not by a separator. */
+function sameDigits(declared: number, shown: number | undefined): boolean {
+  return shown !== undefined && Number.isInteger(shown) && !Number.isInteger(declared) && Math.abs(declared * 100 - shown) < 0.5;
 }
 
 const EMPTY_NODE: RagNode = { gid: '', role: 'text', name: '', states: [], box: [0, 0, 0, 0], frame: 0, kind: 'content', path: [], order: 0 };
 
-// "Visit the Tefal Store", "Brand: Bosch", "Marca: Roborock", "Marke: Weleda", "by Ankerkraut".
-const BRAND_PHRASE = /(?:^|\b)(?:visit\s+the\s+(.{2,40}?)\s+store|(?:brand|marca|marque|marke|merk|märke|brand\s+name)\s*[:：]\s*(.{2,40}?)|^(?:by|von|par|de|di)\s+(.{2,40}?))\s*$/iu;
-
-function brandPhrase(text: string): string | undefined {
-  const m = BRAND_PHRASE.exec(text.replace(/\s+/g, ' ').trim());
-  const brand = (m?.[1] ?? m?.[2] ?? m?.[3])?.trim();
-  return brand && /\p{L}/u.test(brand) && !FIELD_WORDS.test(brand) ? brand : undefined;
-}
-
 /** Why a field stays missing, in words an agent can act on. */
 function notFound(key: string, ctx: FillContext): string {
   const main = ctx.main.title ? `the main item ("${ctx.main.title.name.slice(0, 60)}")` : ctx.main.buy ? 'the main item (around its buy button)' : '';
+  if (PRICE_KEY.test(key) && ctx.manyPrices) return `the page shows ${ctx.manyPrices} different prices and no main item (no title heading, no buy button) to say which one is asked for`;
   if (PRICE_KEY.test(key)) return main ? `no price shown in ${main}'s part of the page, and none declared in its structured data (prices in other cards and savings are not its price)` : 'no amount on the page reads as a price of what was asked, and none is declared in structured data';
   if (BRAND_KEY.test(key)) return main ? `no brand shown in ${main}'s part of the page or declared in its structured data` : 'no brand shown or declared on the page';
   return `nothing on the page fits "${key}" with confidence`;
@@ -310,7 +404,8 @@ function labelBag(n: RagNode): Bag {
 function valueText(n: RagNode, isName: boolean, isPrice: boolean): string | undefined {
   if (n.kind === 'item') return isPrice ? n.value : isName ? n.name : n.value ?? n.name;
   if (n.kind === 'heading') return n.name;
-  if (n.kind === 'control') return n.value && n.value !== '***' ? n.value : undefined;
+  // A link's name is its text: a byline ("Visit the Tefal Store") is a link.
+  if (n.kind === 'control') return n.value && n.value !== '***' ? n.value : n.role === 'link' && !isName && !isPrice ? n.name : undefined;
   if (n.role === 'text') return n.name;
   return n.value ?? n.name;
 }

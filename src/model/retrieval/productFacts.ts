@@ -10,7 +10,13 @@ export const StructuredRead = z.object({
   /** The text of each `application/ld+json` script (capped). */
   jsonLd: z.array(z.string()),
   /** `itemprop` values; `depth`: how many `itemscope`s hold the element (1: the page's item, 2: its offer). */
-  props: z.array(z.object({ name: z.string(), value: z.string(), depth: z.number() })),
+  props: z.array(z.object({
+    name: z.string(), value: z.string(), depth: z.number(),
+    /** Which top-level item (`itemscope` with no item around it) the property is part of, -1 for none. */
+    scope: z.number().optional(),
+    /** Whether that top-level item holds the page's `<h1>`. */
+    holdsTitle: z.boolean().optional(),
+  })),
   meta: z.array(z.object({ name: z.string(), value: z.string() })),
 });
 export type StructuredRead = z.infer<typeof StructuredRead>;
@@ -18,6 +24,8 @@ export type StructuredRead = z.infer<typeof StructuredRead>;
 export interface ProductFacts {
   /** Declared prices of the main item, most trusted source first (JSON-LD, microdata, meta). */
   prices: number[];
+  /** Those the JSON-LD product states: the page's main entity, not one of many microdata items. */
+  jsonLdPrices?: number[];
   currency?: string;
   brand?: string;
   name?: string;
@@ -38,10 +46,15 @@ export function productFacts(read: StructuredRead): ProductFacts {
       for (const v of [offer.price, offer.lowPrice, spec?.price]) addPrice(facts, v);
       facts.currency ??= text(offer.priceCurrency) ?? text(spec?.priceCurrency);
     }
+    if (facts.prices.length) facts.jsonLdPrices = [...facts.prices];
   }
-  // Microdata: the properties closest to the page's own item (a recommended product sits deeper).
+  // Microdata: the properties of the page's own item. With several items side by side (cards of
+  // recommended products), only the one that holds the title is the page's, if any; within it, the
+  // properties closest to it (a recommended product nested inside sits deeper).
+  const priced = new Set(read.props.filter((p) => (p.scope ?? 0) >= 0 && /price/i.test(p.name)).map((p) => p.scope ?? 0));
+  const own = priced.size > 1 ? read.props.filter((p) => p.holdsTitle || p.scope === -1) : read.props;
   const shallowest = (name: string) => {
-    const found = read.props.filter((p) => p.name === name);
+    const found = own.filter((p) => p.name === name);
     const min = Math.min(...found.map((p) => p.depth));
     return found.filter((p) => p.depth === min).map((p) => p.value);
   };
@@ -52,15 +65,24 @@ export function productFacts(read: StructuredRead): ProductFacts {
   addPrice(facts, meta(/^(?:product|og):price:amount$/));
   facts.currency ??= meta(/^(?:product|og):price:currency$/);
   facts.brand ??= meta(/^(?:product|og):brand$/);
-  if (facts.brand !== undefined && !/\p{L}/u.test(facts.brand)) delete facts.brand;
+  if (facts.brand !== undefined) {
+    // "Acme | Shop name": the part before the site's own name, as titles are written.
+    facts.brand = facts.brand.split(/\s+[|｜]\s+/)[0].trim();
+    // An empty or unfilled template value ("$metabrand", "{{brand}}", "%brand%") declares nothing.
+    if (!/\p{L}/u.test(facts.brand) || /^\$\w+$|\{\{.*\}\}|^%\w+%$/.test(facts.brand)) delete facts.brand;
+  }
   return facts;
 }
 
 type Json = Record<string, unknown>;
 
+// What pages wrap their JSON-LD in, for old browsers' sake: "/*<![CDATA[*/ … /*]]>*/", "<!-- … -->".
+const WRAPPERS = /^\s*(?:\/\*\s*<!\[CDATA\[\s*\*\/|\/\/\s*<!\[CDATA\[|<!\[CDATA\[|<!--)|(?:\/\*\s*\]\]>\s*\*\/|\/\/\s*\]\]>|\]\]>|-->)\s*$/g;
+
 function parseJson(s: string): unknown {
   try {
-    return JSON.parse(s);
+    // Raw line breaks and tabs inside strings are not JSON, but they are what pages write.
+    return JSON.parse(s.replace(WRAPPERS, '').replace(/[\u0000-\u001f]+/g, ' '));
   } catch {
     return null; // not JSON: the page declares nothing there
   }

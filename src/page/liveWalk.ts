@@ -1,0 +1,125 @@
+// The last full-page walk, kept so that the next one reads only what changed (issue 21).
+//
+// A walk leaves a visit for every element whose walk did something: a target candidate
+// (interactive or scrollable: its look and its visible box), or a container that clips what it
+// holds (its clip box). Visits form one list in walk order. Every walked element remembers the
+// context it was walked with and the first visit at or after it: its subtree's visits are the run
+// from there that it contains.
+//
+// The next full-page walk skips an element's subtree and replays that run when it can prove the
+// run is what walking would give again:
+// - nothing in the subtree, the element itself or what it inherits changed since the kept walk
+//   (change marks from the MutationObserver and the state listeners, by read number: changes.ts);
+// - the element gets the same context (clips, cursor, shadow) — its ancestors are walked afresh;
+// - no box in the run moved: before the walk, every kept visit's box is read again (geometry moves
+//   without any mutation: an element pushed down by another, a resize, a scroll). One box read per
+//   target, instead of a style, name, role and box read per element.
+// What replaying re-reads anyway, because it changes without a mutation: values, states (checked,
+// focus), occlusion, scroll depth, and names that depend on elements elsewhere (see describe()).
+import type { Box } from '../model/contracts/schema.js';
+import { composedContains } from './shadow.js';
+import type { Inspection } from './tagger.js';
+import { clipBox, visibleBox } from './visibility.js';
+import type { Clipper, WalkContext } from './walker.js';
+
+export interface Visit {
+  el: Element;
+  /** The context the element was walked with. */
+  ctx: WalkContext;
+  /** The element clips its children (overflow): its own clip box then (null: it escapes its ancestors' clips, fixed). */
+  clip?: Box | null;
+  /** It cuts off what overflows it (not a scroller): it counts the targets it hides. */
+  opens?: boolean;
+  /** It scrolls or clips targets: a viewport read checks that it did not scroll. */
+  container?: boolean;
+  /** A target candidate: what inspect() said, and its visible box then. */
+  seen?: Inspection;
+  box?: Box | null;
+  /** What describing it found that only its markup and ancestors decide (role, tag, attributes), and its repeated row. */
+  fixed?: FixedFacts;
+  row?: Element | null;
+  next: Visit | null;
+  /** Read at which the pre-pass last looked, and whether the box moved then. */
+  checked: number;
+  moved: boolean;
+}
+
+export interface FixedFacts { role: string; tag: string; type?: string; placeholder?: string; href?: string; shadow?: boolean }
+
+interface Span { ctx: WalkContext; first: Visit | null }
+
+export interface LiveWalk {
+  /** The read number of the walk (change marks after it make subtrees dirty). */
+  read: number;
+  head: Visit | null;
+  spans: WeakMap<Element, Span>;
+}
+
+/** Builds the visit list of a walk, element by element, in walk order. */
+export class VisitList {
+  head: Visit | null = null;
+  private tail: Visit | null = null;
+  /** Elements walked since the last visit was added: their first visit is the next one. */
+  private waiting: Array<[Element, WalkContext]> = [];
+
+  constructor(private readonly spans: WeakMap<Element, Span>) {}
+
+  /** An element is walked with `ctx`. */
+  walked(el: Element, ctx: WalkContext): void {
+    this.waiting.push([el, ctx]);
+  }
+
+  /** Appends a visit: a new one, or a kept one as it stands (a replayed subtree). */
+  add(v: Visit): void {
+    if (this.tail) this.tail.next = v; else this.head = v;
+    this.tail = v;
+    v.next = null;
+    for (const [el, ctx] of this.waiting) this.spans.set(el, { ctx, first: v });
+    this.waiting = [];
+  }
+
+  /** Pending elements get no run (their subtrees held no visit). */
+  finish(): void {
+    for (const [el, ctx] of this.waiting) this.spans.set(el, { ctx, first: null });
+    this.waiting = [];
+  }
+}
+
+/** Reads every kept box again and notes which moved (see the module comment). */
+export function checkGeometry(walk: LiveWalk, read: number): void {
+  for (let v = walk.head; v; v = v.next) {
+    v.checked = read;
+    if (!v.el.isConnected) { v.moved = true; continue; }
+    let moved = false;
+    if (v.clip !== undefined) moved = !sameBox(v.clip, v.clip && clipBox(v.el));
+    if (!moved && v.seen) moved = !sameBox(v.box ?? null, visibleBox(v.el));
+    v.moved = moved;
+  }
+}
+
+/** The run of kept visits an element's subtree holds, if its walk can be skipped (see the module comment); else null. */
+export function replayable(walk: LiveWalk, el: Element, ctx: WalkContext, read: number): Visit[] | null {
+  const span = walk.spans.get(el);
+  if (!span || !sameContext(span.ctx, ctx)) return null;
+  const run: Visit[] = [];
+  for (let v = span.first; v && (v.el === el || composedContains(el, v.el)); v = v.next) {
+    if (v.checked !== read || v.moved) return null;
+    run.push(v);
+  }
+  return run;
+}
+
+function sameBox(a: Box | null, b: Box | null): boolean {
+  if (a === b) return true;
+  return !!a && !!b && a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3];
+}
+
+function sameClipper(a: Clipper | null, b: Clipper | null): boolean {
+  for (; a && b; a = a.outer, b = b.outer) if (a.el !== b.el || !sameBox(a.box, b.box)) return false;
+  return a === b;
+}
+
+function sameContext(a: WalkContext, b: WalkContext): boolean {
+  return a.inShadow === b.inShadow && a.parentCursor === b.parentCursor && a.struct === b.struct
+    && sameBox(a.hardClip, b.hardClip) && sameBox(a.viewClip, b.viewClip) && sameClipper(a.clipper, b.clipper);
+}
