@@ -8,9 +8,11 @@ import { launchChromium } from '../src/browser/chromium.js';
 import { serveFolder } from '../src/browser/static.js';
 import { templatize, untemplatize } from '../src/model/renderers/templatize.js';
 import { countTokens } from '../src/model/renderers/tokens.js';
-import { defaultSets } from './inputs.js';
+import { join } from 'node:path';
+import type { Browser } from 'playwright-core';
+import { defaultSets, REPO_ROOT, type PageSet } from './inputs.js';
 import { blankPage, navigate, stripIds, type OpenedPage } from './measurePage.js';
-import { human, median, pct, round, timeWarm } from './stats.js';
+import { human, median, pct, quantile, round, timeWarm } from './stats.js';
 
 /** The goals of issue 10. */
 export const ARTIFACT_GOALS = {
@@ -135,6 +137,87 @@ async function main(argv: string[]): Promise<void> {
   console.log(table(rows, sets.map((s) => s.name)));
   console.log('');
   for (const line of goals(rows)) console.log(line);
+}
+
+// ---- the size goals of the seed contracts (issue 23), as rows of `npm run bench` ----
+
+/** Templatized `full` ≤ 25% of the raw HTML (tokens, o200k), median over shop pages; dom_overview with the seed's defaults < 300 tokens. */
+export const SIZE_GOALS = { fullVsHtml: 0.25, overviewTokens: 300 };
+
+export interface SizeRow { set: string; page: string; html: number; full: number; overview: number; error?: string }
+
+/** Tokens of the raw HTML, of templatized `full` and of dom_overview with its defaults, on one loaded page. */
+export async function measureSizes(opened: OpenedPage): Promise<Omit<SizeRow, 'set' | 'page'>> {
+  const { page, lens } = opened;
+  const html = await countTokens(stripIds(await page.content()));
+  const full = await lens.snapshot({ mode: 'full' });
+  const overview = await lens.overview({}, { refresh: true });
+  return { html, full: await countTokens(full.dom), overview: await countTokens(overview.text) };
+}
+
+/** The dashboard fixture the overview goal was first measured on (test/fixtures/dashboard.html). */
+const DASHBOARD = join(REPO_ROOT, 'test', 'fixtures');
+
+/** Every page of each set (up to `limit` per set), and the dashboard fixture. */
+export async function runSizeGoals(browser: Browser, sets: PageSet[], limit = Infinity, quiet = false): Promise<{ rows: SizeRow[]; dashboard?: number }> {
+  const rows: SizeRow[] = [];
+  const folders: Array<[string, string, string[]]> = sets.map((set) => [set.name, set.pages[0]?.file?.replace(/\/[^/]*$/, '') ?? '', set.pages.filter((p) => p.file).slice(0, limit).map((p) => p.name)]);
+  folders.push(['dashboard', DASHBOARD, ['dashboard.html']]);
+  for (const [set, folder, pages] of folders) {
+    if (!folder || !pages.length) continue;
+    const server = await serveFolder(folder);
+    try {
+      for (const name of pages) {
+        let opened: OpenedPage | undefined;
+        try {
+          opened = await navigate(await blankPage(browser, true), server.url + encodeURIComponent(name));
+          rows.push({ set, page: name, ...await measureSizes(opened) });
+          if (!quiet) process.stderr.write('.');
+        } catch (e) {
+          rows.push({ set, page: name, html: 0, full: 0, overview: 0, error: (e as Error).message.split('\n')[0] });
+          if (!quiet) process.stderr.write('x');
+        } finally {
+          await opened?.close();
+        }
+      }
+    } finally {
+      await server.close();
+    }
+  }
+  if (!quiet) process.stderr.write('\n');
+  const dashboard = rows.find((r) => r.set === 'dashboard' && !r.error)?.overview;
+  return { rows: rows.filter((r) => r.set !== 'dashboard'), ...(dashboard !== undefined && { dashboard }) };
+}
+
+/** Median and spread (p10–p90, min–max) of a figure over pages. */
+function spread(values: number[], show: (v: number) => string): string {
+  if (!values.length) return 'not measured';
+  return `median ${show(median(values))} (p10–p90 ${show(quantile(values, 0.1))}–${show(quantile(values, 0.9))}, min–max ${show(Math.min(...values))}–${show(Math.max(...values))}, ${values.length} pages)`;
+}
+
+/** The rows `npm run bench` prints: per set, and the goals met or missed. */
+export function renderSizeGoals(rows: SizeRow[], dashboard: number | undefined): string {
+  const ok = rows.filter((r) => !r.error && r.html > 0);
+  const sets = [...new Set(ok.map((r) => r.set))];
+  const verdict = (met: boolean) => (met ? 'met' : 'MISSED');
+  const lines = ['SEED CONTRACT SIZES (issue 23; tokens, o200k)'];
+  for (const set of sets) {
+    const rs = ok.filter((r) => r.set === set);
+    lines.push(`  ${set}: templatized full / raw HTML ${spread(rs.map((r) => r.full / r.html), (v) => pct(v))}`);
+    lines.push(`  ${set}: dom_overview (defaults) ${spread(rs.map((r) => r.overview), (v) => String(Math.round(v)))}`);
+  }
+  const shop = ok.filter((r) => r.set === 'shop');
+  const ratio = shop.length ? median(shop.map((r) => r.full / r.html)) : undefined;
+  const overview = ok.length ? median(ok.map((r) => r.overview)) : undefined;
+  lines.push(ratio === undefined ? '  goal templatized full ≤ 25% of raw HTML (shop median): not measured (no shop pages)'
+    : `  goal templatized full ≤ 25% of raw HTML (shop median): ${pct(ratio)} ${verdict(ratio <= SIZE_GOALS.fullVsHtml)}`);
+  lines.push(overview === undefined ? '  goal dom_overview < 300 tokens (corpus median): not measured'
+    : `  goal dom_overview < 300 tokens (corpus median): ${Math.round(overview)} ${verdict(overview < SIZE_GOALS.overviewTokens)}`);
+  lines.push(dashboard === undefined ? '  goal dom_overview < 300 tokens (test/fixtures/dashboard.html): not measured'
+    : `  goal dom_overview < 300 tokens (test/fixtures/dashboard.html): ${dashboard} ${verdict(dashboard < SIZE_GOALS.overviewTokens)}`);
+  const failed = rows.filter((r) => r.error);
+  for (const r of failed) lines.push(`  not measured: ${r.set}/${r.page}: ${r.error}`);
+  return lines.join('\n');
 }
 
 // Standalone when run directly; the per-page function is what `npm run bench` can fold in.

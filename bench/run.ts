@@ -8,6 +8,8 @@ import { BASELINE, DEFAULT_ACCNAME, DEFAULT_OUT, readBaseline, runBench, saveBas
 import { DEFAULT_SIZES, VARIANTS, type Variant } from './scale.js';
 import { compare } from './summary.js';
 import { renderExtractReport, runExtractBench } from './extract.js';
+import { renderSizeGoals, runSizeGoals } from './artifacts.js';
+import { launchChromium } from '../src/browser/chromium.js';
 
 interface Flags {
   sets?: string;
@@ -25,6 +27,7 @@ interface Flags {
   compare?: boolean | string;
   quiet?: boolean;
   extract?: boolean;
+  sizes?: boolean;
 }
 
 /**
@@ -35,7 +38,10 @@ interface Flags {
 const DEFAULT_LIMIT = 100;
 
 /** The parts of a run, for --only. */
-const PARTS = ['corpus', 'accname', 'scale', 'extract'] as const;
+const PARTS = ['corpus', 'accname', 'scale', 'extract', 'sizes'] as const;
+
+/** Pages per set the size goals read: every shop page (the goal is about shop pages), the first 30 of the others. */
+const SIZE_PAGES = (set: string) => (set === 'shop' ? Infinity : 30);
 
 function parts(s: string | undefined): Array<(typeof PARTS)[number]> | undefined {
   const given = list(s);
@@ -84,6 +90,8 @@ async function main(argv: string[]): Promise<number> {
     .option('--quiet', 'no progress bar')
     .option('--extract', 'measure extract() price and brand F1 on the shop corpus against its ground truth (default: on without inputs)')
     .option('--no-extract', 'skip the extraction benchmark')
+    .option('--sizes', 'measure templatized full / raw HTML and dom_overview tokens against the seed goals (default: on without inputs)')
+    .option('--no-sizes', 'skip the size goals')
     .showHelpAfterError();
   program.parse(argv, { from: 'user' });
   const inputs = program.args;
@@ -108,6 +116,7 @@ async function main(argv: string[]): Promise<number> {
   const scaleOn = wantedParts ? wantedParts.includes('scale') : flags.scale ?? defaultOn;
   const accnameOn = wantedParts ? wantedParts.includes('accname') : flags.accname ?? defaultOn;
   const extractOn = wantedParts ? wantedParts.includes('extract') : flags.extract ?? defaultOn;
+  const sizesOn = wantedParts ? wantedParts.includes('sizes') : flags.sizes ?? defaultOn;
   const accnameFile = typeof flags.accname === 'string' ? resolve(flags.accname) : accnameOn ? DEFAULT_ACCNAME : undefined;
   if (accnameFile && !existsSync(accnameFile) && typeof flags.accname === 'string') throw new Error(`no conformance file at ${accnameFile}`);
   const compareFile = typeof flags.compare === 'string' ? resolve(flags.compare) : flags.compare ? BASELINE : undefined;
@@ -137,6 +146,20 @@ async function main(argv: string[]): Promise<number> {
   if (extractOn) {
     const run = await runExtractBench({ ...(flags.quiet && { quiet: true }) });
     process.stdout.write(('skipped' in run ? `EXTRACTION skipped: ${run.skipped}` : renderExtractReport(run.results)) + '\n');
+  }
+  if (sizesOn) {
+    const sizeSets = sets.length ? sets : inputs.length ? resolveInputs(inputs) : defaultSets();
+    if (typeof sizeSets === 'string') process.stdout.write(`SEED CONTRACT SIZES skipped: ${sizeSets}\n`);
+    else {
+      const browser = await launchChromium();
+      try {
+        const limited = sizeSets.map((set) => ({ ...set, pages: set.pages.slice(0, SIZE_PAGES(set.name)) }));
+        const { rows, dashboard } = await runSizeGoals(browser, limited, Infinity, flags.quiet);
+        process.stdout.write(renderSizeGoals(rows, dashboard) + '\n');
+      } finally {
+        await browser.close();
+      }
+    }
   }
   process.stderr.write(`pagelens bench: wrote ${resolve(flags.out, 'results.json')} and ${resolve(flags.out, 'report.html')}\n`);
   if (flags.saveBaseline) {

@@ -27,8 +27,13 @@ export { parseIntent } from './model/tasks/intent.js';
 
 // ---- The hierarchical index and the exploration toolkit ----
 export { DOM_OVERVIEW_TOOL } from './model/explore/explore.js';
-export { planRegions, buildRegions, RegionMemory, regionsResult, expandRegion, pageOverview, elementContext, elementKind, type RegionTree, type RegionNode, type RegionPlan } from './model/explore/regions.js';
-export { planOverview, renderOverview, searchPage, parseSearch, displayShape, type OverviewParams, type OverviewPlan } from './model/explore/overview.js';
+export { planRegions, buildRegions, RegionMemory, elementKind, type RegionTree, type RegionNode, type RegionPlan } from './model/explore/regions.js';
+export { pageOverview } from './model/explore/pageOverview.js';
+export { regionsResult } from './model/explore/regionList.js';
+export { expandRegion } from './model/explore/expandRegion.js';
+export { elementContext } from './model/explore/elementContext.js';
+export { planOverview, renderOverview, displayShape, type OverviewParams, type OverviewPlan } from './model/explore/overview.js';
+export { searchPage, parseSearch } from './model/explore/search.js';
 export { groupSimilar, groupNames, idRange, selectorShape, nodeGroupKey, type GroupKey } from './model/renderers/grouping.js';
 export { diffSnapshots, MOVE_THRESHOLD, type DiffSide } from './model/renderers/diff.js';
 export { hintText } from './browser/explore.js';

@@ -137,7 +137,7 @@ test('no script, style, comment or secret in skeleton, full or hybrid; the page\
     }
   }
   // Templates in the full DOM are only pagelens's own: shadow roots and templatize's definitions.
-  for (const t of startTags(full.dom).filter((x) => x.tag === 'template')) assert.ok('shadowrootmode' in t.attrs || /^[ta]\d+$/.test(t.attrs.id), JSON.stringify(t));
+  for (const t of startTags(full.dom).filter((x) => x.tag === 'template')) assert.ok('shadowrootmode' in t.attrs || /^(a|t\d+)$/.test(t.attrs.id), JSON.stringify(t));
   assert.doesNotMatch(dom, /template row/);
   // Form state as it is now: the typed holder value, the chosen option; the password field, no value at all.
   assert.match(dom, /<input id="pw" type="password" name="pw" data-id="\d+"[^>]*>/);
@@ -221,7 +221,7 @@ test('templatize: the seed\'s example, and the inputs that could break the rule'
   assert.equal(shared.instances, 5);
   assert.equal(untemplatize(shared.html), `<ul>${card('A')}${card('B')}${card('C')}</ul><ol>${card('D')}${card('E')}</ol>`);
   // The page's own braces never become a slot.
-  assert.ok(!templatize(cases[5]).html.includes('<template'));
+  assert.ok(!templatize(cases[5]).html.includes('<template id="t'));
 });
 
 test('the live page is byte-identical before and after full and hybrid, and they make no request', async () => {
@@ -348,7 +348,8 @@ test('capture: every visual keyword class gets hybrid, a plain task semantic_v3,
 test('capture: a forced V3 failure falls back to semantic and says so; when every mode fails, the error names each', async () => {
   const { lens } = await h.open('artifacts-page.html');
   // Only the viewport read (semantic_v3) breaks: semantic reads the whole page.
-  await sabotage(lens, 0, 'const read = globalThis.__pagelens.snapshot; globalThis.__pagelens.snapshot = (o) => { if (o.viewportOnly) throw new Error("v3 sabotaged"); return read(o); };');
+  // Both the engine's page reads break for a viewport read: `read` (whole or a delta) and `snapshot`.
+  await sabotage(lens, 0, 'for (const k of ["read", "snapshot"]) { const f = globalThis.__pagelens[k]; globalThis.__pagelens[k] = (o, ...rest) => { if (o.viewportOnly) throw new Error("v3 sabotaged"); return f(o, ...rest); }; }');
   const r = await lens.capture({ query: 'Click Subscribe' });
   assert.equal(r.mode, 'semantic');
   assert.ok(r.payload.mode === 'semantic' && r.payload.nodes.some((n) => n.name === 'Subscribe'));
@@ -357,7 +358,7 @@ test('capture: a forced V3 failure falls back to semantic and says so; when ever
   assert.match(r.fellBackFrom![0].reason, /^failed \(ENGINE_ERROR: .*v3 sabotaged/);
   assert.match(r.reason, /^semantic_v3 failed \(ENGINE_ERROR: .*v3 sabotaged.*\): fell back to semantic \(first choice: a simple action/);
 
-  await sabotage(lens, 0, 'globalThis.__pagelens.snapshot = () => { throw new Error("x"); };');
+  await sabotage(lens, 0, 'globalThis.__pagelens.snapshot = globalThis.__pagelens.read = () => { throw new Error("x"); };');
   await assert.rejects(lens.capture({ query: 'Click Subscribe' }), (e) => {
     assert.ok(isPagelensError(e, 'ENGINE_ERROR'), String(e));
     assert.match((e as Error).message, /^No mode could read the page: semantic_v3 failed \(ENGINE_ERROR: .*x.*\); semantic failed \(.*\); skeleton failed \(.*\)\.$/);
@@ -423,7 +424,59 @@ test('templatize writes the annotations every element carries once (rule 3) and 
   const page = `<main data-interactive="false" data-visible="true">${Array.from({ length: 12 }, (_, k) => row(k)).join(' ')}<input a1 data-interactive="true" data-visible="true"></main>`;
   const t = templatize(page).html;
   assert.equal(untemplatize(t), page);
-  assert.match(t, /^(<template id="a\d+">[^<]*<\/template>)*<template id="a\d+">data-interactive="false" data-visible="true"<\/template>/);
-  assert.ok(!/<template id="a1">/.test(t), 'a1 is a bare attribute of the page: another name is used');
+  // One definition for all runs, line N naming aN; line 1 stays empty: a1 is a bare attribute of the page.
+  const runs = /^<template id="a">([^<]*)<\/template>/.exec(t)![1].split('\n');
+  assert.equal(runs[0], '', 'a1 is a bare attribute of the page: another name is used');
+  assert.ok(runs.includes('data-interactive="false" data-visible="true"'), runs.join(' / '));
   assert.ok(t.length < page.length * 0.5, `${t.length} of ${page.length}`);
+});
+
+test('templatize: a shape that recurs anywhere (not only side by side) is one template; what its values share stays in it; several slots are one attribute', () => {
+  // A menu whose entries alternate with hidden inputs: no two neighbours have the same tag.
+  const entry = (k: number, name: string) => `<li class="menu-entry"> <a href="https://shop.example.com/catalog/index.php?page=main&amp;type=${k}&amp;lang=en" data-id="${k}">${name}</a> </li><input type="hidden" name="menu_${k}_main">`;
+  const page = `<ul>${[['Jeans', 1], ['Knitwear', 2], ['Polos', 3], ['Scarves', 4]].map(([n, k]) => entry(k as number, n as string)).join('')}</ul>`;
+  const t = templatize(page);
+  assert.equal(untemplatize(t.html), page);
+  assert.ok(t.instances >= 8, JSON.stringify(t));
+  // The shared start and end of the href are in the template, the slot holds what differs.
+  assert.match(t.html, /<template id="t\d+"><li (?:class="menu-entry"|a\d+)> <a href="https:\/\/shop\.example\.com\/catalog\/index\.php\?page=main&amp;type=\{\{v1\}\}&amp;lang=en" data-id="\{\{v2\}\}">\{\{v3\}\}<\/a> <\/li><\/template>/);
+  // One attribute per instance, values split at "|".
+  assert.match(t.html, /<t\d+ v="1\|1\|Jeans"\/>/);
+  // Values with the separator, quotes and what looks like an escape round-trip.
+  const odd = (v: string) => `<p class="long-shared-class-name" title="${v}">x ${v}</p>`;
+  const tricky = ['a|b', '&#34;', '&#124;|&#38;', '&amp;&quot;', '"q"', '&#3', 'end&'].map(odd).join('');
+  assert.equal(untemplatize(templatize(tricky).html), tricky);
+});
+
+test('templatize rule 3: a class list and attributes that recur side by side are written once and named', () => {
+  // Cards of different shapes (k nested <b>s each), so no template covers them: their attributes recur all the same.
+  const card = (k: number) => `<div class="product-card product-card--featured shadow-lg" data-track="card" data-id="${k}" data-interactive="false" data-visible="true">${'<b>'.repeat(k)}#${k}${'</b>'.repeat(k)}</div><span class="price-tag">${k}</span>`;
+  const page = Array.from({ length: 10 }, (_, k) => card(k)).join('<hr>');
+  const t = templatize(page).html;
+  assert.equal(untemplatize(t), page);
+  assert.match(t, /^<template id="a">(?:[^<]*\n)?class="product-card product-card--featured shadow-lg" data-track="card"(?:\n[^<]*)?<\/template>/);
+  assert.ok(!t.slice(t.lastIndexOf('</template>')).includes('product-card--featured'), 'the class list is named in every tag');
+});
+
+test('templatize writes no definition that would not read back: a stray </template> or an open raw-text element in a shape', () => {
+  for (const page of [
+    '<b><t1 v="z"/></template>&amp;</b><b><t1 v="z"/></template>&amp;</b><b><t1 v="z"/></template>&amp;</b>',
+    '<i class="some-long-class"><textarea></i><i class="some-long-class"><textarea></i>',
+  ]) assert.equal(untemplatize(templatize(page).html), page, page);
+});
+
+test('templatize round-trips 3,000 random strings built from the pieces that could break its rules', () => {
+  const parts = ['<li class="x">', '</li>', '<b>', '</b>', '<p a1 title="q|r">', '</p>', 'text', ' ', '|', '&#124;', '&#34;', '&#38;', '&amp;', '&quot;', '"', "'", '{{', '}}', '{{v}}', '{{v1}}',
+    '<template id="t1">', '<template id="a1">', '</template>', '<t1 v="z"/>', '<t1/>', '<img src="a.png" data-id="1" data-interactive="false" data-visible="true">',
+    ' data-interactive="true" data-visible="true"', '<div class="card big" data-x="1">', '</div>', '<span a2>', '</span>', '<!-- c -->', '<textarea>', '</textarea>',
+    '<a href="/x?y=1&amp;z=2">', '</a>', '<br/>', 'é', '\ud83d\ude00', '<input a1 name="n" data-interactive="false" data-visible="true">', 'v1="x"', '=', '<', '>', '/', 'a1', ' a3 ', '<x a="1"/b="2">'];
+  // A fixed seed (mulberry32): the same strings on every run.
+  let seed = 23;
+  const random = () => { seed = (seed + 0x6d2b79f5) | 0; let t = Math.imul(seed ^ (seed >>> 15), 1 | seed); t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t; return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
+  for (let i = 0; i < 3000; i++) {
+    let s = '';
+    for (let k = 1 + Math.floor(random() * 40); k > 0; k--) s += parts[Math.floor(random() * parts.length)];
+    if (random() < 0.7) s = s.repeat(1 + Math.floor(random() * 4)) + s.slice(0, Math.floor(random() * s.length));
+    assert.equal(untemplatize(templatize(s).html), s, JSON.stringify(s));
+  }
 });

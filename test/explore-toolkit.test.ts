@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { after, before, mock, test } from 'node:test';
 import { isPagelensError } from '../src/model/contracts/errors.js';
 import { DOM_OVERVIEW_TOOL, DomOverviewParams, type GroupedInteractiveElement, type InteractiveElement } from '../src/model/explore/explore.js';
+import { displayShape } from '../src/model/explore/overview.js';
 import { countTokens } from '../src/model/renderers/tokens.js';
 import { runCli } from './cli-helpers.js';
 import { FIXTURES, startHarness, type Harness } from './harness.js';
@@ -88,6 +89,14 @@ test('the dom_overview tool definition: valid for strict mode, and the seed\'s n
   assert.ok(!DomOverviewParams.safeParse({ filters: { outline: true, links: true } }).success);
 });
 
+test('dom_overview shows a class only where it is the best identifier, and never a build tool\'s hash', () => {
+  assert.equal(displayShape('button', { class: 'rui-3mpO_ primary' }), 'button.primary');
+  assert.equal(displayShape('div', { class: '_1jABB' }), 'div');
+  assert.equal(displayShape('a', { class: 'link-headerLink--e919c nav-link' }), 'a.nav-link');
+  assert.equal(displayShape('a', { class: 'nav-link' }, undefined, true), 'a', 'named by its text: no class');
+  assert.equal(displayShape('section', { class: 'filters' }), 'section.filters');
+});
+
 test('dom_overview on the dashboard: the seed\'s sections, fields and text form; hints that find their elements', async () => {
   const { page, lens } = await h.open('dashboard.html');
   const ov = await lens.overview();
@@ -100,13 +109,18 @@ test('dom_overview on the dashboard: the seed\'s sections, fields and text form;
   assert.match(ov.text, /\n\[\d+\] select#status "Status" value="All" \(4 options\)\n/);
   assert.match(ov.text, /\n\[\d+\] input\[name="q"\] placeholder="Search projects\.\.\."\n/);
   assert.match(ov.text, /\n\[\d+\] button aria-label="Notifications"\n/);
+  // The best identifier only (seed 003: id > name > unique text > class): the brand link's text, not its class.
+  assert.match(ov.text, /\n\[\d+\] a "Acme PM" href="\/"\n/);
+  // An href that only spells the link's text says nothing more in the text form; the JSON keeps it.
+  assert.match(ov.text, /\n\[\d+\] a "Legal"\n\[\d+\] a "Privacy"\n/);
+  assert.ok(ov.sections.interactives!.some((x) => 'ref' in x && (x as InteractiveElement).text === 'Legal' && (x as InteractiveElement).attributes.href === '/legal'));
   // Which numbers the page's elements get depends on when the tagger first ran (structure can be
   // numbered first on a loaded machine); a group's IDs are a run of its members, whatever they are.
   const edits = /\n\[(\d+),(\d+),…,(\d+)\] 8 similar: button\.row-action "Edit" ×8\n/.exec(ov.text);
   assert.ok(edits, 'the eight Edit buttons are one group');
   const [first, second, last] = edits.slice(1).map(Number);
   assert.equal(last, first + 7 * (second - first), 'a stride of IDs, one per row');
-  const nav = /\n\[(\d+)-(\d+)\] 6 similar: a "Dashboard", "Projects", "Teams" … "Help"\n/.exec(ov.text);
+  const nav = /\n\[(\d+)-(\d+)\] 6 similar: a "Dashboard", "Projects" … "Help"\n/.exec(ov.text);
   assert.ok(nav, 'the six sidebar links are one group');
   assert.equal(Number(nav[2]) - Number(nav[1]), 5);
   assert.match(ov.text, /\n\[\d+\] h1: "Projects"\n\[\d+\] h2: "Active projects"\n/);
@@ -160,7 +174,7 @@ test('dom_overview parameters: filters, max_rows, viewport, visible; bad ones ar
   // Hidden controls only when asked for.
   assert.ok(!whole.text.includes('Archive'));
   const hidden = await lens.overview({ filters: { interactives: true }, visible: false, viewport: false });
-  assert.match(hidden.text, /\[\d+\] a "Archive" href="\/archive" \[hidden\]/);
+  assert.match(hidden.text, /\[\d+\] a "Archive" \[hidden\]/);
   for (const bad of [{ max_rows: 101 }, { max_rows: 2.5 }, { max_rows: 0 }, { filters: { links: true } }, { visible: 'yes' }, { refresh: true }, { filters: { outline: false, interactives: false, headings: false } }, { tabName: 'other' }]) {
     await assert.rejects(lens.overview(bad as never), (e) => isPagelensError(e, 'BAD_INPUT'), JSON.stringify(bad));
   }

@@ -8,6 +8,8 @@ import { after, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { serveFolder, type StaticServer } from '../src/browser/static.js';
+import { CallDeadline } from '../src/tools/deadline.js';
+import type { ToolResult } from '../src/tools/result.js';
 import { FIXTURES, startHarness, type Harness } from './harness.js';
 
 const BIN = join(dirname(fileURLToPath(import.meta.url)), '../../bin/pagelens.js');
@@ -59,4 +61,23 @@ test('waiting for a pushState-flooding page to settle ends at its bound and says
   const r = await lens.waitForDomStability({ timeout: 2000 });
   assert.equal(r.stable, false, JSON.stringify(r));
   assert.match(r.reason, /^the page never settled \(\d+ URL changes in [\d.]+ s\)/, r.reason);
+});
+
+test('a call answered while an earlier one is still at work keeps its JSON whole: the warning is a note of its own', async () => {
+  const deadline = new CallDeadline(0.05);
+  let finish!: () => void;
+  const stuck = new Promise<ToolResult>((resolve) => { finish = () => resolve({ text: '{}', data: {} }); });
+  const late = await deadline.run('browser_navigate', { url: 'http://127.0.0.1/slow' }, () => stuck);
+  assert.equal(late.isError, true);
+  assert.match(late.text, /^TIMEOUT: browser_navigate did not finish within 0.05 s/);
+  const answer = { nodes: [{ i: '1', n: 'Search' }] };
+  const next = await deadline.run('page_snapshot', {}, async () => ({ text: JSON.stringify(answer), data: answer }));
+  assert.deepEqual(JSON.parse(next.text), answer);
+  assert.equal(next.notes?.length, 1);
+  assert.match(next.notes![0], /^warning: an earlier call is still at work on the page in the background: browser_navigate \(given up \d+ s ago\)/);
+  finish();
+  await stuck;
+  await new Promise((r) => setImmediate(r));
+  const quiet = await deadline.run('page_snapshot', {}, async () => ({ text: '{}', data: {} }));
+  assert.equal(quiet.notes, undefined, 'once the earlier call is done, no note');
 });

@@ -118,8 +118,9 @@ test('a closed shadow root that cannot be adopted is a warning, and is retried',
 test('an engine answer that breaks its contract is ENGINE_ERROR, not a wrong snapshot', async () => {
   const { lens } = await h.open('actions-frames.html');
   await lens.snapshot();
-  await sabotage(lens, 0, 'globalThis.__pagelens.snapshot = () => ({ doc: "x", nodes: "not a list" });');
-  await assert.rejects(lens.snapshot(), (e: any) => e.code === 'ENGINE_ERROR' && /answered snapshot with something it never returns/.test(e.message));
+  // Reads come through `read` (JSON text, whole or a delta); `snapshot` is the plain call.
+  await sabotage(lens, 0, 'globalThis.__pagelens.read = () => JSON.stringify({ kind: "whole", doc: "x", nodes: "not a list" }); globalThis.__pagelens.snapshot = () => ({ doc: "x", nodes: "not a list" });');
+  await assert.rejects(lens.snapshot(), (e: any) => e.code === 'ENGINE_ERROR' && /answered (read|snapshot) with something it never returns/.test(e.message));
 });
 
 test('a network that cannot be watched is said, not taken for idle', async () => {

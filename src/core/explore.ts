@@ -15,9 +15,14 @@ import {
 } from '../model/explore/explore.js';
 import { diffSnapshots } from '../model/renderers/diff.js';
 import { sameName } from '../model/acting/ghost.js';
-import { planOverview, regionAt, renderOverview, searchPage, type OverviewParams, type OverviewSource, type PlacedHidden, type PlacedText } from '../model/explore/overview.js';
+import { planOverview, renderOverview, type OverviewParams, type OverviewSource, type PlacedHidden, type PlacedText } from '../model/explore/overview.js';
+import { regionAt, searchPage } from '../model/explore/search.js';
 import { globalId, parseGlobalId, type PageModel } from '../model/pagemodel/page.js';
-import { elementContext as contextOf, expandRegion as expand, pageOverview as overviewOf, regionsResult, type RegionNode, type RegionTree } from '../model/explore/regions.js';
+import type { RegionNode, RegionTree } from '../model/explore/regions.js';
+import { pageOverview as overviewOf } from '../model/explore/pageOverview.js';
+import { regionsResult } from '../model/explore/regionList.js';
+import { expandRegion as expand } from '../model/explore/expandRegion.js';
+import { elementContext as contextOf } from '../model/explore/elementContext.js';
 import { parseInput } from '../model/contracts/validate.js';
 
 /** What exploration reads of a snapshot (each host's snapshot has at least this). */

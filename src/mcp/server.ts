@@ -32,7 +32,7 @@ const log = (msg: string) => process.stderr.write(`pagelens mcp: ${msg}\n`);
 
 function toMcp(r: ToolResult): CallToolResult {
   return {
-    content: [{ type: 'text', text: r.text }, ...(r.images ?? []).map((i) => ({ type: 'image' as const, data: i.data, mimeType: i.mimeType }))],
+    content: [{ type: 'text', text: r.text }, ...(r.notes ?? []).map((text) => ({ type: 'text' as const, text })), ...(r.images ?? []).map((i) => ({ type: 'image' as const, data: i.data, mimeType: i.mimeType }))],
     ...(r.isError && { isError: true }),
   };
 }

@@ -35,9 +35,9 @@ export class CallDeadline {
       // Settles unobserved: a late failure must not become an unhandled rejection.
       void promise.then(() => this.abandoned.delete(entry), () => this.abandoned.delete(entry));
       const message = `${tool} did not finish within ${seconds} s (${describeWait(tool, args)}); it was given up and the next call does not wait for it. The page may still be busy: take page_snapshot to see where it stands.`;
-      return { text: `TIMEOUT: ${message}${busy}`, data: { error: { code: 'TIMEOUT', message } }, isError: true };
+      return withNote({ text: `TIMEOUT: ${message}`, data: { error: { code: 'TIMEOUT', message } }, isError: true }, busy);
     }
-    return busy ? { ...r, text: r.text + busy } : r;
+    return withNote(r, busy);
   }
 
   /** A line for the next answer while a call given up on is still at work on the page. */
@@ -45,8 +45,12 @@ export class CallDeadline {
     if (!this.abandoned.size) return '';
     const now = Date.now();
     const list = [...this.abandoned].map((a) => `${a.tool} (given up ${Math.round((now - a.since) / 1000)} s ago)`).join(', ');
-    return `\nwarning: an earlier call is still at work on the page in the background: ${list}; this answer may mix with its effects.`;
+    return `warning: an earlier call is still at work on the page in the background: ${list}; this answer may mix with its effects.`;
   }
+}
+
+function withNote(r: ToolResult, note: string): ToolResult {
+  return note ? { ...r, notes: [...(r.notes ?? []), note] } : r;
 }
 
 /** What the call was waiting for, as far as its arguments say. */

@@ -7,4 +7,9 @@ export interface ToolResult {
   images?: Array<{ data: string; mimeType: string }>;
   /** The tool ran but failed (an action refused, an ID gone): the text says what to do. */
   isError?: boolean;
+  /**
+   * pagelens's own lines about the call (an earlier call still at work), kept apart from `text` so
+   * that an answer written as JSON stays JSON; MCP sends each as its own text item.
+   */
+  notes?: string[];
 }

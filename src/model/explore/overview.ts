@@ -1,15 +1,15 @@
-// dom_overview (the seed's reconnaissance tool) and dom_search (its grep), as queries over one
-// cached snapshot: the page model, its regions and the page's long paragraphs. Planning (which
+// dom_overview (the seed's reconnaissance tool; its grep, dom_search, is search.ts), as a query
+// over one cached snapshot: the page model, its regions and the page's long paragraphs. Planning (which
 // rows an answer shows) is separate from rendering, so that the browser side can ask the page
 // about exactly those rows (their selector hints, options, and whether they are still as read).
 import type {
   DescribedElement, DomOverviewResponse, GroupedInteractiveElement, HeadingElement, HiddenControl, InteractiveElement, OutlineElement,
-  PageLayout, SearchHit, SearchResult, SelectorHint, TextBlock,
+  PageLayout, SelectorHint, TextBlock,
 } from './explore.js';
 import { groupNames, groupSimilar, idRange, nodeGroupKey, selectorShape, shapeClasses } from '../renderers/grouping.js';
 import { quotedPageText } from '../renderers/pageText.js';
 import type { PageModel, PageNode } from '../pagemodel/page.js';
-import { countKind, elementKind, type RegionNode, type RegionTree } from './regions.js';
+import { countKind, type RegionNode, type RegionTree } from './regions.js';
 import type { Box } from '../contracts/schema.js';
 
 export interface OverviewParams {
@@ -155,12 +155,23 @@ export interface OverviewContext {
 
 const IDENT = /^[A-Za-z][\w-]*$/;
 const GENERATED = /\d{3,}|[0-9a-f]{8,}/i;
-const clip = (s: string, max: number) => (s.length > max ? s.slice(0, max - 1) + '…' : s);
+export const clip = (s: string, max: number) => (s.length > max ? s.slice(0, max - 1) + '…' : s);
 /** Page text, always quoted here (src/model/renderers/pageText.ts). */
 const q = quotedPageText;
 
-/** `main#content`, `button.row-action`, `input[type="checkbox"]#select-all`, `input[name="search"]`. */
-export function displayShape(tag: string, attrs: Record<string, string>, type?: string): string {
+/**
+ * A class that tells a reader something: not a build tool's hash (`_1jABB`, `rui-3mpO_`,
+ * `link--e919c`: a part that mixes letters and digits, or a leading underscore).
+ */
+const readableClass = (c: string) => !GENERATED.test(c) && !c.startsWith('_') && !c.split(/[-_]+/).some((part) => /\d/.test(part) && /[A-Za-z]/.test(part));
+
+/**
+ * `main#content`, `button.row-action`, `input[type="checkbox"]#select-all`, `input[name="search"]`.
+ * The best identifier only (seed 003: id > name > unique text > class): an element `named` by its
+ * own text shows no class, and a class that is a build tool's hash is never shown (the JSON and
+ * the selector hints keep every class).
+ */
+export function displayShape(tag: string, attrs: Record<string, string>, type?: string, named = false): string {
   let out = tag;
   const id = attrs.id && IDENT.test(attrs.id) && !GENERATED.test(attrs.id) ? attrs.id : undefined;
   const t = type ?? attrs.type;
@@ -168,7 +179,7 @@ export function displayShape(tag: string, attrs: Record<string, string>, type?: 
   if (tag === 'input' && t && t !== 'text') out += `[type=${q(t)}]`;
   if (id) return `${out}#${id}`;
   if (tag !== 'input' && attrs.name) return `${out}[name=${q(attrs.name)}]`;
-  const cls = shapeClasses(attrs.class)[0];
+  const cls = named ? undefined : shapeClasses(attrs.class).find(readableClass);
   return cls ? `${out}.${cls}` : out;
 }
 
@@ -195,6 +206,16 @@ function isSelfLink(href: string | undefined, page: string): boolean {
     return false;
   }
 }
+
+/** A link whose target's last step only spells its text (`"Legal"` → `/legal`): the href tells nothing more. */
+function hrefSaysName(href: string, name: string): boolean {
+  const last = href.split(/[?#]/)[0].split('/').filter(Boolean).pop() ?? '';
+  const slug = (x: string) => x.toLowerCase().replace(/\.[a-z]{2,5}$/, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
+  return last !== '' && slug(last) === slug(name);
+}
+
+/** Names a group line quotes (the first ones and the last); the JSON lists every member's. */
+const GROUP_EXAMPLES = 3;
 
 /** Hrefs longer than this are left to the JSON (and to the selector hints): they cost more than they tell. */
 const TEXT_HREF = 30;
@@ -239,15 +260,15 @@ function interactiveOf(n: PageNode, model: PageModel, ctx: OverviewContext): Int
 
 function interactiveLine(e: InteractiveElement, n: PageNode | undefined, options: number | undefined, selfLink = false): string {
   const attrs = n?.attrs ?? {};
-  let line = `${e.id} ${displayShape(e.tag, attrs, e.attributes.type)}`;
   const name = e.text ?? e.label;
+  let line = `${e.id} ${displayShape(e.tag, attrs, e.attributes.type, !!name)}`;
   if (name && attrs['aria-label'] === name && e.type !== 'input') line += ` aria-label=${q(name)}`;
   else if (e.attributes.placeholder && name === n?.placeholder) line += ` placeholder=${q(e.attributes.placeholder)}`;
   else if (name) line += ` ${q(clip(name, 40))}`;
   if (e.value !== undefined) line += ` value=${q(clip(e.value, 40))}`;
   if (options !== undefined) line += ` (${options} options)`;
   const href = e.attributes.href;
-  if (href && !selfLink && (href.length <= TEXT_HREF || !name)) line += ` href=${q(clip(href, TEXT_HREF))}`;
+  if (href && !selfLink && (href.length <= TEXT_HREF || !name) && !(name && hrefSaysName(href, name))) line += ` href=${q(clip(href, TEXT_HREF))}`;
   if (e.states?.length) line += ` [${e.states.join(', ')}]`;
   if (e.hidden) line += ' [hidden]';
   if (n?.occ) line += ' [covered]';
@@ -311,7 +332,7 @@ export function renderOverview(src: OverviewSource, plan: OverviewPlan, ctx: Ove
           refs: r.nodes.map((n) => n.gid), type: interactiveType(first), names,
         };
         rows.push(g);
-        body.push(`${g.id} ${g.count} similar: ${shape} ${groupNames(names, 4)}`.trimEnd());
+        body.push(`${g.id} ${g.count} similar: ${shape} ${groupNames(names, GROUP_EXAMPLES)}`.trimEnd());
         elements += r.nodes.length;
       } else {
         const c = r.control;
@@ -357,117 +378,4 @@ export function renderOverview(src: OverviewSource, plan: OverviewPlan, ctx: Ove
     ...(ctx.warnings.length && { warnings: ctx.warnings }),
     text: lines.join('\n'),
   };
-}
-
-// ---- dom_search ----
-
-export interface SearchQuery {
-  words: string[];
-  roles: string[];
-  tags: string[];
-  attrs: Array<{ name: string; value?: string }>;
-}
-
-const TOKEN = /(role|tag|text):("[^"]*"|\S+)|\[([^\]=\s]+)(?:=("[^"]*"|'[^']*'|[^\]]*))?\]|"([^"]+)"|(\S+)/gi;
-const unquote = (s: string) => (/^(["']).*\1$/.test(s) ? s.slice(1, -1) : s);
-
-/** `export role:button [name=q] "exact words"` → words, roles, tags and attributes, all of which must match. */
-export function parseSearch(query: string): SearchQuery {
-  const out: SearchQuery = { words: [], roles: [], tags: [], attrs: [] };
-  for (const m of query.matchAll(TOKEN)) {
-    if (m[1]) {
-      const v = unquote(m[2]).toLowerCase();
-      if (m[1].toLowerCase() === 'role') out.roles.push(v);
-      else if (m[1].toLowerCase() === 'tag') out.tags.push(v);
-      else out.words.push(v);
-    } else if (m[3]) out.attrs.push({ name: m[3].toLowerCase(), ...(m[4] !== undefined && { value: unquote(m[4]) }) });
-    else if (m[5]) out.words.push(m[5].toLowerCase());
-    else if (m[6]) out.words.push(m[6].toLowerCase());
-  }
-  return out;
-}
-
-interface Candidate { gid: string; role: string; tag: string; name: string; value?: string; placeholder?: string; attrs: Record<string, string>; kind: string; order: number }
-
-const ROLE_ALIASES: Record<string, string[]> = { input: ['textbox', 'searchbox', 'combobox'], select: ['combobox', 'listbox'], field: ['textbox', 'searchbox', 'combobox', 'checkbox', 'radio'] };
-
-function score(c: Candidate, s: SearchQuery): { score: number; matched: string[] } | null {
-  const matched: string[] = [];
-  for (const r of s.roles) {
-    if (c.role === r || c.kind.toLowerCase() === r || ROLE_ALIASES[r]?.includes(c.role)) matched.push('role');
-    else return null;
-  }
-  for (const t of s.tags) if (c.tag !== t) return null;
-  for (const a of s.attrs) {
-    const v = c.attrs[a.name];
-    if (v === undefined || (a.value !== undefined && v.toLowerCase() !== a.value.toLowerCase())) return null;
-    matched.push(`[${a.name}]`);
-  }
-  let total = matched.length;
-  const fields: Array<[string, string, number]> = [
-    ['name', c.name, 3], ['value', c.value ?? '', 2], ['placeholder', c.placeholder ?? '', 2],
-    ...Object.entries(c.attrs).filter(([k]) => k !== 'class' && k !== 'style').map(([k, v]): [string, string, number] => [`[${k}]`, v, 1]),
-  ];
-  for (const w of s.words) {
-    let best = 0;
-    let where = '';
-    for (const [field, text, weight] of fields) {
-      const t = text.toLowerCase();
-      const at = t.indexOf(w);
-      if (at < 0) continue;
-      const exact = t === w ? 2 : at === 0 || /\W/.test(t[at - 1]) ? 1.5 : 1;
-      if (weight * exact > best) { best = weight * exact; where = field; }
-    }
-    if (!best) return null;
-    total += best;
-    if (!matched.includes(where)) matched.push(where);
-  }
-  return { score: total, matched };
-}
-
-export interface SearchSource {
-  model: PageModel;
-  tree: RegionTree;
-  /** Text blocks matching the query's words, placed in the page. */
-  blocks: PlacedText[];
-}
-
-/** Elements (controls, row texts, headings) and text blocks matching a query, with their IDs and regions. */
-export function searchPage(src: SearchSource, query: string, snapshotId: string, limit = 20): SearchResult {
-  const s = parseSearch(query);
-  const { model, tree } = src;
-  const candidates: Candidate[] = [
-    ...model.nodes.map((n, order): Candidate => ({ gid: n.gid, role: n.role, tag: n.tag, name: n.name, ...(n.value !== undefined && n.value !== '***' && { value: n.value }), ...(n.placeholder && { placeholder: n.placeholder }), attrs: n.attrs ?? {}, kind: elementKind(n), order })),
-    ...model.headings.map((h, i): Candidate => ({ gid: h.gid, role: 'heading', tag: `h${h.level}`, name: h.text, attrs: {}, kind: `H${h.level}`, order: model.nodes.length + i })),
-  ];
-  const hits = candidates
-    .map((c) => ({ c, r: score(c, s) }))
-    .filter((x): x is { c: Candidate; r: { score: number; matched: string[] } } => x.r !== null)
-    .sort((a, b) => b.r.score - a.r.score || a.c.order - b.c.order);
-  const elements: SearchHit[] = hits.slice(0, limit).map(({ c, r }) => ({
-    ref: c.gid, kind: c.kind, name: clip(c.name, 80), ...(c.value !== undefined && { value: clip(c.value, 60) }),
-    ...(tree.regionOf.get(c.gid) && { region: tree.regionOf.get(c.gid)!.id }), matched: r.matched,
-  }));
-  const onlyText = !s.roles.length && !s.tags.length && !s.attrs.length;
-  const named = new Set(candidates.map((c) => c.gid));
-  const blocks = onlyText ? src.blocks.filter((b) => !named.has(b.gid)) : [];
-  const textBlocks = blocks.slice(0, 10).map((b) => ({ ref: b.gid, tag: b.tag, text: b.text, ...(regionAt(tree, b.box) && { region: regionAt(tree, b.box)!.id }) }));
-  const truncated = hits.length > limit || blocks.length > 10;
-  const lines = [`SEARCH ${q(query)}: ${hits.length} element${hits.length === 1 ? '' : 's'}${onlyText ? `, ${blocks.length} text block${blocks.length === 1 ? '' : 's'}` : ''}`];
-  for (const e of elements) lines.push(`  ${e.kind}${e.name ? ` ${q(clip(e.name, 60))}` : ''} @ref:${e.ref}${e.value ? ` = ${q(e.value)}` : ''}${e.region ? ` in ${e.region}` : ''}${e.matched.some((m) => m !== 'name') ? ` (${e.matched.join(', ')})` : ''}`);
-  for (const t of textBlocks) lines.push(`  TEXT ${t.tag} ${q(t.text)} @ref:${t.ref}${t.region ? ` in ${t.region}` : ''}`);
-  if (truncated) lines.push(`  … more matches: narrow the query (role:button, [name=q], "exact words")`);
-  return { snapshotId, query, elements, textBlocks, truncated, text: lines.join('\n') };
-}
-
-/** The deepest region or subsection whose box holds the centre of a box. */
-export function regionAt(tree: RegionTree, box: Box): RegionNode | undefined {
-  const c: [number, number] = [box[0] + box[2] / 2, box[1] + box[3] / 2];
-  const inside = (b: Box) => c[0] >= b[0] && c[0] <= b[0] + b[2] && c[1] >= b[1] && c[1] <= b[1] + b[3];
-  let best: RegionNode | undefined;
-  const visit = (rs: RegionNode[]) => {
-    for (const r of rs) if (inside(r.box)) { best = r; visit(r.children); return; }
-  };
-  visit(tree.regions);
-  return best;
 }

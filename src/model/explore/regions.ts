@@ -1,15 +1,11 @@
 // The hierarchical index over the page model: regions (landmarks by element and role, forms,
 // dialogs; on pages without them, the page's large visual blocks), their subsections (sections,
-// forms, fieldsets, tables, nested landmarks, headed groups), heuristic summaries, and the text
-// forms of L0 (page), L1 (regions), L2 (one region's elements) and L3 (one element). Pure: the
-// browser side reads the model and the page's blocks, this module only looks at them.
-import type {
-  BoundingBox, ElementGroup, ExpandedRegion, PageLayout, PageOverview, RawElementContext, Region, RegionElement, RegionsResult,
-  SubsectionRef, DescribedElement, ElementContext,
-} from './explore.js';
-import { groupNames, groupSimilar, idRange, namesCollapse, nodeGroupKey, selectorShape } from '../renderers/grouping.js';
+// forms, fieldsets, tables, nested landmarks, headed groups) and heuristic summaries. The text
+// forms of the four answer levels are modules of their own: L0 pageOverview.ts (page), L1
+// regionList.ts (regions), L2 expandRegion.ts (one region's elements), L3 elementContext.ts (one
+// element). Pure: the browser side reads the model and the page's blocks, this module only looks at them.
+import type { BoundingBox, PageLayout, Region, SubsectionRef } from './explore.js';
 import type { PageHeading, PageModel, PageNode, PageStruct } from '../pagemodel/page.js';
-import { quotedPageText } from '../renderers/pageText.js';
 import { AMOUNT } from '../retrieval/money.js';
 import type { Box } from '../contracts/schema.js';
 
@@ -168,7 +164,7 @@ const LANDMARKS: Record<string, [string, string]> = {
   radiogroup: ['group', 'GROUP'], group: ['group', 'GROUP'],
 };
 
-function landmarkOf(s: PageStruct): [string, string] {
+export function landmarkOf(s: PageStruct): [string, string] {
   if (s.kind === 'fieldset') return ['fieldset', 'FIELDSET'];
   if (s.kind === 'section' && s.role === 'section') return ['section', 'SECTION'];
   return LANDMARKS[s.role] ?? [s.kind, s.kind.toUpperCase()];
@@ -503,7 +499,7 @@ function keyControls(r: RegionNode, max: number, skipLinks: boolean): PageNode[]
     .slice(0, max);
 }
 
-const clipText = (s: string, max: number) => (s.length > max ? s.slice(0, max - 1) + '…' : s);
+export const clipText = (s: string, max: number) => (s.length > max ? s.slice(0, max - 1) + '…' : s);
 
 export function summaryOf(r: RegionNode, model: PageModel): string {
   const parts = [...r.purposes];
@@ -531,13 +527,13 @@ export function countsOf(nodes: PageNode[]): Map<string, number> {
   return counts;
 }
 
-function countsText(counts: Map<string, number>): string {
+export function countsText(counts: Map<string, number>): string {
   const total = [...counts.values()].reduce((a, b) => a + b, 0);
   const parts = KIND_ORDER.filter((k) => counts.get(k)).map((k) => `${counts.get(k)} ${counts.get(k) === 1 ? k : PLURAL[k]}`);
   return parts.length ? `${total} (${parts.join(', ')})` : '0';
 }
 
-const bbox = (b: Box): BoundingBox => ({ x: b[0], y: b[1], width: b[2], height: b[3] });
+export const bbox = (b: Box): BoundingBox => ({ x: b[0], y: b[1], width: b[2], height: b[3] });
 
 export function regionRef(r: RegionNode): SubsectionRef {
   return { id: r.id, name: r.name, kind: r.label, interactive: r.nodes.filter((n) => countKind(n) !== null).length, ...(r.ref && { ref: r.ref }) };
@@ -565,364 +561,4 @@ export function regionData(r: RegionNode): Region {
     boundingBox: bbox(r.box),
     ...(r.ref && { ref: r.ref }),
   };
-}
-
-// ---- L0 ----
-
-export interface PageFacts {
-  snapshotId: string;
-  status: PageOverview['status'];
-  regions: number;
-}
-
-const LANDMARK_WORD: Record<string, string> = { banner: 'header', navigation: 'nav', main: 'main', complementary: 'aside', contentinfo: 'footer', search: 'search', region: 'region' };
-
-export function pageOverview(model: PageModel, facts: PageFacts): PageOverview {
-  const tops = model.structure.filter((s, i) => s.kind === 'landmark' && !hasLandmarkAbove(model, i));
-  const kinds = tops.map((s) => LANDMARK_WORD[s.role] ?? s.role);
-  const forms = model.structure.filter((s) => s.kind === 'form' || s.tag === 'form').length;
-  const frames = model.frames.length - 1;
-  const lines = [
-    `PAGE: ${model.url}`,
-    `TITLE: ${JSON.stringify(model.title)}`,
-    `VIEWPORT: ${model.viewport.width}x${model.viewport.height}`,
-    `STATUS: ${facts.status}`,
-    '',
-    `LANDMARKS: ${tops.length}${kinds.length ? ` (${kinds.join(', ')})` : ''}`,
-    `INTERACTIVE: ${model.total} elements`,
-    `FORMS: ${forms}`,
-    `REGIONS: ${facts.regions}`,
-  ];
-  if (frames > 0) lines.push(`FRAMES: ${frames}`);
-  if (model.warnings.length) lines.push(`WARNINGS: ${model.warnings.length} (see warnings)`);
-  return {
-    snapshotId: facts.snapshotId, url: model.url, title: model.title, viewport: model.viewport, status: facts.status,
-    landmarks: { count: tops.length, kinds }, interactive: model.total, forms, frames, regions: facts.regions,
-    ...(model.warnings.length && { warnings: model.warnings }),
-    text: lines.join('\n'),
-  };
-}
-
-function hasLandmarkAbove(model: PageModel, i: number): boolean {
-  for (let k = model.structure[i].parent; k >= 0; k = model.structure[k].parent) if (model.structure[k].kind === 'landmark') return true;
-  return false;
-}
-
-// ---- L1 ----
-
-const quoteName = (s: string) => (s ? ` ${quotedPageText(clipText(s, 60))}` : '');
-
-/** o200k tokens, roughly: Latin text runs about four characters a token, other scripts about one. */
-function roughTokens(text: string): number {
-  let ascii = 0, other = 0;
-  for (const ch of text) { if (ch.charCodeAt(0) < 128) ascii++; else other++; }
-  // On the generous side: paths, IDs and punctuation tokenise worse than prose.
-  return ascii / 3.2 + other * 1.2;
-}
-
-/** L1 aims at this many tokens: past it, one line per region, then the smallest regions by ID only. */
-const L1_BUDGET = 480;
-
-function regionBlock(r: RegionNode): string {
-  const pad = '       ';
-  const lines = [`  [${r.id}] ${r.label} ${r.path}${quoteName(r.name)}`];
-  if (r.summary) lines.push(`${pad}Summary: ${JSON.stringify(clipText(r.summary, 160))}`);
-  lines.push(`${pad}Interactive: ${countsText(countsOf(r.nodes))}`);
-  if (r.children.length) lines.push(`${pad}Subsections: ${r.children.slice(0, 8).map((c) => c.short).join(', ')}${r.children.length > 8 ? `, … (${r.children.length - 8} more)` : ''}`);
-  return lines.join('\n');
-}
-
-function regionLine(r: RegionNode): string {
-  const subs = r.children.length ? ` {${r.children.slice(0, 4).map((c) => c.short).join(', ')}${r.children.length > 4 ? ', …' : ''}}` : '';
-  return `  [${r.id}] ${r.label} ${r.path}${quoteName(clipText(r.name, 40))}: ${countsText(countsOf(r.nodes))}${r.summary ? ` — ${quotedPageText(clipText(r.summary, 60))}` : ''}${subs}`;
-}
-
-export function regionsResult(model: PageModel, tree: RegionTree, snapshotId: string): RegionsResult {
-  let text = `REGIONS:\n\n${tree.regions.map(regionBlock).join('\n\n')}`;
-  if (tree.regions.length > 8 || roughTokens(text) > L1_BUDGET) {
-    const folded = new Set<RegionNode>();
-    const render = () => {
-      const shown = tree.regions.filter((r) => !folded.has(r)).map(regionLine);
-      const small = tree.regions.filter((r) => folded.has(r));
-      if (small.length) shown.push(`  + ${small.length} small region${small.length === 1 ? '' : 's'} (≤ ${Math.max(...small.map((r) => r.nodes.filter((n) => countKind(n) !== null).length))} controls each): ${small.map((r) => r.id).join(', ')}`);
-      return `REGIONS:\n${shown.join('\n')}`;
-    };
-    text = render();
-    // Blocks go first, the fewest controls first; forms, searches, dialogs and main never.
-    const keep = new Set(['main', 'form', 'search', 'dialog']);
-    const controls = (r: RegionNode) => r.nodes.filter((n) => countKind(n) !== null).length;
-    const rank = (r: RegionNode) => (r.landmark === 'block' || r.landmark === 'page' ? 0 : 1);
-    const bySize = [...tree.regions].filter((r) => !keep.has(r.landmark) && !r.purposes.some((p) => p === 'search' || p === 'login' || p === 'sign-up'))
-      .sort((a, b) => rank(a) - rank(b) || controls(a) - controls(b) || a.children.length - b.children.length);
-    for (const r of bySize) {
-      if (roughTokens(text) <= L1_BUDGET) break;
-      folded.add(r);
-      text = render();
-    }
-  }
-  return { snapshotId, url: model.url, title: model.title, regions: tree.regions.map(regionData), text };
-}
-
-// ---- L2 ----
-
-export interface ExpandOptions {
-  /** Collapse each repeated row onto one line, and identical siblings into "N similar". */
-  group: boolean;
-  /** Lines of elements at most; subsections that do not fit are summarised. */
-  limit: number;
-}
-
-const NOTE_STATES = ['checked', 'mixed', 'disabled', 'required', 'readonly', 'expanded', 'collapsed', 'selected', 'pressed'];
-
-export function regionElement(n: PageNode, described: Map<string, DescribedElement>, section: string | undefined): RegionElement {
-  const notes: string[] = [];
-  if (n.placeholder && n.name === n.placeholder) notes.push('placeholder');
-  const type = n.attrs?.type;
-  if ((n.tag === 'button' || n.tag === 'input') && (type === 'submit' || type === 'reset')) notes.push(`type=${type}`);
-  if (/\b(primary|cta)\b/i.test(n.attrs?.class ?? '')) notes.push('primary');
-  const popup = n.attrs?.['aria-haspopup'];
-  if (popup === 'menu' || popup === 'true') notes.push('menu');
-  if (n.occ) notes.push('covered');
-  // A row's item is the row's text and price as the snapshot read them; controls are as they are now.
-  const d = n.role === 'item' ? undefined : described.get(n.gid);
-  const states = (d?.states ?? n.states).filter((s) => NOTE_STATES.includes(s));
-  const out: RegionElement = { ref: n.gid, role: n.role, kind: elementKind(n), name: d?.name ?? n.name, states, notes };
-  const value = d?.found ? d.value : n.value;
-  if (value !== undefined && value !== '') out.value = value;
-  if (d?.options) {
-    out.options = d.options.items.map((o) => o.label);
-    out.optionCount = d.options.count;
-  }
-  if (section) out.section = section;
-  return out;
-}
-
-function elementLine(e: RegionElement): string {
-  const parts = [`${e.kind}${e.name ? ` ${JSON.stringify(clipText(e.name, 50))}` : ''} @ref:${e.ref}`];
-  if (e.value !== undefined) parts.push(`= ${JSON.stringify(clipText(e.value, 40))}`);
-  const notes = [...e.notes, ...e.states];
-  if (e.options) {
-    const shown = e.options.slice(0, 6).map((o) => clipText(o, 24));
-    notes.push(`options: ${shown.join(', ')}${(e.optionCount ?? 0) > shown.length ? `, … (${e.optionCount})` : ''}`);
-  }
-  if (notes.length) parts.push(`[${notes.join('] [')}]`);
-  return parts.join(' ');
-}
-
-function groupLine(g: ElementGroup): string {
-  return `${idRange(g.refs)} ${g.count} similar: ${g.kind} ${g.shape}${g.names.length ? ` ${groupNames(g.names)}` : ''}`;
-}
-
-/** Entries of L2: elements, rows on one line each, and runs of identical siblings. */
-type Entry = { kind: 'element'; e: RegionElement } | { kind: 'group'; g: ElementGroup } | { kind: 'row'; item?: RegionElement; controls: RegionElement[]; name: string };
-
-function entriesOf(nodes: PageNode[], model: PageModel, described: Map<string, DescribedElement>, section: (n: PageNode) => string | undefined, group: boolean): Entry[] {
-  const element = (n: PageNode): Entry => ({ kind: 'element', e: regionElement(n, described, section(n)) });
-  if (!group) return nodes.map(element);
-  const S = model.structure;
-  const rowOf = (n: PageNode) => (n.ctx !== undefined && n.ctx >= 0 && S[n.ctx].kind === 'row' ? n.ctx : -1);
-  // Outside rows, identical siblings collapse; look-alikes with different names stay apart.
-  const groupAt = new Map<PageNode, PageNode[]>();
-  const inGroup = new Set<PageNode>();
-  for (const g of groupSimilar(nodes.filter((n) => rowOf(n) < 0), (n) => nodeGroupKey(model, n))) {
-    if (!Array.isArray(g) || !namesCollapse(g.map((n) => n.name))) continue;
-    groupAt.set(g[0], g);
-    g.forEach((n) => inGroup.add(n));
-  }
-  const out: Entry[] = [];
-  const rows = new Map<number, Extract<Entry, { kind: 'row' }>>();
-  for (const n of nodes) {
-    const r = rowOf(n);
-    if (r >= 0) {
-      let row = rows.get(r);
-      if (!row) {
-        row = { kind: 'row', controls: [], name: S[r].name };
-        rows.set(r, row);
-        out.push(row);
-      }
-      const e = regionElement(n, described, section(n));
-      if (n.role === 'item' && !row.item) row.item = e;
-      else row.controls.push(e);
-      continue;
-    }
-    const g = groupAt.get(n);
-    if (g) out.push({ kind: 'group', g: { refs: g.map((m) => m.gid), count: g.length, kind: elementKind(n), shape: selectorShape(n), names: g.map((m) => m.name), ...(section(n) && { section: section(n) }) } });
-    else if (!inGroup.has(n)) out.push(element(n));
-  }
-  return out;
-}
-
-const ROW_CONTROLS = 4;
-
-function entryLine(e: Entry, capRows: boolean): string {
-  if (e.kind === 'element') return elementLine(e.e);
-  if (e.kind === 'group') return groupLine(e.g);
-  const head = e.item ? elementLine(e.item) : `ROW ${JSON.stringify(clipText(e.name, 60))}`;
-  // Among many rows, a row is one short line: its first controls, then how many more (a few rows show all).
-  const cap = capRows ? ROW_CONTROLS : Infinity;
-  const shown = e.controls.slice(0, cap).map(elementLine);
-  if (e.controls.length > cap) shown.push(`+${e.controls.length - cap} more (group: false lists every one)`);
-  return `${head}${shown.length ? ` | ${shown.join(' | ')}` : ''}`;
-}
-
-function entryElements(e: Entry): Array<RegionElement | ElementGroup> {
-  if (e.kind === 'element') return [e.e];
-  if (e.kind === 'group') return [e.g];
-  return [...(e.item ? [e.item] : []), ...e.controls];
-}
-
-export function expandRegion(model: PageModel, r: RegionNode, described: Map<string, DescribedElement>, snapshotId: string, opts: ExpandOptions): ExpandedRegion {
-  const sectionOf = new Map<PageNode, RegionNode>();
-  const mark = (c: RegionNode) => { for (const n of c.nodes) sectionOf.set(n, c); c.children.forEach(mark); };
-  r.children.forEach(mark);
-  const section = (n: PageNode) => sectionOf.get(n)?.id;
-  const all = entriesOf(r.nodes, model, described, section, opts.group);
-  const shown: Entry[] = [];
-  const collapsed: RegionNode[] = [];
-  if (all.length <= opts.limit) {
-    shown.push(...all);
-  } else {
-    // Its own elements first, then whole subsections while they fit; the rest as one line each.
-    const inChild = new Set(r.children.flatMap((c) => c.nodes));
-    const own = entriesOf(r.nodes.filter((n) => !inChild.has(n)), model, described, section, opts.group);
-    shown.push(...own.slice(0, opts.limit));
-    let room = opts.limit - shown.length;
-    for (const c of r.children) {
-      const entries = entriesOf(c.nodes, model, described, section, opts.group);
-      if (entries.length <= room) { shown.push(...entries); room -= entries.length; } else collapsed.push(c);
-    }
-  }
-  const lines = [`REGION: ${r.id} ${r.label} ${r.path}${quoteName(r.name)}`];
-  if (r.summary) lines.push(`Summary: ${JSON.stringify(r.summary)}`);
-  lines.push('', 'ELEMENTS:');
-  if (!shown.length) lines.push('  (none)');
-  const capRows = shown.filter((e) => e.kind === 'row').length > 5;
-  for (const e of shown) lines.push(`  ${entryLine(e, capRows)}`);
-  const more = r.nodes.length - shown.reduce((k, e) => k + (e.kind === 'group' ? e.g.count : entryElements(e).length), 0);
-  if (collapsed.length) {
-    lines.push('', 'MORE (expand for their elements):');
-    for (const c of collapsed) lines.push(`  [${c.id}] ${c.label}${quoteName(clipText(c.name, 50))}: ${countsText(countsOf(c.nodes))}${c.purposes.length ? ` — ${clipText(c.purposes.join(', '), 60)}` : ''}`);
-  } else if (more > 0) {
-    lines.push(`  … ${more} more (ask for a larger limit)`);
-  }
-  const unlisted = r.children.filter((c) => !collapsed.includes(c));
-  if (unlisted.length) lines.push('', `SUBSECTIONS: ${unlisted.map((c) => c.id).join(', ')}`);
-  return {
-    snapshotId, id: r.id, landmark: r.landmark, xpath: r.path, name: r.name, summary: r.summary,
-    elements: shown.flatMap(entryElements),
-    collapsed: collapsed.map(regionRef),
-    subsections: r.children.map(regionRef),
-    total: r.nodes.length,
-    text: lines.join('\n'),
-  };
-}
-
-// ---- L3 ----
-
-/** The nearest interactive element in each direction, from the boxes (← → ↑ ↓). */
-export function nearby(model: PageModel, ref: string, box: Box): ElementContext['nearby'] {
-  const [x, y, w, h] = box;
-  const cx = x + w / 2, cy = y + h / 2;
-  const best: Record<'left' | 'right' | 'up' | 'down', [number, PageNode] | undefined> = { left: undefined, right: undefined, up: undefined, down: undefined };
-  for (const n of model.nodes) {
-    if (n.gid === ref || n.role === 'item' || countKind(n) === null) continue;
-    const [nx, ny, nw, nh] = n.box;
-    // Containers of the element (a clickable card around it) are not its neighbours.
-    if (nx <= x && ny <= y && nx + nw >= x + w && ny + nh >= y + h) continue;
-    const ncx = nx + nw / 2, ncy = ny + nh / 2;
-    const overlapX = Math.min(x + w, nx + nw) - Math.max(x, nx);
-    const consider = (dir: keyof typeof best, along: number, across: number) => {
-      const score = Math.max(0, along) + 2 * Math.max(0, across);
-      if (!best[dir] || score < best[dir]![0]) best[dir] = [score, n];
-    };
-    // Beside: level with the element (their rows overlap); above or below: anywhere, columns weigh.
-    const level = Math.min(y + h, ny + nh) - Math.max(y, ny) > 0 || Math.abs(ncy - cy) < h / 2;
-    if (level && ncx < cx && nx + nw <= x + 4) consider('left', x - (nx + nw), Math.abs(ncy - cy));
-    if (level && ncx > cx && nx >= x + w - 4) consider('right', nx - (x + w), Math.abs(ncy - cy));
-    if (ncy < cy && ny + nh <= y + 4) consider('up', y - (ny + nh), overlapX > 0 ? 0 : Math.abs(ncx - cx) / 2);
-    if (ncy > cy && ny >= y + h - 4) consider('down', ny - (y + h), overlapX > 0 ? 0 : Math.abs(ncx - cx) / 2);
-  }
-  const out: ElementContext['nearby'] = {};
-  for (const dir of ['left', 'right', 'up', 'down'] as const) {
-    const b = best[dir];
-    if (b) out[dir] = { ref: b[1].gid, kind: elementKind(b[1]), name: clipText(b[1].name, 60), distance: Math.round(b[0]) };
-  }
-  return out;
-}
-
-export interface ContextFacts {
-  snapshotId: string;
-  ref: string;
-  frame: number;
-  frameUrl?: string;
-  /** XPath of the iframes on the way down, outermost first (each within its parent's document). */
-  framePath: string[];
-  /** Offset of the element's frame in the top-level viewport. */
-  offset: [number, number];
-  /** Visible part of the element's frame in the top-level viewport (null: none). */
-  clip: Box | null;
-  viewport: { width: number; height: number };
-  region?: string;
-}
-
-const ARROWS = { left: '←', right: '→', up: '↑', down: '↓' } as const;
-
-export function elementContext(model: PageModel, raw: RawElementContext, facts: ContextFacts, hintText: (h: RawElementContext['hints'][number]) => string): ElementContext {
-  const box: Box | null = raw.box ? [raw.box[0] + facts.offset[0], raw.box[1] + facts.offset[1], raw.box[2], raw.box[3]] : null;
-  const seen = box && facts.clip ? intersects(box, facts.clip) && intersects(box, [0, 0, facts.viewport.width, facts.viewport.height]) : false;
-  const xpath = [...facts.framePath.map((p) => `${p}/#document`), raw.xpath].join('');
-  const kind = elementKind({ role: raw.role, tag: raw.tag, attrs: raw.attributes });
-  const framePrefix = facts.frame ? `f${facts.frame}_` : '';
-  const parents = raw.chain.map((c) => ({ ref: framePrefix + c.id, kind: landmarkOf({ kind: c.kind, role: c.role } as PageStruct)[1], role: c.role, tag: c.tag, name: c.name }));
-  const hints = raw.hints.map((h) => (facts.frame ? { ...h, frame: `f${facts.frame}` } : h));
-  const out: ElementContext = {
-    snapshotId: facts.snapshotId, ref: facts.ref, role: raw.role, kind, name: raw.name, tag: raw.tag, states: raw.states, xpath,
-    bbox: box ? bbox(box) : null, inViewport: seen, frame: facts.frame, ...(facts.frameUrl && { frameUrl: facts.frameUrl }),
-    attributes: raw.attributes, parents, nearby: box ? nearby(model, facts.ref, box) : {},
-    selectorHints: hints.map(hintText), hints, text: '',
-    ...(raw.value !== undefined && { value: raw.value }),
-    ...(raw.options && { options: raw.options, optionCount: raw.optionCount }),
-    ...(facts.region && { region: facts.region }),
-  };
-  out.text = contextText(out);
-  return out;
-}
-
-function intersects(a: Box, b: Box): boolean {
-  return a[0] < b[0] + b[2] && a[0] + a[2] > b[0] && a[1] < b[1] + b[3] && a[1] + a[3] > b[1];
-}
-
-function contextText(c: ElementContext): string {
-  const lines = [`ELEMENT: ${c.kind}${c.name ? ` ${JSON.stringify(clipText(c.name, 80))}` : ''} @ref:${c.ref}${c.value !== undefined ? ` = ${JSON.stringify(clipText(c.value, 60))}` : ''}${c.states.length ? ` [${c.states.join('] [')}]` : ''}`];
-  lines.push(`XPath: ${c.xpath}`);
-  lines.push(c.bbox ? `BBox: { x: ${c.bbox.x}, y: ${c.bbox.y}, width: ${c.bbox.width}, height: ${c.bbox.height} }` : 'BBox: none (not visible)');
-  lines.push(`InViewport: ${c.inViewport}`);
-  if (c.frame) lines.push(`Frame: f${c.frame}${c.frameUrl ? ` ${c.frameUrl}` : ''}`);
-  if (c.region) lines.push(`Region: ${c.region}`);
-  const attrs = Object.entries(c.attributes).filter(([k]) => k !== 'style');
-  if (attrs.length) {
-    lines.push('', 'ATTRIBUTES:');
-    for (const [k, v] of attrs.slice(0, 12)) lines.push(`  ${k}: ${v === 'true' || v === 'false' ? v : JSON.stringify(clipText(v, 80))}`);
-    if (attrs.length > 12) lines.push(`  … ${attrs.length - 12} more`);
-  }
-  if (c.options?.length) {
-    lines.push('', 'OPTIONS:');
-    for (const o of c.options.slice(0, 12)) lines.push(`  [${o.index}] ${JSON.stringify(o.label)}${o.selected ? ' (selected)' : ''}${o.disabled ? ' (disabled)' : ''}`);
-    if ((c.optionCount ?? 0) > 12) lines.push(`  … ${c.optionCount! - 12} more`);
-  }
-  if (c.parents.length) {
-    lines.push('', 'PARENT CONTEXT:');
-    c.parents.forEach((p, i) => lines.push(`  ${i ? `${'    '.repeat(i - 1)}└── ` : ''}${p.kind} @ref:${p.ref}${p.name ? ` ${JSON.stringify(clipText(p.name, 60))}` : ''}`));
-    lines.push(`  ${'    '.repeat(c.parents.length - 1)}└── THIS ELEMENT`);
-  }
-  const dirs = (['left', 'right', 'up', 'down'] as const).filter((d) => c.nearby[d]);
-  if (dirs.length) {
-    lines.push('', 'NEARBY INTERACTIVE:');
-    for (const d of dirs) { const n = c.nearby[d]!; lines.push(`  ${ARROWS[d]} ${n.kind} @ref:${n.ref}${n.name ? ` ${JSON.stringify(n.name)}` : ''}`); }
-  }
-  if (c.selectorHints.length) {
-    lines.push('', 'SELECTOR HINTS:');
-    for (const h of c.selectorHints) lines.push(`  ${h}`);
-  }
-  return lines.join('\n');
 }
