@@ -83,7 +83,8 @@ test('--cdp attaches to a browser that is already running', async () => {
   } finally {
     chrome.kill();
     await new Promise((r) => chrome.once('exit', r));
-    rmSync(profile, { recursive: true, force: true });
+    // Chromium's helper processes can still be writing to the profile just after the browser exits.
+    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
 });
 

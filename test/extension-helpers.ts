@@ -52,7 +52,7 @@ export async function launchWithExtension(profilePrefix: string, viewport = { wi
     worker,
     close: async () => {
       await context.close().catch(() => {});
-      rmSync(profile, { recursive: true, force: true });
+      rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
     },
   };
 }

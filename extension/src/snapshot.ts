@@ -4,10 +4,10 @@
 // artifacts as the CDP host gives them (src/browser/artifacts.ts): skeleton, full (every frame's
 // serializeDocument copy inlined, templatized) and hybrid (screenshot with set-of-mark, image.ts).
 import { renderEvents, type MutationEvent } from '../../src/model/pagemodel/mutations.js';
-import { markOccludedByAncestors } from '../../src/model/pagemodel/occlusion.js';
-import { composePage, type PageModel, type PlacedFrame } from '../../src/model/pagemodel/page.js';
+import type { PageModel } from '../../src/model/pagemodel/page.js';
+import { readFrames } from '../../src/core/read.js';
 import { renderV3 } from '../../src/model/renderers/render.js';
-import type { FrameSnapshot, SemanticV3Result } from '../../src/model/contracts/schema.js';
+import type { SemanticV3Result } from '../../src/model/contracts/schema.js';
 import { tokenCounts } from '../../src/model/renderers/tokens.js';
 import { joinFrameDocuments, type FullResult, type HybridResult, type SerializedDocument, type SkeletonResult } from '../../src/model/renderers/artifacts.js';
 import { elapsedMs, fullResult, hybridResult, skeletonResult, type SerializedPage } from '../../src/model/renderers/artifactResults.js';
@@ -44,44 +44,30 @@ export async function readModel(tabId: number, opts: SnapshotOptions & { structu
   const idBase = (ordinal: number) => (state.docs.has(ordinal) ? state.idHighWater : 0);
   const mainRead = await ask(tabId, 0, { kind: 'snapshot', options: engine, idBase: idBase(0) });
   const { frames, warnings } = await layoutFrames(tabId, state, mainRead.snapshot.viewport);
-  const reads = await Promise.all(frames.map(async (f): Promise<FrameSnapshot | null> => {
-    if (f.ordinal === 0) { f.origin = mainRead.origin; return mainRead.snapshot; }
-    if (f.error) return null;
-    try {
+  const read = new Set<ExtFrame>();
+  const model = await readFrames(frames, {
+    read: async (f) => {
+      if (f.ordinal === 0) { f.origin = mainRead.origin; read.add(f); return mainRead.snapshot; }
       const r = await ask(tabId, f.frameId, { kind: 'snapshot', options: engine, idBase: idBase(f.ordinal) });
       f.origin = r.origin;
       if (r.lastId) state.idHighWater = Math.max(state.idHighWater, r.lastId);
+      read.add(f);
       return r.snapshot;
-    } catch (e) {
-      f.error = describe(e);
-      return null;
-    }
-  }));
-  const placed: PlacedFrame[] = [];
-  frames.forEach((f, i) => { const s = reads[i]; if (s) placed.push({ ordinal: f.ordinal, snapshot: s, offset: f.offset, clip: f.clip }); });
-  warnings.push(...await markOccludedByParents(tabId, frames, placed));
-  const model = composePage(mainRead.snapshot, placed, frames.map(frameInfo), viewportOnly, 0, warnings);
+    },
+    ownerHits: (frame, points) => (frame.parent && frame.owned ? ask(tabId, frame.parent.frameId, { kind: 'ownerHits', child: frame.frameId, points }) : null),
+    info: frameInfo,
+    describe,
+  }, viewportOnly, warnings);
   model.timeMs = Math.round((performance.now() - t0) * 10) / 10;
   if (mainRead.lastId) state.idHighWater = Math.max(state.idHighWater, mainRead.lastId);
   if (opts.handOut === false) return model;
   // Frames read before keep their lineage even when this read missed them.
   state.docs = new Map([...state.docs, ...Object.entries(model.docs).map(([k, v]) => [Number(k), v] as [number, string])]);
-  const read = frames.filter((_, i) => reads[i]);
-  state.frameOf = new Map(read.map((f) => [f.ordinal, f.frameId]));
-  state.documents = new Map(read.flatMap((f) => (f.documentId ? [[f.ordinal, f.documentId] as [number, string]] : [])));
+  state.frameOf = new Map([...read].map((f) => [f.ordinal, f.frameId]));
+  state.documents = new Map([...read].flatMap((f) => (f.documentId ? [[f.ordinal, f.documentId] as [number, string]] : [])));
   noteSeen(state, model);
   await saveTab(tabId);
   return model;
-}
-
-/** Nodes inside an iframe that something in an ancestor frame covers, asked of each ancestor in turn. */
-function markOccludedByParents(tabId: number, frames: ExtFrame[], placed: PlacedFrame[]): Promise<string[]> {
-  return markOccludedByAncestors(
-    placed,
-    (ordinal) => frames.find((f) => f.ordinal === ordinal),
-    (frame, points) => (frame.parent && frame.owned ? ask(tabId, frame.parent.frameId, { kind: 'ownerHits', child: frame.frameId, points }) : null),
-    describe,
-  );
 }
 
 /** The last `limit` meaningful changes across the tab's frames, oldest first. */

@@ -1,9 +1,9 @@
 // Reading the page model: every frame's engine snapshot, placed in top-level coordinates, with
 // elements inside iframes marked covered when something in an ancestor frame lies over them.
 // What could not be read is said in the model (frames[].error, warnings), never left out quietly.
-import { PagelensError, isPagelensError } from '../model/contracts/errors.js';
-import { composePage, type PageModel, type PlacedFrame } from '../model/pagemodel/page.js';
-import { markOccludedByAncestors } from '../model/pagemodel/occlusion.js';
+import { isPagelensError } from '../model/contracts/errors.js';
+import type { PageModel } from '../model/pagemodel/page.js';
+import { readFrames } from '../core/read.js';
 import type { EngineSnapshotOptions, FrameSnapshot } from '../model/contracts/schema.js';
 import type { LensCore } from './core.js';
 import { engineCallWith, engineReadText } from './engine.js';
@@ -64,9 +64,8 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
     ? read(main).then((value) => ({ value, frameId: main.frameId }), (error: unknown) => ({ error, frameId: main.frameId }))
     : undefined;
   return core.frames.withLayout(async ({ frames: layout, warnings }) => {
-    const reads = await Promise.all(layout.map(async (f): Promise<FrameSnapshot | null> => {
-      if (f.error) return null;
-      try {
+    const model = await readFrames(layout, {
+      read: async (f) => {
         if (f.ordinal === 0 && early) {
           const r = await early;
           if (r.frameId === f.frameId) {
@@ -74,25 +73,19 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
             return r.value;
           }
         }
-        return await read(f);
-      } catch (e) {
-        if (f.ordinal === 0) throw e;
-        f.error = describeFailure(e);
-        return null;
-      }
-    }));
-    const mainRead = reads[0];
-    if (!mainRead) throw new PagelensError('ENGINE_ERROR', 'The main frame returned nothing');
-    const placed: PlacedFrame[] = [];
-    layout.forEach((f, i) => {
-      const s = reads[i];
-      if (s) placed.push({ ordinal: f.ordinal, snapshot: s, offset: f.offset, clip: f.clip });
-      if (s && s.timeMs > SLOW_READ_MS) warnings.push(`${f.ordinal ? `frame ${f.ordinal}: ` : ''}reading the page took ${(s.timeMs / 1000).toFixed(1)} s (a large page or a busy machine); the read is complete`);
-      for (const shadow of f.target.takeShadowFailures(f.frameId)) warnings.push(f.ordinal ? `frame ${f.ordinal}: ${shadow}` : shadow);
-    });
-    warnings.push(...await markOccludedByParents(layout, placed));
+        return read(f);
+      },
+      ownerHits: (frame, points) => (frame.parent && frame.ownerObjectId
+        ? engineCallWith(frame.parent, 'ownerHits', [{ objectId: frame.ownerObjectId }, { value: points }], LAYOUT_GROUP)
+        : null),
+      info: frameInfo,
+      describe: describeFailure,
+      notes: (f, s) => [
+        ...(s.timeMs > SLOW_READ_MS ? [`${f.ordinal ? `frame ${f.ordinal}: ` : ''}reading the page took ${(s.timeMs / 1000).toFixed(1)} s (a large page or a busy machine); the read is complete`] : []),
+        ...f.target.takeShadowFailures(f.frameId).map((shadow) => (f.ordinal ? `frame ${f.ordinal}: ${shadow}` : shadow)),
+      ],
+    }, viewportOnly, warnings);
     held.keepOnly(new Set(layout.map((f) => f.frameId)));
-    const model = composePage(mainRead, placed, layout.map(frameInfo), viewportOnly, 0, warnings);
     model.timeMs = Math.round((performance.now() - t0) * 10) / 10;
     model.engine.bytes = bytes;
     model.engine.crossed = crossed;
@@ -100,16 +93,4 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
     if (whole.length) model.engine.whole = whole;
     return model;
   });
-}
-
-/** Nodes inside an iframe that something in an ancestor frame covers, asked of each ancestor in turn. */
-function markOccludedByParents(layout: LaidOutFrame[], placed: PlacedFrame[]): Promise<string[]> {
-  return markOccludedByAncestors(
-    placed,
-    (ordinal) => layout.find((f) => f.ordinal === ordinal),
-    (frame, points) => (frame.parent && frame.ownerObjectId
-      ? engineCallWith(frame.parent, 'ownerHits', [{ objectId: frame.ownerObjectId }, { value: points }], LAYOUT_GROUP)
-      : null),
-    describeFailure,
-  );
 }
