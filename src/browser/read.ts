@@ -81,7 +81,7 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
       info: frameInfo,
       describe: describeFailure,
       notes: (f, s) => [
-        ...(s.timeMs > SLOW_READ_MS ? [`${f.ordinal ? `frame ${f.ordinal}: ` : ''}reading the page took ${(s.timeMs / 1000).toFixed(1)} s (a large page or a busy machine); the read is complete`] : []),
+        ...(s && s.timeMs > SLOW_READ_MS ? [`${f.ordinal ? `frame ${f.ordinal}: ` : ''}reading the page took ${(s.timeMs / 1000).toFixed(1)} s (a large page or a busy machine); the read is complete`] : []),
         ...f.target.takeShadowFailures(f.frameId).map((shadow) => (f.ordinal ? `frame ${f.ordinal}: ${shadow}` : shadow)),
       ],
     }, viewportOnly, warnings);

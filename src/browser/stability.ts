@@ -54,7 +54,7 @@ export async function waitForDomStability(core: LensCore, options: StabilityOpti
     if (!activity) {
       // The wait is over even though this read is not: say so with what is known without the page
       // (requests still in flight), so a busy machine does not erase the reason the page was busy.
-      const inFlight = inFlightNow(trackers, performance.now());
+      const inFlight = sayInFlight(trackers.flatMap((t) => t.pending(performance.now())));
       const why = `timeout after ${o.timeout} ms: ${inFlight ? `${inFlight}; ` : ''}the page did not answer the activity read in time`;
       return done({ stable: false, waitedMs: Math.round(performance.now() - t0), reason: neverSettled(core, navigationsAtStart, t0, why) });
     }
@@ -71,15 +71,14 @@ export async function waitForDomStability(core: LensCore, options: StabilityOpti
     }
     if (loading) busy = loading.activity ? `frame ${loading.frame.ordinal} still loading` : `frame ${loading.frame.ordinal} not answering (${loading.failure ?? 'navigating'})`;
     else if (!domQuiet) busy = `DOM still changing (last change ${quietMs} ms ago)`;
-    else busy = inFlightNow(trackers, now) ?? `network active ${Math.round(netQuietMs)} ms ago`;
+    else busy = sayInFlight(pending) ?? `network active ${Math.round(netQuietMs)} ms ago`;
     if (waited >= o.timeout) return done({ stable: false, waitedMs: waited, reason: neverSettled(core, navigationsAtStart, t0, `timeout after ${o.timeout} ms: ${busy}`) });
     await new Promise((r) => setTimeout(r, Math.min(POLL_MS, Math.max(1, o.timeout - waited))));
   }
 }
 
 /** The requests still in flight, said the one way every reason says them; undefined when none. */
-function inFlightNow(trackers: Array<{ pending(now: number): string[] }>, now: number): string | undefined {
-  const pending = trackers.flatMap((t) => t.pending(now));
+function sayInFlight(pending: string[]): string | undefined {
   return pending.length ? `${pending.length} request(s) in flight (${pending.slice(0, 2).join(', ')})` : undefined;
 }
 

@@ -3,10 +3,9 @@
 // a frame that cannot be read is said in the frame list rather than dropped quietly, what an
 // ancestor frame covers is marked, and the frames are composed into one model under global IDs.
 import { PagelensError } from '../model/contracts/errors.js';
-import type { FrameInfo, FrameSnapshot } from '../model/contracts/schema.js';
+import type { Box, FrameInfo, FrameSnapshot } from '../model/contracts/schema.js';
 import { markOccludedByAncestors, type NestedFrame } from '../model/pagemodel/occlusion.js';
 import { composePage, type PageModel, type PlacedFrame } from '../model/pagemodel/page.js';
-import type { Box } from '../model/contracts/schema.js';
 
 /** A frame as the host laid it out, as far as reading needs it. */
 export interface LaidOut<F> extends NestedFrame<F> {
@@ -25,8 +24,8 @@ export interface FrameReader<F extends LaidOut<F>> {
   info(frame: F): FrameInfo;
   /** An error in the host's words. */
   describe(e: unknown): string;
-  /** What the host has to say about one frame's read (a slow read, a shadow root it could not adopt). */
-  notes?(frame: F, snapshot: FrameSnapshot): string[];
+  /** What the host has to say about each frame, read or not (a slow read, a shadow root it could not adopt). */
+  notes?(frame: F, snapshot: FrameSnapshot | null): string[];
 }
 
 /**
@@ -49,8 +48,7 @@ export async function readFrames<F extends LaidOut<F>>(frames: F[], reader: Fram
   const placed: PlacedFrame[] = [];
   frames.forEach((f, i) => {
     const s = reads[i];
-    if (!s) return;
-    placed.push({ ordinal: f.ordinal, snapshot: s, offset: f.offset, clip: f.clip });
+    if (s) placed.push({ ordinal: f.ordinal, snapshot: s, offset: f.offset, clip: f.clip });
     if (reader.notes) warnings.push(...reader.notes(f, s));
   });
   warnings.push(...await markOccludedByAncestors(placed, (ordinal) => frames.find((f) => f.ordinal === ordinal), reader.ownerHits, reader.describe));
