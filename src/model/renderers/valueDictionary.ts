@@ -82,7 +82,8 @@ export interface Repeat {
 /**
  * The substrings of the given ranges of `html` worth writing once (see the top), best first, each
  * with the occurrences it replaces. No occurrence overlaps another, nor crosses a range's end, a
- * `|`, a `<` or a line break (a dictionary line must stay one line and read back whole).
+ * `|` (instances' slots are read one by one), a template's slot `{{vN}}`, a `<` or a line break
+ * (a dictionary line must stay one line and read back whole).
  */
 export function chooseRepeats(html: string, ranges: Hole[]): Repeat[] {
   // One sequence of every range's characters; every range ends with a symbol of its own, and the
@@ -94,9 +95,12 @@ export function chooseRepeats(html: string, ranges: Hole[]): Repeat[] {
   let unique = 0x10000;
   let n = 0;
   for (const r of ranges) {
+    // A template's slot (`{{v2}}`) is read as a whole: never inside a line, never cut.
+    const slots = new Uint8Array(r.end - r.start);
+    for (const m of html.slice(r.start, r.end).matchAll(/\{\{v\d*\}\}/g)) slots.fill(1, m.index, m.index + m[0].length);
     for (let i = r.start; i < r.end; i++) {
       const c = html.charCodeAt(i);
-      text[n] = c === 124 || c === 60 || c === 10 || c === 13 ? unique++ : c;
+      text[n] = c === 124 || c === 60 || c === 10 || c === 13 || slots[i - r.start] ? unique++ : c;
       origin[n++] = i;
     }
     text[n] = unique++;
