@@ -531,3 +531,25 @@ test('templatize rule 0 round-trips what looks like a reference or a dictionary'
   assert.match(t, /^<template id="d">[^<]*https:\/\/cdn\.example\.com\/media\/catalog\/product\/cache\/[^<]*<\/template>/);
   assert.ok(!templatize(`<p>&1;</p>${many}`).html.startsWith('<template id="d">'));
 });
+
+test('templatize rule 0 round-trips 1,000 random documents whose attribute values repeat URL pieces among the strings that could break it', () => {
+  const pieces = ['https://cdn.example.com/', 'media/', 'catalog/', '?w=', '200', '&amp;q=80', ' 200w, ', '|', '{{v1}}', '{{', '}}', '&#124;', '&#34;', '&#38;', '&quot;', 'é', '\ud83d\ude00', '\n', '<', '>', '&1;', '&', '1;', ';', 'a1', 'x', ' ', '/', '</template>', '<template id="d">'];
+  const tags = ['img', 'a', 'i', 'b', 'li', 'textarea'];
+  let seed = 2026;
+  const random = () => { seed = (seed + 0x6d2b79f5) | 0; let t = Math.imul(seed ^ (seed >>> 15), 1 | seed); t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t; return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
+  const pick = <T>(a: T[]) => a[Math.floor(random() * a.length)];
+  const value = () => { let v = ''; for (let k = 1 + Math.floor(random() * 8); k > 0; k--) v += pick(pieces); return v; };
+  let dictionaries = 0;
+  for (let i = 0; i < 1000; i++) {
+    const values = Array.from({ length: 4 }, value);
+    let s = random() < 0.1 ? '<template id="d">' : '';
+    for (let e = 3 + Math.floor(random() * 25); e > 0; e--) {
+      const tag = pick(tags);
+      s += `<${tag} src="${pick(values)}${random() < 0.5 ? value() : ''}" title="${pick(values)}">${'<b>'.repeat(e % 3)}${random() < 0.3 ? value() : 'x'}${'</b>'.repeat(e % 3)}</${tag}>`;
+    }
+    const t = templatize(s).html;
+    if (/^<template id="d">[^<]/.test(t)) dictionaries++;
+    assert.equal(untemplatize(t), s, JSON.stringify(s));
+  }
+  assert.ok(dictionaries >= 50, `only ${dictionaries} documents got a dictionary: the test would not exercise rule 0`);
+});
