@@ -122,6 +122,9 @@ export function* tokens(s: string, from = 0): Generator<Token> {
  * that templatize gives the same answer everywhere.
  */
 export function estimateTokens(s: string): number {
-  return s.match(/ ?[A-Za-z]+|\d{1,3}|\s+|[^\sA-Za-z\d]{1,3}/g)?.length ?? 0;
+  return s.match(new RegExp(TOKEN_PIECE, 'g'))?.length ?? 0;
 }
+
+/** One piece estimateTokens counts as a token. */
+export const TOKEN_PIECE = / ?[A-Za-z]+|\d{1,3}|\s+|[^\sA-Za-z\d]{1,3}/.source;
 

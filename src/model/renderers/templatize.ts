@@ -7,7 +7,17 @@
 //   →  <template id="t1"><li class="p"><b>{{v1}}</b> <i>{{v2}}</i></li></template>
 //      <t1 v="Tea|$3"/><t1 v="Milk|$2"/>
 //
-// The rule that undoes it (untemplatize), exactly, byte for byte:
+// The rules that undo it (untemplatize), exactly, byte for byte, in this order:
+//  0. A dictionary `<template id="d">LINES</template>` may stand first of all. It is read up to the
+//     first `</template>` and removed; line N of LINES (split at each newline) is what every
+//     `&N;` (N decimal, as `&12;`) of the rest stands for, replaced in one pass before rule 1
+//     (a line holds no newline, no `<`, no `|` and no slot `{{vN}}`; it is not read again).
+//     An empty `<template id="d"></template>` replaces nothing (templatize writes it only when the
+//     document itself starts with `<template id="d">`). Templatize writes a dictionary only when
+//     nothing in the document already reads as `&N;` (serialized HTML writes a page's own `&` as
+//     `&amp;`), and only substrings of attribute values go into it (see valueDictionary.ts):
+//       <template id="d">https://cdn.example.com/img/
+//       ?w=400&amp;q=80</template><img src="&1;a.jpg&2;" srcset="&1;a.jpg&2; 1x, &1;a@2x.jpg&2; 2x">
 //  1. Definitions stand at the very start: each `<template id="tN">BODY</template>` is read and
 //     removed (BODY ends at the `</template>` that balances it). An empty `<template id="t0">
 //     </template>` ends the definitions early and is removed too (templatize writes it only when

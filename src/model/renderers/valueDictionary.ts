@@ -13,7 +13,7 @@
 // a word in two), and they are taken greedily by the tokens they save: uses × (their tokens −
 // the reference's) − the tokens of their line, re-counted when an earlier choice took some of
 // their occurrences.
-import { estimateTokens, tokens, type Hole } from './htmlTokens.js';
+import { estimateTokens, TOKEN_PIECE, tokens, type Hole } from './htmlTokens.js';
 import { longestCommonPrefixes, suffixArray } from './suffixArray.js';
 
 /** The dictionary's definition starts the output when there is one. */
@@ -117,7 +117,7 @@ export function chooseRepeats(html: string, ranges: Hole[]): Repeat[] {
     const starts = new Uint8Array(n);
     let q = 0;
     for (const r of ranges) {
-      const piece = / ?[A-Za-z]+|\d{1,3}|\s+|[^\sA-Za-z\d]{1,3}/g;
+      const piece = new RegExp(TOKEN_PIECE, 'g');
       const value = html.slice(r.start, r.end);
       for (let m = piece.exec(value); m; m = piece.exec(value)) starts[q + m.index] = 1;
       q += r.end - r.start + 1;
