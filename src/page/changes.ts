@@ -34,6 +34,11 @@ export interface Freshness {
   cleanSince(el: Element, since: number, aboveDirty: boolean): boolean;
   /** Whether a change below an ancestor of `el` since read `since` makes `el`'s subtree dirty too. */
   dirtySince(el: Element, since: number, aboveDirty: boolean): boolean;
+  /**
+   * cleanSince() for an element met outside a walk (a row around listed targets): its ancestors
+   * are climbed to learn whether anything it inherits changed since read `since`.
+   */
+  untouchedSince(el: Element, since: number): boolean;
 }
 
 let observer: MutationObserver | null = null;
@@ -118,7 +123,7 @@ function currentSignature(doc: Document): string {
 /** A cold read: reuses nothing, and leaves the caches and the pending changes as they were. */
 const COLD: Freshness = {
   read: 0, store: false, changed: true, clean: () => false, changedSince: () => true, subtreeDirty: () => true,
-  cleanSince: () => false, dirtySince: () => true,
+  cleanSince: () => false, dirtySince: () => true, untouchedSince: () => false,
 };
 
 /**
@@ -168,5 +173,10 @@ export function beginRead(doc: Document, fresh: boolean): Freshness {
     subtreeDirty: (el, parentDirty) => everywhere || parentDirty || roots.has(el),
     cleanSince: (el, k, aboveDirty) => !aboveDirty && everywhereAt <= k && !since(rootAt, el, k) && !since(aboveAt, el, k),
     dirtySince: (el, k, aboveDirty) => aboveDirty || everywhereAt > k || since(rootAt, el, k),
+    untouchedSince: (el, k) => {
+      if (everywhereAt > k || since(rootAt, el, k) || since(aboveAt, el, k)) return false;
+      for (let a = composedParent(el); a; a = composedParent(a)) if (since(rootAt, a, k)) return false;
+      return true;
+    },
   };
 }

@@ -11,9 +11,14 @@
 // - nothing in the subtree, the element itself or what it inherits changed since the kept walk
 //   (change marks from the MutationObserver and the state listeners, by read number: changes.ts);
 // - the element gets the same context (clips, cursor, shadow) — its ancestors are walked afresh;
-// - no box in the run moved: before the walk, every kept visit's box is read again (geometry moves
-//   without any mutation: an element pushed down by another, a resize, a scroll). One box read per
-//   target, instead of a style, name, role and box read per element.
+// - no clip in the run moved or changed what it holds: before the walk, every kept clip box is
+//   read again, with the size of what it holds (geometry moves without any mutation: an element
+//   pushed down by another, a resize, a scroll, an image arriving).
+// A target's own box is read again too, but a target that only moved (not a scroller, not a clip)
+// does not make its run dirty: its box is the one thing of it that geometry decides, so the kept
+// visit takes the new box and is replayed. A page scroll or a block pushed in above then costs one
+// box read per target, not a walk. Scrollers and clips that moved are walked again: what they
+// hold is in or out of view by their boxes.
 // What replaying re-reads anyway, because it changes without a mutation: values, states (checked,
 // focus), occlusion, scroll depth, and names that depend on elements elsewhere (see describe()).
 import type { Box } from '../model/contracts/schema.js';
@@ -32,6 +37,8 @@ export interface Visit {
   opens?: boolean;
   /** It scrolls or clips targets: a viewport read checks that it did not scroll. */
   container?: boolean;
+  /** It clips what overflows it: how large what it holds was (scrollWidth, scrollHeight); it scrolls once that outgrows it. */
+  sizes?: [number, number];
   /** A target candidate: what inspect() said, and its visible box then. */
   seen?: Inspection;
   box?: Box | null;
@@ -85,16 +92,31 @@ export class VisitList {
   }
 }
 
-/** Reads every kept box again and notes which moved (see the module comment). */
+/**
+ * Reads every kept box again and notes which visits moved so that their runs are walked again; a
+ * target that only moved takes its new box instead (see the module comment).
+ */
 export function checkGeometry(walk: LiveWalk, read: number): void {
   for (let v = walk.head; v; v = v.next) {
     v.checked = read;
     if (!v.el.isConnected) { v.moved = true; continue; }
     let moved = false;
     if (v.clip !== undefined) moved = !sameBox(v.clip, v.clip && clipBox(v.el));
-    if (!moved && v.seen) moved = !sameBox(v.box ?? null, visibleBox(v.el));
+    if (!moved && v.sizes) { const [w, h] = heldSize(v.el); moved = v.sizes[0] !== w || v.sizes[1] !== h; }
+    if (!moved && v.seen) {
+      const box = visibleBox(v.el);
+      if (!sameBox(v.box ?? null, box)) {
+        if (v.clip === undefined && !v.sizes && !v.seen.scroll && v.box && box) v.box = box;
+        else moved = true;
+      }
+    }
     v.moved = moved;
   }
+}
+
+/** What a clipping element holds, measured: a kept visit of it notes this (see Visit.sizes). */
+export function heldSize(el: Element): [number, number] {
+  return [el.scrollWidth, el.scrollHeight];
 }
 
 /** The run of kept visits an element's subtree holds, if its walk can be skipped (see the module comment); else null. */

@@ -1,7 +1,7 @@
 import type { Box, EngineSnapshotOptions, FrameSnapshot, HeadingNode, RawNode, ScrollInfo, StructNode } from '../model/contracts/schema.js';
 import { DOC } from './document.js';
 import { isInteractiveByMarkup } from './interactive.js';
-import { nameInRow, RowFinder, type Row } from './rows.js';
+import { nameInRow, RowFinder, type Row, type RowMemory } from './rows.js';
 import { headingLevel, structName, structureOf, tableRows } from './structure.js';
 import { describeNameSince, forgetName } from './names.js';
 import { beginRead, type Freshness } from './changes.js';
@@ -10,7 +10,7 @@ import { composedParent, deepActiveElement, shadowRootOf } from './shadow.js';
 import { isSecretField, statesOf, valueOf } from './state.js';
 import { flushStamps, inspect, lookup, stamp, type Inspection } from './tagger.js';
 import { clipBox, intersectsViewport, isOccluded, visibleBox } from './visibility.js';
-import { checkGeometry, replayable, VisitList, type FixedFacts, type LiveWalk, type Visit } from './liveWalk.js';
+import { checkGeometry, heldSize, replayable, VisitList, type FixedFacts, type LiveWalk, type Visit } from './liveWalk.js';
 import { ROOT_CONTEXT, SKIP, walkElements, type Clipper, type WalkContext } from './walker.js';
 import { currentMembers, geometryChangedSince, watchTarget } from './viewportMembers.js';
 import { onlyWraps } from './wrapped.js';
@@ -98,6 +98,8 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
       if ((children.viewClip !== ctx.viewClip || children.hardClip !== ctx.hardClip) && holdsTargets(el)) {
         v.clip = children.viewClip && children.viewClip !== ctx.viewClip ? clipBox(el) : null;
       }
+      // Whether it scrolls follows from what it holds, which can grow with no mutation here (an image arriving, a rule).
+      if (children.viewClip !== ctx.viewClip && children.viewClip) v.sizes = heldSize(el);
       if (children.clipper?.el === el) v.opens = true;
       // A container's scroll can move targets in or out of view, or out of its clip; one without children (a field) cannot.
       if (children.viewClip !== ctx.viewClip && children.viewClip && holdsTargets(el)) v.container = true;
@@ -108,7 +110,7 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
         v.box = visibleBox(el);
       }
       emit(v, clean);
-      if (list && (v.clip !== undefined || v.seen)) list.add(v);
+      if (list && (v.clip !== undefined || v.sizes || v.seen)) list.add(v);
       return children;
     });
     rowsFound = (el, row) => { const v = visitOf.get(el); if (v) v.row = row; };
@@ -120,7 +122,7 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
   if (!members && fresh.store) lastWalk = { at: walkedAt, total, counts: clipped.counts, controls, containers: containers.map((el) => [el, el.scrollLeft, el.scrollTop]) };
   clipped.report(nodes, elements, opts.viewportOnly ? [width, height] : null, focused);
   dropWrapped(nodes, elements);
-  const out = addRows(nodes, elements, members ? lastWalk!.controls : controls, opts, structure, structEls, width, height, knownRows, rowsFound);
+  const out = addRows(nodes, elements, members ? lastWalk!.controls : controls, opts, structure, structEls, width, height, knownRows, rowsFound, fresh);
   total += out.length - nodes.length;
   if (opts.attributes) {
     out.forEach((n) => { const el = lookup(n.id); if (el) n.attrs = keyAttributes(el); });
@@ -344,9 +346,9 @@ function readStructure(el: Element, ctx: WalkContext, children: WalkContext, str
 function addRows(
   nodes: RawNode[], elements: Element[], controls: Set<Element>, opts: EngineSnapshotOptions,
   structure: StructNode[], structEls: Map<Element, number>, width: number, height: number,
-  known: Map<Element, Element | null>, found?: (el: Element, row: Element | null) => void,
+  known: Map<Element, Element | null>, found: ((el: Element, row: Element | null) => void) | undefined, memory: RowMemory,
 ): RawNode[] {
-  const finder = new RowFinder((e) => controls.has(e) || isInteractiveByMarkup(e));
+  const finder = new RowFinder((e) => controls.has(e) || isInteractiveByMarkup(e), memory);
   const rowOf = elements.map((el) => {
     if (known.has(el)) return known.get(el)!;
     const row = finder.rowOf(el);
