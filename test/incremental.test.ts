@@ -321,6 +321,14 @@ test('the warm read sees geometry that moved without a mutation, straight after 
     ['a container scrolled', () => page.evaluate(() => { document.getElementById('scroller')!.scrollTop = 250; })],
     ['the page scrolled', () => page.evaluate(() => window.scrollTo(0, 700))],
     ['the page scrolled back', () => page.evaluate(() => window.scrollTo(0, 0))],
+    ['nothing changed', async () => {}],
+    // What covers a target is decided by the whole page: these cover targets that did not move.
+    ['an overlay slides over targets (a Web Animation set by script: no mutation, no event)', () => page.evaluate(() => {
+      const a = document.getElementById('overlay')!.animate([{ transform: 'none' }, { transform: 'translateX(-890px)' }], { duration: 1000, fill: 'forwards' });
+      a.pause();
+      a.currentTime = 1000;
+    })],
+    ['nothing changed, the overlay still over them', async () => {}],
     ['an image arrived and pushed what follows down', async () => {
       release();
       await page.waitForFunction(() => (document.querySelector('#slot img') as HTMLImageElement).complete);
@@ -328,6 +336,7 @@ test('the warm read sees geometry that moved without a mutation, straight after 
     ['the window resized', () => page.setViewportSize({ width: 900, height: 640 })],
     ['focus moved', () => page.evaluate(() => document.getElementById('last')!.focus())],
     ['a rule shrinks the clipping box\'s content again', () => rule(3, 'height', '10px')],
+    ['a popover shown by script covers targets', () => page.evaluate(() => (document.getElementById('pop') as HTMLElement & { showPopover(): void }).showPopover())],
   ];
   await lens.model({ fullPage: true });
   await lens.model({ fullPage: true });

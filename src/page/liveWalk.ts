@@ -45,6 +45,8 @@ export interface Visit {
   /** What describing it found that only its markup and ancestors decide (role, tag, attributes), and its repeated row. */
   fixed?: FixedFacts;
   row?: Element | null;
+  /** Whether it was covered (isOccluded) at read `read`, with the box it was tested at. */
+  occ?: { read: number; box: Box; value: boolean | undefined };
   next: Visit | null;
   /** Read at which the pre-pass last looked, and whether the box moved then. */
   checked: number;
@@ -96,22 +98,26 @@ export class VisitList {
  * Reads every kept box again and notes which visits moved so that their runs are walked again; a
  * target that only moved takes its new box instead (see the module comment).
  */
-export function checkGeometry(walk: LiveWalk, read: number): void {
+export function checkGeometry(walk: LiveWalk, read: number): boolean {
+  let changed = false;
   for (let v = walk.head; v; v = v.next) {
     v.checked = read;
-    if (!v.el.isConnected) { v.moved = true; continue; }
+    if (!v.el.isConnected) { v.moved = changed = true; continue; }
     let moved = false;
     if (v.clip !== undefined) moved = !sameBox(v.clip, v.clip && clipBox(v.el));
     if (!moved && v.sizes) { const [w, h] = heldSize(v.el); moved = v.sizes[0] !== w || v.sizes[1] !== h; }
     if (!moved && v.seen) {
       const box = visibleBox(v.el);
       if (!sameBox(v.box ?? null, box)) {
+        changed = true;
         if (v.clip === undefined && !v.sizes && !v.seen.scroll && v.box && box) v.box = box;
         else moved = true;
       }
     }
     v.moved = moved;
+    if (moved) changed = true;
   }
+  return changed;
 }
 
 /** What a clipping element holds, measured: a kept visit of it notes this (see Visit.sizes). */
@@ -131,10 +137,6 @@ export function replayable(walk: LiveWalk, el: Element, ctx: WalkContext, read: 
   return run;
 }
 
-function sameBox(a: Box | null, b: Box | null): boolean {
-  if (a === b) return true;
-  return !!a && !!b && a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3];
-}
 
 function sameClipper(a: Clipper | null, b: Clipper | null): boolean {
   for (; a && b; a = a.outer, b = b.outer) if (a.el !== b.el || !sameBox(a.box, b.box)) return false;
@@ -144,4 +146,10 @@ function sameClipper(a: Clipper | null, b: Clipper | null): boolean {
 function sameContext(a: WalkContext, b: WalkContext): boolean {
   return a.inShadow === b.inShadow && a.parentCursor === b.parentCursor && a.struct === b.struct
     && sameBox(a.hardClip, b.hardClip) && sameBox(a.viewClip, b.viewClip) && sameClipper(a.clipper, b.clipper);
+}
+
+/** Two boxes (or no box) alike. */
+export function sameBox(a: Box | null, b: Box | null): boolean {
+  if (a === b) return true;
+  return !!a && !!b && a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3];
 }

@@ -10,10 +10,11 @@ import { composedParent, deepActiveElement, shadowRootOf } from './shadow.js';
 import { isSecretField, statesOf, valueOf } from './state.js';
 import { flushStamps, inspect, lookup, stamp, type Inspection } from './tagger.js';
 import { clipBox, intersectsViewport, isOccluded, visibleBox } from './visibility.js';
-import { checkGeometry, heldSize, replayable, VisitList, type FixedFacts, type LiveWalk, type Visit } from './liveWalk.js';
+import { checkGeometry, heldSize, replayable, sameBox, VisitList, type FixedFacts, type LiveWalk, type Visit } from './liveWalk.js';
 import { ROOT_CONTEXT, SKIP, walkElements, type Clipper, type WalkContext } from './walker.js';
 import { currentMembers, geometryChangedSince, watchTarget } from './viewportMembers.js';
 import { onlyWraps } from './wrapped.js';
+import { sceneStill } from './stillScene.js';
 import { takeWarnings } from './warnings.js';
 
 /** One pass over the frame: tags what is new and describes every visible interactive element. */
@@ -31,7 +32,7 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
   const structEls = new Map<Element, number>();
   const headings: HeadingNode[] = [];
   const fresh = beginRead(doc, opts.fresh === true);
-  const reuse = { fresh, names: 0 };
+  const reuse = { fresh, names: 0, still: false };
   let total = 0;
   // A viewport read visits only the targets near the viewport when the last walk still holds.
   const members = opts.viewportOnly && !opts.structure && !opts.attributes && !opts.walk && !fresh.changed ? membersOverLastWalk() : null;
@@ -46,7 +47,8 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
     // A plain full-page read keeps its walk, and takes the last one's results for every subtree nothing changed in (liveWalk.ts).
     const keeps = !opts.viewportOnly && !opts.structure && !opts.attributes && fresh.store;
     const kept = keeps && !opts.walk && liveWalk ? liveWalk : null;
-    if (kept) checkGeometry(kept, fresh.read);
+    if (kept) reuse.still = sceneStill(doc, fresh.still, checkGeometry(kept, fresh.read));
+    else if (fresh.store) sceneStill(doc, false, true);
     const spans = kept?.spans ?? new WeakMap();
     const list = keeps ? new VisitList(spans) : null;
     /** What a visited element adds to the read: the same for a walked one and a replayed one. */
@@ -437,7 +439,7 @@ function keyAttributes(el: Element): Record<string, string> {
 
 function describe(
   el: Element, id: string, box: Box, seen: Inspection, ctx: WalkContext,
-  focused: Element | null, width: number, height: number, clean: boolean, reuse: { fresh: Freshness; names: number },
+  focused: Element | null, width: number, height: number, clean: boolean, reuse: { fresh: Freshness; names: number; still: boolean },
   kept?: Visit,
 ): RawNode {
   // What only the element's markup and its ancestors decide: kept with its visit while they stay unchanged (liveWalk.ts).
@@ -455,7 +457,10 @@ function describe(
   if (fixed.href) node.href = fixed.href;
   if (fixed.shadow) node.shadow = true;
   if (intersectsViewport(box, width, height)) {
-    const occ = isOccluded(el, box, el.ownerDocument, width, height);
+    // Hit tests see the whole page: the last read's answer holds only while the whole page is still (stillScene.ts).
+    const last = kept?.occ;
+    const occ = reuse.still && last && last.read === reuse.fresh.read - 1 && sameBox(last.box, box) ? last.value : isOccluded(el, box, el.ownerDocument, width, height);
+    if (kept && reuse.fresh.store) kept.occ = { read: reuse.fresh.read, box, value: occ };
     if (occ !== undefined) node.occ = occ;
   }
   if (seen.scroll) node.scr = scrollInfo(el, seen.scroll.v);
