@@ -336,6 +336,7 @@ test('the warm read sees geometry that moved without a mutation, straight after 
     ['the window resized', () => page.setViewportSize({ width: 900, height: 640 })],
     ['focus moved', () => page.evaluate(() => document.getElementById('last')!.focus())],
     ['a rule shrinks the clipping box\'s content again', () => rule(3, 'height', '10px')],
+    ['nothing changed since the rule', async () => {}],
     ['a popover shown by script covers targets', () => page.evaluate(() => (document.getElementById('pop') as HTMLElement & { showPopover(): void }).showPopover())],
   ];
   await lens.model({ fullPage: true });
