@@ -100,8 +100,9 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
       if ((children.viewClip !== ctx.viewClip || children.hardClip !== ctx.hardClip) && holdsTargets(el)) {
         v.clip = children.viewClip && children.viewClip !== ctx.viewClip ? clipBox(el) : null;
       }
-      // Whether it scrolls follows from what it holds, which can grow with no mutation here (an image arriving, a rule).
-      if (children.viewClip !== ctx.viewClip && children.viewClip) v.sizes = heldSize(el);
+      // A scroll container (a clip that is not a hard one): whether it scrolls follows from what it
+      // holds, which can grow with no mutation here (an image arriving, a rule).
+      if (children.viewClip !== ctx.viewClip && children.viewClip && children.hardClip === ctx.hardClip) v.sizes = heldSize(el);
       if (children.clipper?.el === el) v.opens = true;
       // A container's scroll can move targets in or out of view, or out of its clip; one without children (a field) cannot.
       if (children.viewClip !== ctx.viewClip && children.viewClip && holdsTargets(el)) v.container = true;
