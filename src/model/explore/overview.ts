@@ -51,9 +51,10 @@ interface HeadingRow { ref: string; tag: string; text: string; box: Box }
 
 export interface OverviewPlan {
   params: OverviewParams;
-  outline?: { rows: OutlineRow[]; total: number; truncated: boolean };
+  /** `found`: the rows the parameters let in (in view, …), of which the first `max_rows` are shown. */
+  outline?: { rows: OutlineRow[]; found: number; total: number; truncated: boolean };
   interactives?: { rows: InteractiveRow[]; found: number; total: number; truncated: boolean };
-  headings?: { rows: HeadingRow[]; total: number; truncated: boolean };
+  headings?: { rows: HeadingRow[]; found: number; total: number; truncated: boolean };
   /** Elements whose hints, options and current state the page should give. */
   describe: string[];
   /** Groups whose shared selector the page should give. */
@@ -96,7 +97,7 @@ export function planOverview(src: OverviewSource, params: OverviewParams): Overv
       for (const c of kids) add(c, 2, true);
     }
     const total = tree.regions.reduce((k, r) => k + 1 + r.children.filter((c) => c.landmark !== 'group').length, 0);
-    plan.outline = { rows: all.slice(0, max), total, truncated: all.length > max };
+    plan.outline = { rows: all.slice(0, max), found: all.length, total, truncated: all.length > max };
     plan.describe.push(...plan.outline.rows.map((r) => r.ref));
   }
   if (params.interactives) {
@@ -125,7 +126,7 @@ export function planOverview(src: OverviewSource, params: OverviewParams): Overv
     // Key text: the first few long paragraphs in view, not the whole article.
     const shown = [...headings.filter((h) => inView(h.box)), ...paragraphs.filter((p) => inView(p.box)).slice(0, KEY_PARAGRAPHS)].sort(order);
     const total = headings.length + paragraphs.length;
-    plan.headings = { rows: shown.slice(0, max), total, truncated: shown.length > max };
+    plan.headings = { rows: shown.slice(0, max), found: shown.length, total, truncated: shown.length > max };
   }
   return plan;
 }
@@ -227,22 +228,6 @@ function isSelfLink(href: string | undefined, page: string): boolean {
   }
 }
 
-/** Letters and digits only, without case or accents: `Izolacja budynków` → `izolacjabudynkow`. */
-const letters = (x: string) => x.normalize('NFD').replace(/\p{M}+/gu, '').toLowerCase().replace(/[^\p{L}\p{N}]+/gu, '');
-
-/**
- * A link whose target's last step only spells its text (`"Legal"` → `/legal`, `"Log in"` → `/login`,
- * `"Izolacja budynków"` → `/izolacja-budynkow,a141.html`: an extension and a trailing catalogue
- * number aside): the href tells nothing more.
- */
-export function hrefSaysName(href: string, name: string): boolean {
-  let last = href.split(/[?#]/)[0].split('/').filter(Boolean).pop() ?? '';
-  try { last = decodeURIComponent(last); } catch { /* a malformed escape: compared as written */ }
-  last = last.replace(/\.[a-z]{2,5}$/i, '').replace(/[-_,.](?:[a-z]{0,2}\d+|[0-9a-f]{6,})$/i, '');
-  const slug = letters(last);
-  return slug !== '' && slug === letters(name);
-}
-
 /** A link to a script (`javascript:void(0)`): its href says nothing about where it goes. */
 const scriptLink = (href: string) => /^\s*javascript:/i.test(href);
 
@@ -252,7 +237,7 @@ const shortReason = (error: string) => error.split(/ \(|: /)[0];
 /** Names a group line quotes (the first ones and the last); the JSON lists every member's. */
 const GROUP_EXAMPLES = 3;
 
-/** Hrefs longer than this are left to the JSON (and to the selector hints): they cost more than they tell. */
+/** An href the text shows (of a link without a name) is cut here; the JSON has it to 50 characters. */
 const TEXT_HREF = 30;
 
 const TYPES: Record<string, string> = { button: 'button', menu: 'button', link: 'link', checkbox: 'checkbox', radio: 'radio', tab: 'tab', 'menu item': 'menuitem' };
@@ -305,7 +290,8 @@ function interactiveLine(e: InteractiveElement, { attrs, placeholder, options, s
   if (e.value !== undefined) line += ` value=${q(clip(e.value, 40))}`;
   if (options !== undefined) line += ` (${options} options)`;
   const href = e.attributes.href;
-  if (href && !selfLink && !scriptLink(href) && (href.length <= TEXT_HREF || !name) && !(name && hrefSaysName(href, name))) line += ` href=${q(clip(href, TEXT_HREF))}`;
+  // A link with a name is identified by it; one without is identified by where it goes.
+  if (href && !name && !selfLink && !scriptLink(href)) line += ` href=${q(clip(href, TEXT_HREF))}`;
   if (e.states?.length) line += ` [${e.states.join(', ')}]`;
   if (e.hidden) line += ' [hidden]';
   if (covered) line += ' [covered]';
@@ -324,7 +310,7 @@ export function renderOverview(src: OverviewSource, plan: OverviewPlan, ctx: Ove
     total += o.total + 1;
     const rows: OutlineElement[] = [];
     const body = layout.body;
-    lines.push('', '[OUTLINE]');
+    lines.push('', `[OUTLINE${o.truncated ? ` - ${o.found} found, showing ${o.rows.length}` : ''}]`);
     if (body) {
       rows.push({ id: `[${body.id}]`, tag: 'body', depth: 0, child_count: body.childCount, ref: body.id });
       lines.push(`[${body.id}] body`);
@@ -397,7 +383,7 @@ export function renderOverview(src: OverviewSource, plan: OverviewPlan, ctx: Ove
       const length = ctx.lengths.get(r.ref) ?? r.text.length;
       return { id: `[${r.ref}]`, tag: r.tag, text: clip(r.text, 100), length, ref: r.ref };
     });
-    lines.push('', '[HEADINGS & TEXT]');
+    lines.push('', `[HEADINGS & TEXT${h.truncated ? ` - ${h.found} found, showing ${h.rows.length}` : ''}]`);
     for (const r of rows) lines.push(`${r.id} ${r.tag}: ${q(clip(r.text, r.tag === 'p' ? 80 : 100))}${r.tag === 'p' || r.length > r.text.length ? ` (${r.length} chars)` : ''}`);
     shown += rows.length;
     if (h.truncated) truncated.push('headings');
