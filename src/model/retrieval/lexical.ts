@@ -79,6 +79,8 @@ const RELATED: Record<string, string[]> = {
   search: ['go', 'submit'],
   delete: ['x'],
   close: ['x'],
+  // The "×" of a dialog's title bar is called "x" by whoever describes it; its name is "Close".
+  x: ['close'],
   fullname: ['name'],
   firstname: ['name'],
   lastname: ['name'],

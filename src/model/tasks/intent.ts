@@ -174,6 +174,14 @@ export function parseIntent(instruction: string): Intent {
     rest = rest.replace(/\b(?:up|down|left|right|to\s+the\s+(?:top|bottom)|top|bottom|the\s+page|page)\b/g, ' ');
   }
 
+  // "Type "KENDA" in all lower case letters into Code": how the value is to be written, not where.
+  const letterCase = /\s*\b(?:in\s+)?(?:all\s+)?(lower|upper)[\s-]?case(?:\s+(?:letters|characters))?\b/;
+  const caseWords = verb === 'type' && value !== undefined ? letterCase.exec(rest) : null;
+  if (caseWords) {
+    value = caseWords[1] === 'lower' ? value!.toLowerCase() : value!.toUpperCase();
+    rest = rest.replace(letterCase, ' ');
+  }
+
   // "add the Dell monitor to the cart": the control is "add to cart"; the product names its card.
   const toList = /^(add|put|move|save)\s+(.+?)\s+to\s+(?:the\s+|my\s+|your\s+)?(cart|basket|bag|trolley|wish\s*list|favou?rites|order)\b(.*)$/.exec(rest);
   if (toList && verb === 'click') {
