@@ -253,13 +253,17 @@ function alreadyTrue(intent: Intent, nodes: RagNode[]): boolean {
   return false;
 }
 
+/** Roles whose click changes their own checked state. */
+const TOGGLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
+
 /** What the step should visibly do, so that the client verifies it. */
 function expectation(intent: Intent, node: RagNode): { expected_outcome?: ExpectedOutcome } {
   switch (intent.verb) {
     case 'type': case 'select': return { expected_outcome: { type: 'value_changes', id: node.gid } };
     case 'check': case 'uncheck': return { expected_outcome: { type: 'state_changes', id: node.gid } };
     case 'navigate': return { expected_outcome: { type: 'navigation' } };
-    case 'click': return { expected_outcome: node.role === 'link' ? { type: 'navigation', orOutcome: { type: 'any_change' } } : { type: 'any_change' } };
+    // A click that ticks a box changes its state, which no DOM mutation need show ("Select Apples" on a checkbox).
+    case 'click': return { expected_outcome: node.role === 'link' ? { type: 'navigation', orOutcome: { type: 'any_change' } } : TOGGLES.has(node.role) ? { type: 'state_changes', id: node.gid } : { type: 'any_change' } };
     default: return {};
   }
 }

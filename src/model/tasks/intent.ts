@@ -210,7 +210,15 @@ function asWritten(lowered: string, original: string): string {
 
 /** Puts quoted text back in place of its marker (the value's quote is not part of the target). */
 function unmark(s: string, quotes: Array<{ text: string }>, firstIsValue: boolean): string {
-  return s.replace(/\u0000(\d+)\u0001/g, (_, i) => (firstIsValue && i === '0' ? ' ' : ` ${quotes[Number(i)].text} `));
+  return s.replace(/\u0000(\d+)\u0001/g, (_, i) => (firstIsValue && i === '0' ? ' ' : ` ${glyphWord(quotes[Number(i)].text)} `));
+}
+
+/**
+ * A button written as a glyph is named by what it does: the "x" (×, ✕) of a dialog or a banner is
+ * its Close button (named "Close" by its label, its title or its hidden text), whatever the glyph.
+ */
+function glyphWord(quote: string): string {
+  return /^\s*[x×✕✖]\s*$/i.test(quote) ? 'close' : quote;
 }
 
 function finish(p: { verb: Verb; explicitVerb: boolean; value?: string; rest: string; within: string; direction?: Intent['direction'] }): Intent {
