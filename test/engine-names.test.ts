@@ -167,3 +167,13 @@ test('links without href are targets when onclick, a role or a tabindex makes th
   const names = (await lens.snapshot()).interactive_tree.map((n) => [n.r, n.n]);
   assert.deepEqual(names, [['clickable', 'Beauté'], ['btn', 'Log in'], ['clickable', 'Menu']]);
 });
+
+test('::first-letter capitals reach a name only from the block that opens the text, however far up it sits', async () => {
+  // Pinned on the names main gave before the first read stopped reading every ancestor's display
+  // when no ::first-letter rule can apply (src/page/accname.ts firstLetterRuleUp).
+  const { page, lens } = await h.open('engine-firstletter.html');
+  const result = validSemantic(await lens.snapshot({ mode: 'semantic', fullPage: true }));
+  const got: Record<string, string | undefined> = {};
+  for (const id of ['plain', 'far', 'two', 'refs', 'btn', 'own']) got[id] = (await semNode(page, result, `#${id}`))?.name;
+  assert.deepEqual(got, { plain: 'pick plain', far: 'Pick far', two: 'Alpha beta', refs: 'gamma Delta', btn: 'save draft', own: 'Open file' });
+});

@@ -347,7 +347,7 @@ class Computation {
    */
   private firstLetter(text: string, parent: Element): string {
     const m = FIRST_LETTER.exec(text);
-    if (!m) return text;
+    if (!m || !this.firstLetterRuleUp(parent)) return text;
     let transform = 'none';
     for (let el: Element | null = parent; el; el = el === this.root ? null : el.parentElement) {
       if (this.style(el).display === 'inline') continue;
@@ -356,6 +356,20 @@ class Computation {
       if (transform === 'none' && /\p{Ll}/u.test(m[2]) && mayHavePseudoRule(el, 'first-letter')) transform = getComputedStyle(el, '::first-letter').textTransform;
     }
     return transform === 'none' ? text : m[1] + transformText(m[2], transform) + text.slice(m[0].length);
+  }
+
+  /**
+   * Whether a block the loop of firstLetter() would reach may have a ::first-letter rule. Asked
+   * before that loop reads every ancestor's display (a label far from the named control climbs to
+   * the document): when none may, no transform applies, and leaving the blocks unmarked changes no
+   * later answer either, since every block above one the next loop meets is on this chain too.
+   */
+  private firstLetterRuleUp(parent: Element): boolean {
+    for (let el: Element | null = parent; el; el = el === this.root ? null : el.parentElement) {
+      if (this.lettered.has(el)) return false;
+      if (mayHavePseudoRule(el, 'first-letter')) return true;
+    }
+    return false;
   }
 
   /**

@@ -177,8 +177,11 @@ function childContext(el: Element, facts: StyleFacts, ctx: WalkContext, isRoot: 
   let { hardClip, viewClip, clipper } = ctx;
   // A fixed element escapes every ancestor's clip (position is only worth reading under a clip).
   if ((hardClip || viewClip) && facts.position === 'fixed') { hardClip = viewClip = null; clipper = null; }
-  // Overflow does nothing on inline boxes, whatever the computed value says.
-  if (!isRoot && (ox !== 'visible' || oy !== 'visible') && !/^(inline|contents)$/.test(facts.display)) {
+  // Overflow does nothing on inline boxes, whatever the computed value says. A clip matters only to
+  // what the element holds: a text field's or an image's own box (overflow: clip in Chrome's UA
+  // sheet) is not read for children it cannot have. A <select> keeps it (its options are walked,
+  // and its size says whether it holds targets even without them).
+  if (!isRoot && (ox !== 'visible' || oy !== 'visible') && holdsElements(el) && !/^(inline|contents)$/.test(facts.display)) {
     const own = clipBox(el);
     const scrolls = isScrollingOverflow(ox) || isScrollingOverflow(oy);
     viewClip = viewClip ? intersectBox(viewClip, own) : own;
@@ -186,6 +189,11 @@ function childContext(el: Element, facts: StyleFacts, ctx: WalkContext, isRoot: 
   }
   if (cursor === ctx.parentCursor && hardClip === ctx.hardClip && viewClip === ctx.viewClip && dirty === ctx.dirty && stale === !!ctx.stale) return ctx;
   return { inShadow: ctx.inShadow, parentCursor: cursor, hardClip, clipper, viewClip, struct: ctx.struct, dirty, ...(stale && { stale }) };
+}
+
+/** Whether a walk can meet anything below `el` (a child element or a shadow root), or it is a <select>. */
+function holdsElements(el: Element): boolean {
+  return !!el.firstElementChild || el.tagName === 'SELECT' || !!shadowRootOf(el);
 }
 
 /** Intersection, collapsing to an empty box rather than null so that "clipped away" stays a clip. */

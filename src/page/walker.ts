@@ -40,20 +40,24 @@ export function walkElements(
   visit: (el: Element, ctx: WalkContext) => WalkContext | null,
   start: WalkContext = ROOT_CONTEXT,
 ): void {
-  const stack: Array<[Element, WalkContext]> = [];
-  pushChildren(root, start, stack);
-  while (stack.length) {
-    const [el, ctx] = stack.pop()!;
+  // Two parallel stacks rather than one of pairs: a first read of 50k elements made as many
+  // short-lived arrays, which the young-generation collector had to sweep during the walk.
+  const els: Element[] = [];
+  const ctxs: WalkContext[] = [];
+  pushChildren(root, start, els, ctxs);
+  while (els.length) {
+    const el = els.pop()!;
+    const ctx = ctxs.pop()!;
     if (SKIP.has(el.tagName)) continue;
     const childCtx = visit(el, ctx);
     if (childCtx === null) continue;
-    pushChildren(el, childCtx, stack);
+    pushChildren(el, childCtx, els, ctxs);
     const shadow = shadowRootOf(el);
-    if (shadow) pushChildren(shadow, childCtx.inShadow ? childCtx : { ...childCtx, inShadow: true }, stack);
+    if (shadow) pushChildren(shadow, childCtx.inShadow ? childCtx : { ...childCtx, inShadow: true }, els, ctxs);
   }
 }
 
-function pushChildren(parent: ParentNode, ctx: WalkContext, stack: Array<[Element, WalkContext]>): void {
+function pushChildren(parent: ParentNode, ctx: WalkContext, els: Element[], ctxs: WalkContext[]): void {
   // Pushed in reverse so that pops come out in document order.
-  for (let c = parent.lastElementChild; c; c = c.previousElementSibling) stack.push([c, ctx]);
+  for (let c = parent.lastElementChild; c; c = c.previousElementSibling) { els.push(c); ctxs.push(ctx); }
 }
