@@ -145,6 +145,15 @@ function fullyInside(box: Box, vw: number, vh: number): boolean {
   return x >= 0 && y >= 0 && x + Math.min(w, vw) <= vw && y + Math.min(h, vh) <= vh;
 }
 
+/** The element's name, nameless controls named by their row, and its name with its row's identity. */
+function named(el: Element, role: string): { name: string; inRow?: string } {
+  if (!el.isConnected) return { name: '' };
+  const own = nameOf(el, role);
+  if (!own) return { name: rowNameOf(el, role, isInteractiveByMarkup) };
+  const inRow = rowNameOf(el, role, isInteractiveByMarkup, own);
+  return inRow ? { name: own, inRow } : { name: own };
+}
+
 export function elementState(el: Element): ElementState {
   const role = el.isConnected ? roleOf(el, false) : '';
   const raw = rawValue(el);
@@ -155,7 +164,7 @@ export function elementState(el: Element): ElementState {
     tag: el.tagName.toLowerCase(),
     type: el instanceof HTMLInputElement ? el.type : null,
     role,
-    name: el.isConnected ? nameOf(el, role) || rowNameOf(el, role, isInteractiveByMarkup) : '',
+    ...named(el, role),
     value: raw === null ? null : isSecretField(el) ? REDACTED : short(raw, 100),
     valueKey: raw === null ? null : fingerprint(raw),
     checked: checkedOf(el),

@@ -358,6 +358,8 @@ function addRows(
   const out: RawNode[] = [];
   const placed = new Set<Element>();
   const rowIndex = new Map<Element, number>();
+  const shared = sharedNames(nodes, rowOf, finder, members);
+  const itemFor = new Set<Element>();
   nodes.forEach((node, i) => {
     const rowEl = rowOf[i];
     const row = rowEl ? finder.describe(rowEl, members.get(rowEl)!) : null;
@@ -374,9 +376,12 @@ function addRows(
       if (item) {
         if (opts.structure && rowIndex.has(rowEl)) item.ctx = rowIndex.get(rowEl);
         out.push(item);
+        if (row.title) itemFor.add(row.title);
       }
     }
-    if (row?.name && !node.name && node.role !== 'region') node.name = nameInRow(node.role, row.name);
+    // Text that is a target of its own is the row's item: listed once, where the row begins.
+    if (itemFor.has(elements[i])) return;
+    if (row?.name && node.role !== 'region' && (!node.name || shared.has(sharedKey(node)))) node.name = nameInRow(node.role, row.name, node.name);
     if (rowEl && rowIndex.has(rowEl)) {
       const r = rowIndex.get(rowEl)!;
       if (node.ctx === structure[r].parent) node.ctx = r;
@@ -384,6 +389,25 @@ function addRows(
     out.push(node);
   });
   return out;
+}
+
+const sharedKey = (n: RawNode) => `${n.role}\u0000${n.name}`;
+
+/**
+ * The names that controls in two or more rows share ("Toggle Todo" on every to-do): no identity,
+ * so such a control takes its row's too.
+ */
+function sharedNames(nodes: RawNode[], rowOf: Array<Element | null>, finder: RowFinder, members: Map<Element, Element[]>): Set<string> {
+  const rowsByName = new Map<string, Set<Element>>();
+  nodes.forEach((n, i) => {
+    const rowEl = rowOf[i];
+    if (!n.name || !rowEl || !finder.describe(rowEl, members.get(rowEl)!)?.name) return;
+    const key = sharedKey(n);
+    const rows = rowsByName.get(key) ?? new Set();
+    rows.add(rowEl);
+    rowsByName.set(key, rows);
+  });
+  return new Set([...rowsByName].filter(([, rows]) => rows.size >= 2).map(([key]) => key));
 }
 
 /** The row's identifying text as a node; a card whose name is its link gets the link's name. */
