@@ -43,3 +43,17 @@ export function withLabelIndex<T>(fn: () => T): T {
     PROTOTYPES.forEach((p, i) => { const native = NATIVE[i]; if (native) Object.defineProperty(p, 'labels', native); });
   }
 }
+
+/**
+ * The labels a person clicks to operate a control: those bound to it, else a label right beside it
+ * that is bound to nothing (its `for` names an id no element has, the classic to-do's "toggle
+ * all"): the name hunt reads that label's text as the control's name, and the page listens on it.
+ */
+export function labelsFor(el: Element): HTMLLabelElement[] {
+  const bound = (el as HTMLInputElement).labels;
+  if (bound?.length) return Array.from(bound);
+  for (const sib of [el.nextElementSibling, el.previousElementSibling]) {
+    if (sib?.tagName === 'LABEL' && !(sib as HTMLLabelElement).control) return [sib as HTMLLabelElement];
+  }
+  return [];
+}
