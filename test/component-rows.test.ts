@@ -26,6 +26,7 @@ test('a pixel-sized checkbox is pressed through the label beside it (bound to no
   const errands = () => page.evaluate(() => (window as any).errands());
   const snap = await lens.snapshot();
   const all = idOf(snap, 'Complete every errand', 'chk');
+  assert.equal(snap.interactive_tree.filter((n) => n.n === 'Complete every errand').length, 1, `the label stands in for the checkbox, not beside it: ${tree(snap)}`);
   const r = await lens.act(`check(${all})`);
   assert.equal(r.ok, true, JSON.stringify(r));
   assert.equal(r.method, 'mouse');
