@@ -9,6 +9,7 @@ import { DEFAULT_SIZES, VARIANTS, type Variant } from './scale.js';
 import { compare } from './summary.js';
 import { renderExtractReport, runExtractBench } from './extract.js';
 import { renderSizeGoals, runSizeGoals } from './artifacts.js';
+import { renderMiniwob, runMiniwob } from './miniwob.js';
 import { launchChromium } from '../src/browser/chromium.js';
 
 interface Flags {
@@ -28,6 +29,7 @@ interface Flags {
   quiet?: boolean;
   extract?: boolean;
   sizes?: boolean;
+  miniwobDir?: string;
 }
 
 /**
@@ -38,7 +40,7 @@ interface Flags {
 const DEFAULT_LIMIT = 100;
 
 /** The parts of a run, for --only. */
-const PARTS = ['corpus', 'accname', 'scale', 'extract', 'sizes'] as const;
+const PARTS = ['corpus', 'accname', 'scale', 'extract', 'sizes', 'miniwob'] as const;
 
 /** Pages per set the size goals read: every shop page (the goal is about shop pages), the first 30 of the others. */
 const SIZE_PAGES = (set: string) => (set === 'shop' ? Infinity : 30);
@@ -92,6 +94,7 @@ async function main(argv: string[]): Promise<number> {
     .option('--no-extract', 'skip the extraction benchmark')
     .option('--sizes', 'measure templatized full / raw HTML and dom_overview tokens against the seed goals (default: on without inputs)')
     .option('--no-sizes', 'skip the size goals')
+    .option('--miniwob-dir <dir>', 'run the offline agent on MiniWoB++ task pages from this folder (miniwob-plusplus/miniwob/html; on when given)')
     .showHelpAfterError();
   program.parse(argv, { from: 'user' });
   const inputs = program.args;
@@ -117,6 +120,7 @@ async function main(argv: string[]): Promise<number> {
   const accnameOn = wantedParts ? wantedParts.includes('accname') : flags.accname ?? defaultOn;
   const extractOn = wantedParts ? wantedParts.includes('extract') : flags.extract ?? defaultOn;
   const sizesOn = wantedParts ? wantedParts.includes('sizes') : flags.sizes ?? defaultOn;
+  const miniwobOn = wantedParts ? wantedParts.includes('miniwob') : flags.miniwobDir !== undefined;
   const accnameFile = typeof flags.accname === 'string' ? resolve(flags.accname) : accnameOn ? DEFAULT_ACCNAME : undefined;
   if (accnameFile && !existsSync(accnameFile) && typeof flags.accname === 'string') throw new Error(`no conformance file at ${accnameFile}`);
   const compareFile = typeof flags.compare === 'string' ? resolve(flags.compare) : flags.compare ? BASELINE : undefined;
@@ -160,6 +164,11 @@ async function main(argv: string[]): Promise<number> {
         await browser.close();
       }
     }
+  }
+  if (miniwobOn) {
+    // The task pages are not part of the repository: without the folder, the part says so and the run goes on.
+    const run = flags.miniwobDir ? await runMiniwob({ dir: flags.miniwobDir, ...(flags.quiet && { quiet: true }) }) : { skipped: 'no folder given (--miniwob-dir path/to/miniwob-plusplus/miniwob/html)' };
+    process.stdout.write(('skipped' in run ? `MINIWOB skipped: ${run.skipped}` : renderMiniwob(run.episodes)) + '\n');
   }
   process.stderr.write(`pagelens bench: wrote ${resolve(flags.out, 'results.json')} and ${resolve(flags.out, 'report.html')}\n`);
   if (flags.saveBaseline) {

@@ -469,7 +469,9 @@ test('templatize round-trips 3,000 random strings built from the pieces that cou
   const parts = ['<li class="x">', '</li>', '<b>', '</b>', '<p a1 title="q|r">', '</p>', 'text', ' ', '|', '&#124;', '&#34;', '&#38;', '&amp;', '&quot;', '"', "'", '{{', '}}', '{{v}}', '{{v1}}',
     '<template id="t1">', '<template id="a1">', '</template>', '<t1 v="z"/>', '<t1/>', '<img src="a.png" data-id="1" data-interactive="false" data-visible="true">',
     ' data-interactive="true" data-visible="true"', '<div class="card big" data-x="1">', '</div>', '<span a2>', '</span>', '<!-- c -->', '<textarea>', '</textarea>',
-    '<a href="/x?y=1&amp;z=2">', '</a>', '<br/>', 'é', '\ud83d\ude00', '<input a1 name="n" data-interactive="false" data-visible="true">', 'v1="x"', '=', '<', '>', '/', 'a1', ' a3 ', '<x a="1"/b="2">'];
+    '<a href="/x?y=1&amp;z=2">', '</a>', '<br/>', 'é', '\ud83d\ude00', '<input a1 name="n" data-interactive="false" data-visible="true">', 'v1="x"', '=', '<', '>', '/', 'a1', ' a3 ', '<x a="1"/b="2">',
+    // Rule 0: repeated values, what reads as a reference or as the dictionary.
+    '<img src="https://cdn.example.com/media/x.jpg?w=200&amp;q=80 200w">', '<a href="https://cdn.example.com/media/y?ref=home&amp;q=80">', '&1;', '&12;', '&;', '&01;', '<template id="d">', '\n', 'title="a&1;b"'];
   // A fixed seed (mulberry32): the same strings on every run.
   let seed = 23;
   const random = () => { seed = (seed + 0x6d2b79f5) | 0; let t = Math.imul(seed ^ (seed >>> 15), 1 | seed); t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t; return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
@@ -479,4 +481,75 @@ test('templatize round-trips 3,000 random strings built from the pieces that cou
     if (random() < 0.7) s = s.repeat(1 + Math.floor(random() * 4)) + s.slice(0, Math.floor(random() * s.length));
     assert.equal(untemplatize(templatize(s).html), s, JSON.stringify(s));
   }
+});
+
+test('templatize rule 0: what attribute values repeat (an origin and path, a query-string tail, a srcset\'s one URL at every width, JSON keys) is written once in a dictionary, on real full output', async () => {
+  const { lens } = await h.open('artifacts-shop-urls.html');
+  const full = await lens.snapshot({ mode: 'full' });
+  const raw = untemplatize(full.dom);
+  assert.equal(raw.length, full.meta.rawChars);
+  assert.equal(templatize(raw).html, full.dom);
+  const dictionary = /^<template id="d">([^<]*)<\/template>/.exec(full.dom);
+  assert.ok(dictionary, full.dom.slice(0, 300));
+  const lines = dictionary[1].split('\n');
+  const rest = full.dom.slice(dictionary[0].length);
+  // The shared path of every image is in one line and nowhere else; the srcsets and the links
+  // refer to lines, and every reference names one.
+  const path = '/static/catalog/images/products/2026/autumn/sku-100';
+  assert.ok(lines.some((l) => l.includes('/static/catalog/images/products/')), lines.join('\n'));
+  assert.ok(!rest.includes('/static/catalog/images/products/'), rest);
+  assert.ok(raw.split(path).length - 1 >= 20, 'the page repeats the path');
+  assert.ok(!rest.includes('utm_medium=grid&amp;utm_campaign=autumn-2026'), 'the query-string tail is a line');
+  const refs = [...rest.matchAll(/&(\d+);/g)].map((m) => Number(m[1]));
+  assert.ok(refs.length >= 20 && refs.every((k) => k >= 1 && k <= lines.length), String(refs));
+  // Slots of templates are never in a line nor cut by one.
+  assert.ok(lines.every((l) => !l.includes('{{') && !l.includes('}}') && !l.includes('|')), lines.join('\n'));
+  assert.ok(full.meta.estimatedTokens < full.meta.rawTokens * 0.6, JSON.stringify(full.meta));
+});
+
+test('templatize rule 0 round-trips what looks like a reference or a dictionary', () => {
+  // Of different shapes (k nested <i>), so that no template takes them.
+  const url = (k: number) => `${'<i>'.repeat(k)}<img src="https://cdn.example.com/media/catalog/product/cache/${k}.jpg" alt="x${k}">${'</i>'.repeat(k)}<br>`;
+  const many = Array.from({ length: 8 }, (_, k) => url(k)).join('');
+  for (const page of [
+    many,
+    `<p>&1;</p>${many}`, // the page's own text reads as a reference: no dictionary
+    `${many}<a title="&12;x">y</a>`,
+    `<template id="d">a\nb</template>${many}`, // the page starts like a dictionary
+    '<template id="d">&1;</template><p>&1;</p>',
+    `<template id="d"></template>${many}`,
+    `<template id="d">${many}`,
+    `${many.replace(/catalog/g, 'cat|alog')}`, // "|" splits a value: no line holds it
+    `${many.replace(/product/g, '{{v1}}')}`, // the page's own braces
+    `${many.replace(/\.jpg/g, '&amp;\n')}`,
+    `${many}&#124;&#34;&#38;|"`,
+  ]) {
+    const t = templatize(page).html;
+    assert.equal(untemplatize(t), page, page);
+  }
+  const t = templatize(many).html;
+  assert.match(t, /^<template id="d">[^<]*https:\/\/cdn\.example\.com\/media\/catalog\/product\/cache\/[^<]*<\/template>/);
+  assert.ok(!templatize(`<p>&1;</p>${many}`).html.startsWith('<template id="d">'));
+});
+
+test('templatize rule 0 round-trips 1,000 random documents whose attribute values repeat URL pieces among the strings that could break it', () => {
+  const pieces = ['https://cdn.example.com/', 'media/', 'catalog/', '?w=', '200', '&amp;q=80', ' 200w, ', '|', '{{v1}}', '{{', '}}', '&#124;', '&#34;', '&#38;', '&quot;', 'é', '\ud83d\ude00', '\n', '<', '>', '&1;', '&', '1;', ';', 'a1', 'x', ' ', '/', '</template>', '<template id="d">'];
+  const tags = ['img', 'a', 'i', 'b', 'li', 'textarea'];
+  let seed = 2026;
+  const random = () => { seed = (seed + 0x6d2b79f5) | 0; let t = Math.imul(seed ^ (seed >>> 15), 1 | seed); t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t; return ((t ^ (t >>> 14)) >>> 0) / 4294967296; };
+  const pick = <T>(a: T[]) => a[Math.floor(random() * a.length)];
+  const value = () => { let v = ''; for (let k = 1 + Math.floor(random() * 8); k > 0; k--) v += pick(pieces); return v; };
+  let dictionaries = 0;
+  for (let i = 0; i < 1000; i++) {
+    const values = Array.from({ length: 4 }, value);
+    let s = random() < 0.1 ? '<template id="d">' : '';
+    for (let e = 3 + Math.floor(random() * 25); e > 0; e--) {
+      const tag = pick(tags);
+      s += `<${tag} src="${pick(values)}${random() < 0.5 ? value() : ''}" title="${pick(values)}">${'<b>'.repeat(e % 3)}${random() < 0.3 ? value() : 'x'}${'</b>'.repeat(e % 3)}</${tag}>`;
+    }
+    const t = templatize(s).html;
+    if (/^<template id="d">[^<]/.test(t)) dictionaries++;
+    assert.equal(untemplatize(t), s, JSON.stringify(s));
+  }
+  assert.ok(dictionaries >= 50, `only ${dictionaries} documents got a dictionary: the test would not exercise rule 0`);
 });

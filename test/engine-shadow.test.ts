@@ -75,13 +75,34 @@ test('a page whose scripts made no closed shadow root is never searched for them
   assert.equal(snap.warnings, undefined);
 });
 
+test("closed shadow roots the page's scripts made are found without asking CDP for the whole document tree", async () => {
+  const { lens } = await h.open('engine-shadow.html');
+  // Issue 21: the whole tree is megabytes on a big page; the hook names the hosts, CDP confirms each.
+  coreOf(lens).pageTarget.cdp.injectFault('DOM.getDocument', 'whole-tree walk asked for');
+  const result = validSemantic(await lens.snapshot({ mode: 'semantic' }));
+  coreOf(lens).pageTarget.cdp.injectFault('DOM.getDocument', null);
+  assert.equal(byName(result.nodes, 'Closed shadow button')?.isInShadow, true, JSON.stringify(result.warnings));
+  assert.equal(result.warnings, undefined);
+});
+
+test('a page that names a fake host of a closed root gets nothing for it: CDP decides what is a closed root', async () => {
+  const { page, lens } = await h.open('engine-states.html');
+  await lens.snapshot({ mode: 'semantic' });
+  // The page cannot replace the hook's list, but it can read it; an element without a closed root changes nothing.
+  const replaced = await page.evaluate(() => {
+    try { (globalThis as any).__pagelensClosedHosts = () => [document.body]; } catch { /* frozen */ }
+    return (globalThis as any).__pagelensClosedHosts.toString().includes('document.body');
+  });
+  assert.equal(replaced, false, 'the list function cannot be replaced by page script');
+});
+
 test('a slow search for closed shadow roots does not hold the read: it says so, and the next read has them', async () => {
   const { lens } = await h.open('engine-shadow.html');
-  coreOf(lens).pageTarget.cdp.injectDelay('DOM.getDocument', 6000);
+  coreOf(lens).pageTarget.cdp.injectDelay('DOM.describeNode', 6000);
   const started = performance.now();
   const first = validSemantic(await lens.snapshot({ mode: 'semantic' }));
   const took = performance.now() - started;
-  coreOf(lens).pageTarget.cdp.injectDelay('DOM.getDocument', null);
+  coreOf(lens).pageTarget.cdp.injectDelay('DOM.describeNode', null);
   assert.ok(took < 5500, `the read did not wait for the search (${Math.round(took)} ms)`);
   assert.ok(byName(first.nodes, 'Light button'));
   assert.ok(first.warnings?.some((w) => /search for closed shadow roots took longer than 3 s .* may miss their content/.test(w)), JSON.stringify(first.warnings));

@@ -296,3 +296,63 @@ test('a re-snapshot after one change re-derives only what the change touched', a
   assert.equal(after.nodes.find((n) => n.id === first.id)?.name, 'Renamed link');
   assert.ok(after.engine.reusedNames > 0 && after.engine.reusedNames < quiet.engine.reusedNames + 1);
 });
+
+// Geometry that moves with no mutation at all: the live walk (src/page/liveWalk.ts) must see
+// each of these in a read made right after it, though no observer has told it anything yet.
+test('the warm read sees geometry that moved without a mutation, straight after the change', async () => {
+  const { page, lens } = await h.open('live-geometry.html');
+  // An image that arrives only when the test lets it: its load pushes what follows it down.
+  let release!: () => void;
+  const held = new Promise<void>((r) => { release = r; });
+  await page.route('**/held-image.svg', async (route) => {
+    await held;
+    await route.fulfill({ contentType: 'image/svg+xml', body: '<svg xmlns="http://www.w3.org/2000/svg" width="200" height="180"><rect width="200" height="180" fill="#ccc"/></svg>' });
+  });
+  await page.evaluate(() => { const img = document.createElement('img'); img.alt = ''; img.src = 'held-image.svg'; document.getElementById('slot')!.append(img); });
+  const key = (m: PageModel) => JSON.stringify({ nodes: m.nodes, total: m.total });
+  const rule = (i: number, prop: string, value: string) => page.evaluate(([i, prop, value]) => {
+    const sheet = (document.getElementById('rules') as HTMLStyleElement).sheet!;
+    (sheet.cssRules[i] as CSSStyleRule).style.setProperty(prop, value);
+  }, [i, prop, value] as [number, string, string]);
+  const changes: Array<[string, () => Promise<unknown>]> = [
+    ['a rule moves a target (a transform through the CSSOM)', () => rule(1, 'transform', 'translate(40px, 30px)')],
+    ['a rule resizes an element, what follows moves down', () => rule(0, 'height', '140px')],
+    ['what a clipping box holds grows through a rule: the box now scrolls', () => rule(3, 'height', '400px')],
+    ['a container scrolled', () => page.evaluate(() => { document.getElementById('scroller')!.scrollTop = 250; })],
+    ['the page scrolled', () => page.evaluate(() => window.scrollTo(0, 700))],
+    ['the page scrolled back', () => page.evaluate(() => window.scrollTo(0, 0))],
+    ['nothing changed', async () => {}],
+    // What covers a target is decided by the whole page: these cover targets that did not move.
+    ['an overlay slides over targets (a Web Animation set by script: no mutation, no event)', () => page.evaluate(() => {
+      const a = document.getElementById('overlay')!.animate([{ transform: 'none' }, { transform: 'translateX(-890px)' }], { duration: 1000, fill: 'forwards' });
+      a.pause();
+      a.currentTime = 1000;
+    })],
+    ['nothing changed, the overlay still over them', async () => {}],
+    ['an image arrived and pushed what follows down', async () => {
+      release();
+      await page.waitForFunction(() => (document.querySelector('#slot img') as HTMLImageElement).complete);
+    }],
+    ['the window resized', () => page.setViewportSize({ width: 900, height: 640 })],
+    ['focus moved', () => page.evaluate(() => document.getElementById('last')!.focus())],
+    ['a rule shrinks the clipping box\'s content again', () => rule(3, 'height', '10px')],
+    ['nothing changed since the rule', async () => {}],
+    ['a popover shown by script covers targets', () => page.evaluate(() => (document.getElementById('pop') as HTMLElement & { showPopover(): void }).showPopover())],
+  ];
+  await lens.model({ fullPage: true });
+  await lens.model({ fullPage: true });
+  for (const [what, change] of changes) {
+    await change();
+    const warm = await lens.model({ fullPage: true });
+    const cold = await lens.model({ fullPage: true, fresh: true });
+    if (key(warm) !== key(cold)) {
+      const diff = warm.nodes.map((n, i) => [n, cold.nodes[i]] as const).find(([x, y]) => JSON.stringify(x) !== JSON.stringify(y));
+      assert.fail(`${what}: the warm read differs from a cold one\n  warm: ${JSON.stringify(diff?.[0])}\n  cold: ${JSON.stringify(diff?.[1])}\n  nodes ${warm.nodes.length} vs ${cold.nodes.length}, total ${warm.total} vs ${cold.total}`);
+    }
+    assert.ok((warm.engine.deltas ?? 0) >= 1, `${what}: the warm read crossed whole`);
+    // A scroll of the page moves every box and nothing else: the kept walk is replayed, not walked again.
+    if (what.startsWith('the page scrolled')) {
+      assert.ok(warm.engine.visited < cold.engine.visited / 2, `${what}: the warm read walked ${warm.engine.visited} elements of ${cold.engine.visited}`);
+    }
+  }
+});

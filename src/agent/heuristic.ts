@@ -26,7 +26,9 @@ export class HeuristicPlanner implements Planner {
 
   async plan(request: InteractRequest, session: SessionView): Promise<InteractResponse> {
     const steps = splitTask(request.query);
-    const done = doneSteps(session, steps.length);
+    const acted = actedSteps(session, steps.length);
+    // A step is done when it was carried out as often as it says ("into both fields": twice).
+    const done = new Set([...acted].filter(([i, ids]) => ids.length >= timesOf(steps[i])).map(([i]) => i));
     const nodes = request.skeletonDom !== undefined
       ? nodesFromTree(request.interactiveTree ?? [], skeletonContext(request.skeletonDom), skeletonAttributes(request.skeletonDom))
       : nodesFromTree(request.interactiveTree ?? []);
@@ -49,7 +51,9 @@ export class HeuristicPlanner implements Planner {
     // secret field or nowhere: when that field refuses it, the next-best field (a Username) would
     // receive the password in clear, and the form would send it.
     const forSecret = intent.value !== undefined && (terms(intent.target.join(' ')).includes('password') || (ranked[0] !== undefined && holdsSecrets(ranked[0].node)));
-    const usable = ranked.filter((r) => !session.failures.has(r.candidate.suggestedAction) && (!forSecret || holdsSecrets(r.node)));
+    // A step carried out on several targets ("both fields") takes each of them once.
+    const already = new Set(acted.get(index) ?? []);
+    const usable = ranked.filter((r) => !session.failures.has(r.candidate.suggestedAction) && (!forSecret || holdsSecrets(r.node)) && !already.has(r.node.gid));
     const best = usable[0];
     const refusedSecret = forSecret && !best ? ranked.find((r) => holdsSecrets(r.node) && session.failures.has(r.candidate.suggestedAction)) : undefined;
     if (refusedSecret) {
@@ -214,14 +218,25 @@ function askedBefore(session: SessionView, mode: string): boolean {
   return false;
 }
 
-/** Steps whose action the client reported as successful, by the step number each answer's thought carries. */
-function doneSteps(session: SessionView, total: number): Set<number> {
-  const done = new Set<number>();
+/**
+ * The targets of each step whose action the client reported as successful (by the step number each
+ * answer's thought carries, and the ID the action took).
+ */
+function actedSteps(session: SessionView, total: number): Map<number, string[]> {
+  const acted = new Map<number, string[]>();
   for (const s of session.steps) {
     const m = STEP.exec(s.thought ?? '');
-    if (m && Number(m[2]) === total && s.outcome?.status === 'success') done.add(Number(m[1]) - 1);
+    if (!m || Number(m[2]) !== total || s.outcome?.status !== 'success') continue;
+    const id = /^\w+\(\s*([^,)\s]+)/.exec(s.action ?? '')?.[1] ?? '';
+    acted.set(Number(m[1]) - 1, [...(acted.get(Number(m[1]) - 1) ?? []), id]);
   }
-  return done;
+  return acted;
+}
+
+/** How many targets a step names by number: "into both fields" is two; anything else one. */
+function timesOf(step: string): number {
+  // Quoted words are a value, not a count ("type "both" into Notes").
+  return /\bboth\b/i.test(step.replace(/"[^"]*"/g, '')) ? 2 : 1;
 }
 
 /** A typed value already in its field, an option already chosen, a box already in the asked state. */
@@ -238,13 +253,17 @@ function alreadyTrue(intent: Intent, nodes: RagNode[]): boolean {
   return false;
 }
 
+/** Roles whose click changes their own checked state. */
+const TOGGLES = new Set(['checkbox', 'radio', 'switch', 'menuitemcheckbox', 'menuitemradio']);
+
 /** What the step should visibly do, so that the client verifies it. */
 function expectation(intent: Intent, node: RagNode): { expected_outcome?: ExpectedOutcome } {
   switch (intent.verb) {
     case 'type': case 'select': return { expected_outcome: { type: 'value_changes', id: node.gid } };
     case 'check': case 'uncheck': return { expected_outcome: { type: 'state_changes', id: node.gid } };
     case 'navigate': return { expected_outcome: { type: 'navigation' } };
-    case 'click': return { expected_outcome: node.role === 'link' ? { type: 'navigation', orOutcome: { type: 'any_change' } } : { type: 'any_change' } };
+    // A click that ticks a box changes its state, which no DOM mutation need show ("Select Apples" on a checkbox).
+    case 'click': return { expected_outcome: node.role === 'link' ? { type: 'navigation', orOutcome: { type: 'any_change' } } : TOGGLES.has(node.role) ? { type: 'state_changes', id: node.gid } : { type: 'any_change' } };
     default: return {};
   }
 }

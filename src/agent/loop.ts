@@ -101,7 +101,8 @@ export type { AgentStep } from '../core/negotiate.js';
 
 export interface AgentRun {
   task: string;
-  status: 'done' | 'max_steps' | 'failed';
+  /** stopped: only when the caller's `stopped` said so. */
+  status: 'done' | 'max_steps' | 'failed' | 'stopped';
   /** done: the backend's closing message; otherwise why it stopped. */
   message: string;
   /** Ended done, and the last action's verification (if any) passed. */
@@ -116,6 +117,8 @@ export interface AgentOptions {
   sessionId?: string;
   /** Called after every step (the CLI prints one line per step). */
   onStep?: (step: AgentStep) => void;
+  /** Checked before every step: true ends the run as 'stopped' (a harness whose episode is over). */
+  stopped?: () => boolean;
 }
 
 export async function runAgent(lens: Lens, opts: AgentOptions): Promise<AgentRun> {
@@ -132,8 +135,7 @@ export async function runAgent(lens: Lens, opts: AgentOptions): Promise<AgentRun
   };
   const run = await negotiate(face, {
     task: opts.task, interact: (r) => opts.backend.interact(r), sessionId: opts.sessionId ?? `agent-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
-    ...(opts.maxSteps !== undefined && { maxSteps: opts.maxSteps }), ...(opts.onStep && { onStep: opts.onStep }),
+    ...(opts.maxSteps !== undefined && { maxSteps: opts.maxSteps }), ...(opts.onStep && { onStep: opts.onStep }), ...(opts.stopped && { stopped: opts.stopped }),
   });
-  // Never 'stopped' here: this face offers no stop.
-  return { task: opts.task, status: run.status as AgentRun['status'], message: run.message, success: run.success, steps: run.steps };
+  return { task: opts.task, status: run.status, message: run.message, success: run.success, steps: run.steps };
 }

@@ -13,7 +13,8 @@ export interface FrameRef { target: Target; frameId: string }
 /** A live element: a remote object in its frame's isolated world. */
 export interface ElementRef { frame: FrameRef; objectId: string }
 
-function checked<S extends z.ZodType>(schema: S, raw: unknown, what: string): z.infer<S> {
+/** `raw` as `schema` says, or ENGINE_ERROR naming `what` and the first issues. */
+export function checked<S extends z.ZodType>(schema: S, raw: unknown, what: string): z.infer<S> {
   const r = schema.safeParse(raw);
   if (r.success) return r.data;
   const issues = describeIssues(r.error).slice(0, 3).map((i) => `${i.path || 'answer'}: ${i.message}`).join('; ');

@@ -46,7 +46,7 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
   const whole: string[] = [];
   let crossed = 0;
   let deltas = 0;
-  const read = async (f: LaidOutFrame | NonNullable<typeof main>): Promise<FrameSnapshot> => {
+  const read = async (f: Pick<LaidOutFrame, 'frameId' | 'target' | 'ordinal'>): Promise<FrameSnapshot> => {
     const walk = f.target.takeShadowAttached(f.frameId);
     // Changes since the read the host holds of this frame and kind; a cold read asks for all.
     const base = engine.fresh ? undefined : held.get(f.frameId, engine);
@@ -60,20 +60,20 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
     // Readers mark nodes (occlusion from ancestor frames): they get copies, the held read stays as answered.
     return { ...snapshot, nodes: snapshot.nodes.map((n) => ({ ...n })) };
   };
-  const early = main
-    ? read(main).then((value) => ({ value, frameId: main.frameId }), (error: unknown) => ({ error, frameId: main.frameId }))
-    : undefined;
+  // A frame's read does not depend on the frame layout: when the frames are known (the main frame,
+  // or every frame while the kept structure holds), their reads run alongside the layout.
+  const known = core.frames.keptFrames() ?? (main ? [main] : []);
+  const early = new Map(known.map((f) => [f.frameId, read(f).then(
+    (value) => ({ value }), (error: unknown) => ({ error }))] as const));
+  const answered = Promise.all(early.values());
   return core.frames.withLayout(async ({ frames: layout, warnings }) => {
     const model = await readFrames(layout, {
       read: async (f) => {
-        if (f.ordinal === 0 && early) {
-          const r = await early;
-          if (r.frameId === f.frameId) {
-            if ('error' in r) throw r.error;
-            return r.value;
-          }
-        }
-        return read(f);
+        const started = early.get(f.frameId);
+        if (!started) return read(f);
+        const r = await started;
+        if ('error' in r) throw r.error;
+        return r.value;
       },
       ownerHits: (frame, points) => (frame.parent && frame.ownerObjectId
         ? engineCallWith(frame.parent, 'ownerHits', [{ objectId: frame.ownerObjectId }, { value: points }], LAYOUT_GROUP)
@@ -92,5 +92,5 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
     model.engine.deltas = deltas;
     if (whole.length) model.engine.whole = whole;
     return model;
-  });
+  }, answered);
 }

@@ -7,6 +7,8 @@ import { ENGINE_SOURCE } from './engineSource.generated.js';
 
 export const WORLD_NAME = 'pagelens';
 const SHADOW_HINT_BINDING = '__pagelensShadowHint';
+/** Main-world function (made by the hook, which page scripts cannot replace) that hands over the hosts of closed roots made since its last call. */
+const CLOSED_HOSTS = '__pagelensClosedHosts';
 
 // Runs in the page's main world before its scripts: tells us (through a CDP binding, not the DOM)
 // that it runs from the document's start ('hooked': every closed shadow root the page's scripts
@@ -18,10 +20,16 @@ const SHADOW_HINT_SCRIPT = `(() => {
   const attach = Element.prototype.attachShadow;
   if (typeof hint !== 'function' || typeof attach !== 'function') return;
   try { delete globalThis.${SHADOW_HINT_BINDING}; } catch {}
+  let hosts = [];
+  try {
+    Object.defineProperty(globalThis, '${CLOSED_HOSTS}', { value: () => { const out = hosts; hosts = []; return out; }, enumerable: false, writable: false, configurable: false });
+  } catch {}
   try { hint('hooked'); } catch {}
   Element.prototype.attachShadow = function attachShadow(init) {
     const root = attach.call(this, init);
-    try { hint(init && init.mode === 'closed' ? 'closed' : 'open'); } catch {}
+    const closed = !!init && init.mode === 'closed';
+    if (closed) hosts.push(this);
+    try { hint(closed ? 'closed' : 'open'); } catch {}
     return root;
   };
 })();`;
@@ -74,6 +82,8 @@ export class Target {
   /** Searches for closed shadow roots that outlived a read's budget and go on in the background. */
   private readonly shadowSearches = new Map<string, Promise<void>>();
   private readonly contextFrame = new Map<number, string>();
+  /** The page's own (main world) execution context, per frame: where the hook keeps the hosts of closed roots. */
+  private readonly mainWorlds = new Map<string, number>();
   /** Contexts where the engine is known to be installed. */
   private readonly verified = new Set<number>();
   /** Per frame: closed shadow roots that could not be handed to the engine, with the reason. */
@@ -93,7 +103,7 @@ export class Target {
       if (!frameId) return;
       t.contextFrame.set(context.id, frameId);
       // A new document in the frame: whether it runs the hook, its own binding call says.
-      if (context.auxData?.isDefault) { t.hooked.delete(frameId); t.shadowHinted.delete(frameId); }
+      if (context.auxData?.isDefault) { t.hooked.delete(frameId); t.shadowHinted.delete(frameId); t.mainWorlds.set(frameId, context.id); }
       if (context.name === WORLD_NAME) {
         t.contexts.set(frameId, context.id);
         t.shadowDirty.add(frameId);
@@ -103,8 +113,9 @@ export class Target {
       const frameId = t.contextFrame.get(executionContextId);
       t.contextFrame.delete(executionContextId);
       if (frameId && t.contexts.get(frameId) === executionContextId) t.contexts.delete(frameId);
+      if (frameId && t.mainWorlds.get(frameId) === executionContextId) t.mainWorlds.delete(frameId);
     });
-    t.cdp.on('Runtime.executionContextsCleared', () => { t.contexts.clear(); t.contextFrame.clear(); });
+    t.cdp.on('Runtime.executionContextsCleared', () => { t.contexts.clear(); t.contextFrame.clear(); t.mainWorlds.clear(); });
     t.cdp.on('Runtime.bindingCalled', ({ name, payload, executionContextId }) => {
       const frameId = t.contextFrame.get(executionContextId);
       if (name !== SHADOW_HINT_BINDING || !frameId) return;
@@ -174,18 +185,20 @@ export class Target {
    * are not reported by the hook.
    */
   private needsShadowSearch(frameId: string): boolean {
-    if (this.shadowHinted.has(frameId)) return true;
     if (this.shadowDirty.has(frameId) && this.hooked.has(frameId)) this.shadowDirty.delete(frameId);
-    return this.shadowDirty.has(frameId);
+    return this.shadowHinted.has(frameId) || this.shadowDirty.has(frameId);
   }
 
   /** Waits for the search within a budget; past it, the search goes on and the read says what it misses. */
   private async searchClosedShadowRoots(frameId: string, contextId: number): Promise<void> {
     let search = this.shadowSearches.get(frameId);
     if (!search) {
-      this.shadowDirty.delete(frameId);
       this.shadowHinted.delete(frameId);
-      search = this.adoptClosedShadowRoots(frameId, contextId).catch((e: unknown) => {
+      // A document that runs the hook names the hosts of its closed roots: only those are asked about.
+      // One that predates the hook is searched in the whole document tree, once.
+      const hooked = this.hooked.has(frameId) && !this.shadowDirty.has(frameId);
+      this.shadowDirty.delete(frameId);
+      search = (hooked ? this.adoptNamedShadowRoots(frameId, contextId) : this.adoptClosedShadowRoots(frameId, contextId)).catch((e: unknown) => {
         this.shadowFailures.set(frameId, [`the search for them failed: ${(e as Error).message}`]);
         this.shadowHinted.add(frameId); // try again on the next read
       }).finally(() => this.shadowSearches.delete(frameId));
@@ -281,6 +294,36 @@ export class Target {
       if (n.contentDocument) visit(n.contentDocument, n.frameId === frameId);
     };
     visit(root, (root.frameId ?? null) === frameId || (await this.isRootFrame(frameId)));
+    await this.adoptRoots(frameId, contextId, closed);
+  }
+
+  /**
+   * The closed roots of the hosts the hook named since the last call, without the whole document
+   * tree. The list comes from the page's main world, so it is checked against CDP: only a real
+   * closed root of a named element is adopted. A page that emptied the list (it reported a closed
+   * root, yet names none) gets the whole-tree search instead.
+   */
+  private async adoptNamedShadowRoots(frameId: string, contextId: number): Promise<void> {
+    const main = this.mainWorlds.get(frameId);
+    if (main === undefined) return this.adoptClosedShadowRoots(frameId, contextId);
+    const group = 'pagelens-shadow';
+    const closed: number[] = [];
+    try {
+      const list = await this.cdp.send<{ result: { objectId?: string } }>('Runtime.evaluate', { expression: `typeof globalThis.${CLOSED_HOSTS} === 'function' ? globalThis.${CLOSED_HOSTS}() : null`, contextId: main, returnByValue: false, objectGroup: group });
+      if (!list.result.objectId) return await this.adoptClosedShadowRoots(frameId, contextId);
+      const { result } = await this.cdp.send<{ result: Array<{ name: string; value?: { objectId?: string } }> }>('Runtime.getProperties', { objectId: list.result.objectId, ownProperties: true });
+      const hosts = result.filter((p) => /^\d+$/.test(p.name) && p.value?.objectId).map((p) => p.value!.objectId!);
+      const described = await Promise.all(hosts.map((objectId) => this.cdp.send<{ node: DomNode }>('DOM.describeNode', { objectId, depth: 0 }).catch(() => null)));
+      for (const d of described) for (const sr of d?.node.shadowRoots ?? []) if (sr.shadowRootType === 'closed') closed.push(sr.backendNodeId);
+    } finally {
+      await this.cdp.send('Runtime.releaseObjectGroup', { objectGroup: group }).catch(() => {});
+    }
+    if (!closed.length) return this.adoptClosedShadowRoots(frameId, contextId);
+    await this.adoptRoots(frameId, contextId, closed);
+  }
+
+  /** Hands each closed root (by backend node ID) to the engine, which walks it from then on. */
+  private async adoptRoots(frameId: string, contextId: number, closed: number[]): Promise<void> {
     const failures: string[] = [];
     for (const backendNodeId of closed) {
       try {
@@ -292,7 +335,7 @@ export class Target {
         });
         if (r.exceptionDetails) failures.push(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text);
       } catch (e) {
-        // A root removed since DOM.getDocument is simply gone; any other failure hides its content.
+        // A root removed since it was found is simply gone; any other failure hides its content.
         if (!/No node with given id|Could not find node/i.test((e as Error).message)) failures.push((e as Error).message);
       }
     }

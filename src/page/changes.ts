@@ -27,6 +27,11 @@ export interface Freshness {
   /** Anything at all changed since the previous read (always true for a cold read). */
   readonly changed: boolean;
   /**
+   * Nothing changed since the previous read, not even what no dirty subtree shows (fonts that
+   * arrived): with no box moved and nothing animating either, the page looks as it did then.
+   */
+  readonly still: boolean;
+  /**
    * True when nothing in `el`'s subtree, in `el` itself or in what it inherits changed since read
    * `since`, whatever reads came between: `aboveDirty` says an ancestor's subtree changed since then
    * (what a walk passes down). A subtree clean since a walk can take that walk's results for it.
@@ -34,6 +39,11 @@ export interface Freshness {
   cleanSince(el: Element, since: number, aboveDirty: boolean): boolean;
   /** Whether a change below an ancestor of `el` since read `since` makes `el`'s subtree dirty too. */
   dirtySince(el: Element, since: number, aboveDirty: boolean): boolean;
+  /**
+   * cleanSince() for an element met outside a walk (a row around listed targets): its ancestors
+   * are climbed to learn whether anything it inherits changed since read `since`.
+   */
+  untouchedSince(el: Element, since: number): boolean;
 }
 
 let observer: MutationObserver | null = null;
@@ -49,6 +59,8 @@ let lastLabelChange = 0;
 /** A change no dirty subtree shows later: a removed label, an `id` or `for` that pairs labels anew. */
 let labelsTouched = false;
 let signature = '';
+/** Something that can move or repaint anything arrived since the last read (a web font). */
+let sceneTouched = false;
 /** The last read at which each element was the root of a dirty subtree, or an ancestor of one; and at which everything was. */
 const rootAt = new WeakMap<Node, number>();
 const aboveAt = new WeakMap<Node, number>();
@@ -101,9 +113,13 @@ export function startChangeTracking(doc: Document): void {
   watchForChanges(doc);
   // An adopted closed root brings content no read has seen: its host changed.
   onShadowRootAdopted((root) => { watchForChanges(root); note(root.host); });
-  for (const type of ['input', 'change', 'focusin', 'focusout', 'pointerover', 'pointerout', 'toggle', 'transitionend', 'animationend']) {
+  // beforetoggle: a popover shown by script is announced synchronously (its toggle event comes later).
+  for (const type of ['input', 'change', 'focusin', 'focusout', 'pointerover', 'pointerout', 'pointerdown', 'pointerup', 'toggle', 'beforetoggle', 'transitionend', 'animationend']) {
     doc.defaultView?.addEventListener(type, onEvent, { capture: true, passive: true });
   }
+  // An image or a frame that loads resizes with no mutation; its load event never reaches the window.
+  for (const type of ['load', 'error']) doc.addEventListener(type, onEvent, { capture: true, passive: true });
+  doc.fonts?.addEventListener('loadingdone', () => { sceneTouched = true; });
 }
 
 /** What can restyle every element without a mutation: the viewport and the style sheets. */
@@ -117,8 +133,8 @@ function currentSignature(doc: Document): string {
 
 /** A cold read: reuses nothing, and leaves the caches and the pending changes as they were. */
 const COLD: Freshness = {
-  read: 0, store: false, changed: true, clean: () => false, changedSince: () => true, subtreeDirty: () => true,
-  cleanSince: () => false, dirtySince: () => true,
+  read: 0, store: false, changed: true, still: false, clean: () => false, changedSince: () => true, subtreeDirty: () => true,
+  cleanSince: () => false, dirtySince: () => true, untouchedSince: () => false,
 };
 
 /**
@@ -133,6 +149,8 @@ export function beginRead(doc: Document, fresh: boolean): Freshness {
   const sig = currentSignature(doc);
   if (sig !== signature) { signature = sig; allDirty = true; }
   const everything = allDirty || !observer;
+  const touched = sceneTouched;
+  sceneTouched = false;
   const dirtyNodes = dirty;
   dirty = new Set();
   allDirty = false;
@@ -163,10 +181,16 @@ export function beginRead(doc: Document, fresh: boolean): Freshness {
     read,
     store: true,
     changed: everywhere || labels || dirtyNodes.size > 0,
+    still: !everywhere && !labels && dirtyNodes.size === 0 && !touched,
     clean: (el, subtreeDirty) => !everywhere && !subtreeDirty && !roots.has(el) && !ancestors.has(el),
     changedSince: (since, reach) => reach !== 'own' && (everywhere || (reach === 'labels' ? lastLabelChange : lastChange) > since),
     subtreeDirty: (el, parentDirty) => everywhere || parentDirty || roots.has(el),
     cleanSince: (el, k, aboveDirty) => !aboveDirty && everywhereAt <= k && !since(rootAt, el, k) && !since(aboveAt, el, k),
     dirtySince: (el, k, aboveDirty) => aboveDirty || everywhereAt > k || since(rootAt, el, k),
+    untouchedSince: (el, k) => {
+      if (everywhereAt > k || since(rootAt, el, k) || since(aboveAt, el, k)) return false;
+      for (let a = composedParent(el); a; a = composedParent(a)) if (since(rootAt, a, k)) return false;
+      return true;
+    },
   };
 }

@@ -11,9 +11,14 @@
 // - nothing in the subtree, the element itself or what it inherits changed since the kept walk
 //   (change marks from the MutationObserver and the state listeners, by read number: changes.ts);
 // - the element gets the same context (clips, cursor, shadow) — its ancestors are walked afresh;
-// - no box in the run moved: before the walk, every kept visit's box is read again (geometry moves
-//   without any mutation: an element pushed down by another, a resize, a scroll). One box read per
-//   target, instead of a style, name, role and box read per element.
+// - no clip in the run moved or changed what it holds: before the walk, every kept clip box is
+//   read again, with the size of what it holds (geometry moves without any mutation: an element
+//   pushed down by another, a resize, a scroll, an image arriving).
+// A target's own box is read again too, but a target that only moved (not a scroller, not a clip)
+// does not make its run dirty: its box is the one thing of it that geometry decides, so the kept
+// visit takes the new box and is replayed. A page scroll or a block pushed in above then costs one
+// box read per target, not a walk. Scrollers and clips that moved are walked again: what they
+// hold is in or out of view by their boxes.
 // What replaying re-reads anyway, because it changes without a mutation: values, states (checked,
 // focus), occlusion, scroll depth, and names that depend on elements elsewhere (see describe()).
 import type { Box } from '../model/contracts/schema.js';
@@ -32,12 +37,16 @@ export interface Visit {
   opens?: boolean;
   /** It scrolls or clips targets: a viewport read checks that it did not scroll. */
   container?: boolean;
+  /** It clips what overflows it: how large what it holds was (scrollWidth, scrollHeight); it scrolls once that outgrows it. */
+  sizes?: [number, number];
   /** A target candidate: what inspect() said, and its visible box then. */
   seen?: Inspection;
   box?: Box | null;
   /** What describing it found that only its markup and ancestors decide (role, tag, attributes), and its repeated row. */
   fixed?: FixedFacts;
   row?: Element | null;
+  /** Whether it was covered (isOccluded) at read `read`, with the box it was tested at. */
+  occ?: { read: number; box: Box; value: boolean | undefined };
   next: Visit | null;
   /** Read at which the pre-pass last looked, and whether the box moved then. */
   checked: number;
@@ -85,16 +94,35 @@ export class VisitList {
   }
 }
 
-/** Reads every kept box again and notes which moved (see the module comment). */
-export function checkGeometry(walk: LiveWalk, read: number): void {
+/**
+ * Reads every kept box again and notes which visits moved so that their runs are walked again; a
+ * target that only moved takes its new box instead (see the module comment).
+ */
+export function checkGeometry(walk: LiveWalk, read: number): boolean {
+  let changed = false;
   for (let v = walk.head; v; v = v.next) {
     v.checked = read;
-    if (!v.el.isConnected) { v.moved = true; continue; }
+    if (!v.el.isConnected) { v.moved = changed = true; continue; }
     let moved = false;
     if (v.clip !== undefined) moved = !sameBox(v.clip, v.clip && clipBox(v.el));
-    if (!moved && v.seen) moved = !sameBox(v.box ?? null, visibleBox(v.el));
+    if (!moved && v.sizes) { const [w, h] = heldSize(v.el); moved = v.sizes[0] !== w || v.sizes[1] !== h; }
+    if (!moved && v.seen) {
+      const box = visibleBox(v.el);
+      if (!sameBox(v.box ?? null, box)) {
+        changed = true;
+        if (v.clip === undefined && !v.sizes && !v.seen.scroll && v.box && box) v.box = box;
+        else moved = true;
+      }
+    }
     v.moved = moved;
+    if (moved) changed = true;
   }
+  return changed;
+}
+
+/** What a clipping element holds, measured: a kept visit of it notes this (see Visit.sizes). */
+export function heldSize(el: Element): [number, number] {
+  return [el.scrollWidth, el.scrollHeight];
 }
 
 /** The run of kept visits an element's subtree holds, if its walk can be skipped (see the module comment); else null. */
@@ -109,10 +137,6 @@ export function replayable(walk: LiveWalk, el: Element, ctx: WalkContext, read: 
   return run;
 }
 
-function sameBox(a: Box | null, b: Box | null): boolean {
-  if (a === b) return true;
-  return !!a && !!b && a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3];
-}
 
 function sameClipper(a: Clipper | null, b: Clipper | null): boolean {
   for (; a && b; a = a.outer, b = b.outer) if (a.el !== b.el || !sameBox(a.box, b.box)) return false;
@@ -122,4 +146,10 @@ function sameClipper(a: Clipper | null, b: Clipper | null): boolean {
 function sameContext(a: WalkContext, b: WalkContext): boolean {
   return a.inShadow === b.inShadow && a.parentCursor === b.parentCursor && a.struct === b.struct
     && sameBox(a.hardClip, b.hardClip) && sameBox(a.viewClip, b.viewClip) && sameClipper(a.clipper, b.clipper);
+}
+
+/** Two boxes (or no box) alike. */
+export function sameBox(a: Box | null, b: Box | null): boolean {
+  if (a === b) return true;
+  return !!a && !!b && a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3];
 }

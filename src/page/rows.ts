@@ -27,12 +27,28 @@ export interface Row {
   value?: string;
 }
 
+/**
+ * What a read tells the finder so that a row's identity found by an earlier read is taken again
+ * while nothing it depends on changed (its subtree, what it inherits: changes.ts). A row's
+ * identity is its text, a price and which of its elements are controls: all of it in its subtree
+ * or inherited, none of it geometry.
+ */
+export interface RowMemory {
+  /** The read number to keep what is found now under; 0 with `store` false for a cold read. */
+  read: number;
+  store: boolean;
+  untouchedSince(el: Element, read: number): boolean;
+}
+
+/** Row identities found by earlier reads: the read, how many listed controls the row held (0, 1, 2 or more), the identity. */
+const keptRows = new WeakMap<Element, { read: number; controls: number; row: Row | null }>();
+
 /** Finds the rows around controls, sharing per-parent sibling counts across one read. */
 export class RowFinder {
   private readonly counts = new Map<ParentNode, Map<string, number>>();
   private readonly rows = new Map<Element, Row | null>();
 
-  constructor(private readonly isControl: (el: Element) => boolean) {}
+  constructor(private readonly isControl: (el: Element) => boolean, private readonly memory?: RowMemory) {}
 
   /**
    * The nearest ancestor of `el` that is a row: a list item, table row or article among siblings,
@@ -57,6 +73,13 @@ export class RowFinder {
   describe(row: Element, controls: Element[]): Row | null {
     let r = this.rows.get(row);
     if (r !== undefined) return r;
+    // Only whether the row holds none, one or several of the listed controls decides below.
+    const held = Math.min(controls.length, 2);
+    const kept = this.memory && keptRows.get(row);
+    if (kept && kept.controls === held && this.memory!.untouchedSince(row, kept.read)) {
+      this.rows.set(row, kept.row);
+      return kept.row;
+    }
     // Text written straight into the row ("Trail shoes <button>Remove</button>") names it; else
     // the first element of its own with text.
     const title = isTitleText(ownText(row)) ? row : titleOf(row, this.isControl);
@@ -65,6 +88,7 @@ export class RowFinder {
     // A row of one control and nothing else to say is already fully described by that control.
     r = text || (value && controls.length) || controls.length >= 2 ? { el: row, title: text ? title : null, name: text, ...(value && { value }) } : null;
     this.rows.set(row, r);
+    if (this.memory?.store) keptRows.set(row, { read: this.memory.read, controls: held, row: r });
     return r;
   }
 

@@ -1,7 +1,7 @@
 import type { Box, EngineSnapshotOptions, FrameSnapshot, HeadingNode, RawNode, ScrollInfo, StructNode } from '../model/contracts/schema.js';
 import { DOC } from './document.js';
 import { isInteractiveByMarkup } from './interactive.js';
-import { nameInRow, RowFinder, type Row } from './rows.js';
+import { nameInRow, RowFinder, type Row, type RowMemory } from './rows.js';
 import { headingLevel, structName, structureOf, tableRows } from './structure.js';
 import { clean, describeNameSince, forgetName } from './names.js';
 import { beginRead, type Freshness } from './changes.js';
@@ -10,10 +10,11 @@ import { composedParent, deepActiveElement, shadowRootOf } from './shadow.js';
 import { isSecretField, statesOf, valueOf } from './state.js';
 import { flushStamps, inspect, lookup, stamp, type Inspection } from './tagger.js';
 import { clipBox, intersectsViewport, isOccluded, visibleBox } from './visibility.js';
-import { checkGeometry, replayable, VisitList, type FixedFacts, type LiveWalk, type Visit } from './liveWalk.js';
+import { checkGeometry, heldSize, replayable, sameBox, VisitList, type FixedFacts, type LiveWalk, type Visit } from './liveWalk.js';
 import { ROOT_CONTEXT, SKIP, walkElements, type Clipper, type WalkContext } from './walker.js';
 import { currentMembers, geometryChangedSince, watchTarget } from './viewportMembers.js';
 import { onlyWraps } from './wrapped.js';
+import { sceneStill } from './stillScene.js';
 import { takeWarnings } from './warnings.js';
 
 /** One pass over the frame: tags what is new and describes every visible interactive element. */
@@ -31,7 +32,7 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
   const structEls = new Map<Element, number>();
   const headings: HeadingNode[] = [];
   const fresh = beginRead(doc, opts.fresh === true);
-  const reuse = { fresh, names: 0 };
+  const reuse = { fresh, names: 0, still: false };
   let total = 0;
   // A viewport read visits only the targets near the viewport when the last walk still holds.
   const members = opts.viewportOnly && !opts.structure && !opts.attributes && !opts.walk && !fresh.changed ? membersOverLastWalk() : null;
@@ -46,7 +47,8 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
     // A plain full-page read keeps its walk, and takes the last one's results for every subtree nothing changed in (liveWalk.ts).
     const keeps = !opts.viewportOnly && !opts.structure && !opts.attributes && fresh.store;
     const kept = keeps && !opts.walk && liveWalk ? liveWalk : null;
-    if (kept) checkGeometry(kept, fresh.read);
+    if (kept) reuse.still = sceneStill(doc, fresh.still, checkGeometry(kept, fresh.read));
+    else if (fresh.store) sceneStill(doc, false, true);
     const spans = kept?.spans ?? new WeakMap();
     const list = keeps ? new VisitList(spans) : null;
     /** What a visited element adds to the read: the same for a walked one and a replayed one. */
@@ -98,6 +100,9 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
       if ((children.viewClip !== ctx.viewClip || children.hardClip !== ctx.hardClip) && holdsTargets(el)) {
         v.clip = children.viewClip && children.viewClip !== ctx.viewClip ? clipBox(el) : null;
       }
+      // A scroll container (a clip that is not a hard one): whether it scrolls follows from what it
+      // holds, which can grow with no mutation here (an image arriving, a rule).
+      if (children.viewClip !== ctx.viewClip && children.viewClip && children.hardClip === ctx.hardClip) v.sizes = heldSize(el);
       if (children.clipper?.el === el) v.opens = true;
       // A container's scroll can move targets in or out of view, or out of its clip; one without children (a field) cannot.
       if (children.viewClip !== ctx.viewClip && children.viewClip && holdsTargets(el)) v.container = true;
@@ -108,7 +113,7 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
         v.box = visibleBox(el);
       }
       emit(v, clean);
-      if (list && (v.clip !== undefined || v.seen)) list.add(v);
+      if (list && (v.clip !== undefined || v.sizes || v.seen)) list.add(v);
       return children;
     });
     rowsFound = (el, row) => { const v = visitOf.get(el); if (v) v.row = row; };
@@ -120,7 +125,7 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
   if (!members && fresh.store) lastWalk = { at: walkedAt, total, counts: clipped.counts, controls, containers: containers.map((el) => [el, el.scrollLeft, el.scrollTop]) };
   clipped.report(nodes, elements, opts.viewportOnly ? [width, height] : null, focused);
   dropWrapped(nodes, elements);
-  const out = addRows(nodes, elements, members ? lastWalk!.controls : controls, opts, structure, structEls, width, height, knownRows, rowsFound);
+  const out = addRows(nodes, elements, members ? lastWalk!.controls : controls, opts, structure, structEls, width, height, knownRows, rowsFound, fresh);
   total += out.length - nodes.length;
   if (opts.attributes) {
     out.forEach((n) => { const el = lookup(n.id); if (el) n.attrs = keyAttributes(el); });
@@ -344,9 +349,9 @@ function readStructure(el: Element, ctx: WalkContext, children: WalkContext, str
 function addRows(
   nodes: RawNode[], elements: Element[], controls: Set<Element>, opts: EngineSnapshotOptions,
   structure: StructNode[], structEls: Map<Element, number>, width: number, height: number,
-  known: Map<Element, Element | null>, found?: (el: Element, row: Element | null) => void,
+  known: Map<Element, Element | null>, found: ((el: Element, row: Element | null) => void) | undefined, memory: RowMemory,
 ): RawNode[] {
-  const finder = new RowFinder((e) => controls.has(e) || isInteractiveByMarkup(e));
+  const finder = new RowFinder((e) => controls.has(e) || isInteractiveByMarkup(e), memory);
   const rowOf = elements.map((el) => {
     if (known.has(el)) return known.get(el)!;
     const row = finder.rowOf(el);
@@ -464,7 +469,7 @@ function keyAttributes(el: Element): Record<string, string> {
 
 function describe(
   el: Element, id: string, box: Box, seen: Inspection, ctx: WalkContext,
-  focused: Element | null, width: number, height: number, clean: boolean, reuse: { fresh: Freshness; names: number },
+  focused: Element | null, width: number, height: number, clean: boolean, reuse: { fresh: Freshness; names: number; still: boolean },
   kept?: Visit,
 ): RawNode {
   // What only the element's markup and its ancestors decide: kept with its visit while they stay unchanged (liveWalk.ts).
@@ -482,7 +487,10 @@ function describe(
   if (fixed.href) node.href = fixed.href;
   if (fixed.shadow) node.shadow = true;
   if (intersectsViewport(box, width, height)) {
-    const occ = isOccluded(el, box, el.ownerDocument, width, height);
+    // Hit tests see the whole page: the last read's answer holds only while the whole page is still (stillScene.ts).
+    const last = kept?.occ;
+    const occ = reuse.still && last && last.read === reuse.fresh.read - 1 && sameBox(last.box, box) ? last.value : isOccluded(el, box, el.ownerDocument, width, height);
+    if (kept && reuse.fresh.store) kept.occ = { read: reuse.fresh.read, box, value: occ };
     if (occ !== undefined) node.occ = occ;
   }
   if (seen.scroll) node.scr = scrollInfo(el, seen.scroll.v);

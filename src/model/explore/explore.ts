@@ -244,7 +244,7 @@ export const RegionElement = z.object({
 });
 export type RegionElement = z.infer<typeof RegionElement>;
 
-/** Several similar elements on one line: `[19,21,…,33] 8 similar: BUTTON "Edit" ×8`. */
+/** Several similar elements on one line: `[19,21,…,33] 8 similar: BUTTON "Edit"`. */
 export const ElementGroup = z.object({
   refs: z.array(z.string()),
   count: z.number(),

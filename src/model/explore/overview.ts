@@ -51,9 +51,10 @@ interface HeadingRow { ref: string; tag: string; text: string; box: Box }
 
 export interface OverviewPlan {
   params: OverviewParams;
-  outline?: { rows: OutlineRow[]; total: number; truncated: boolean };
+  /** `found`: the rows the parameters let in (in view, …), of which the first `max_rows` are shown. */
+  outline?: { rows: OutlineRow[]; found: number; total: number; truncated: boolean };
   interactives?: { rows: InteractiveRow[]; found: number; total: number; truncated: boolean };
-  headings?: { rows: HeadingRow[]; total: number; truncated: boolean };
+  headings?: { rows: HeadingRow[]; found: number; total: number; truncated: boolean };
   /** Elements whose hints, options and current state the page should give. */
   describe: string[];
   /** Groups whose shared selector the page should give. */
@@ -96,7 +97,7 @@ export function planOverview(src: OverviewSource, params: OverviewParams): Overv
       for (const c of kids) add(c, 2, true);
     }
     const total = tree.regions.reduce((k, r) => k + 1 + r.children.filter((c) => c.landmark !== 'group').length, 0);
-    plan.outline = { rows: all.slice(0, max), total, truncated: all.length > max };
+    plan.outline = { rows: all.slice(0, max), found: all.length, total, truncated: all.length > max };
     plan.describe.push(...plan.outline.rows.map((r) => r.ref));
   }
   if (params.interactives) {
@@ -125,7 +126,7 @@ export function planOverview(src: OverviewSource, params: OverviewParams): Overv
     // Key text: the first few long paragraphs in view, not the whole article.
     const shown = [...headings.filter((h) => inView(h.box)), ...paragraphs.filter((p) => inView(p.box)).slice(0, KEY_PARAGRAPHS)].sort(order);
     const total = headings.length + paragraphs.length;
-    plan.headings = { rows: shown.slice(0, max), total, truncated: shown.length > max };
+    plan.headings = { rows: shown.slice(0, max), found: shown.length, total, truncated: shown.length > max };
   }
   return plan;
 }
@@ -168,19 +169,39 @@ const readableClass = (c: string) => !GENERATED.test(c) && !c.startsWith('_') &&
 /**
  * `main#content`, `button.row-action`, `input[type="checkbox"]#select-all`, `input[name="search"]`.
  * The best identifier only (seed 003: id > name > unique text > class): an element `named` by its
- * own text shows no class, and a class that is a build tool's hash is never shown (the JSON and
- * the selector hints keep every class).
+ * own text is identified by that text, so it shows its tag (and an input its type: what it takes)
+ * and nothing more; a class that is a build tool's hash is never shown. The JSON's attributes and
+ * selector hints keep the id, name and classes.
  */
 export function displayShape(tag: string, attrs: Record<string, string>, type?: string, named = false): string {
   let out = tag;
   const id = attrs.id && IDENT.test(attrs.id) && !GENERATED.test(attrs.id) ? attrs.id : undefined;
   const t = type ?? attrs.type;
-  if (tag === 'input' && attrs.name && !id) return `${out}[name=${q(attrs.name)}]`;
+  if (tag === 'input' && attrs.name && !id && !named) return `${out}[name=${q(attrs.name)}]`;
   if (tag === 'input' && t && t !== 'text') out += `[type=${q(t)}]`;
+  if (named) return out;
   if (id) return `${out}#${id}`;
   if (tag !== 'input' && attrs.name) return `${out}[name=${q(attrs.name)}]`;
-  const cls = named ? undefined : shapeClasses(attrs.class).find(readableClass);
+  const cls = shapeClasses(attrs.class).find(readableClass);
   return cls ? `${out}.${cls}` : out;
+}
+
+/**
+ * The shape a group's members share, as its line shows it: `button.row-action`, `input[type="checkbox"]`
+ * (the grouping key's tag, first readable class and type; never one member's id or name).
+ */
+function groupShape(n: PageNode): string {
+  const t = n.type ?? n.attrs?.type;
+  const cls = shapeClasses(n.attrs?.class).slice(0, 1).find(readableClass);
+  return `${n.tag}${cls ? `.${cls}` : ''}${n.tag === 'input' && t && t !== 'text' ? `[type=${q(t)}]` : ''}`;
+}
+
+/**
+ * A name as the text form shows it: without icon-font glyphs (private-use characters, which no
+ * reader can read) and with its white space collapsed. The JSON keeps the name as read.
+ */
+export function shownName(name: string | undefined): string {
+  return (name ?? '').replace(/\p{Co}+/gu, ' ').replace(/\s+/g, ' ').trim();
 }
 
 /** A link's target as few characters as say it: the path on the same site, else without the scheme. */
@@ -207,17 +228,16 @@ function isSelfLink(href: string | undefined, page: string): boolean {
   }
 }
 
-/** A link whose target's last step only spells its text (`"Legal"` → `/legal`): the href tells nothing more. */
-function hrefSaysName(href: string, name: string): boolean {
-  const last = href.split(/[?#]/)[0].split('/').filter(Boolean).pop() ?? '';
-  const slug = (x: string) => x.toLowerCase().replace(/\.[a-z]{2,5}$/, '').replace(/[^\p{L}\p{N}]+/gu, ' ').trim();
-  return last !== '' && slug(last) === slug(name);
-}
+/** A link to a script (`javascript:void(0)`): its href says nothing about where it goes. */
+const scriptLink = (href: string) => /^\s*javascript:/i.test(href);
+
+/** Why a frame was not read, in its first words: `failed to load (blocked or unreachable)` → `failed to load`. */
+const shortReason = (error: string) => error.split(/ \(|: /)[0];
 
 /** Names a group line quotes (the first ones and the last); the JSON lists every member's. */
 const GROUP_EXAMPLES = 3;
 
-/** Hrefs longer than this are left to the JSON (and to the selector hints): they cost more than they tell. */
+/** An href the text shows (of a link without a name) is cut here; the JSON has it to 50 characters. */
 const TEXT_HREF = 30;
 
 const TYPES: Record<string, string> = { button: 'button', menu: 'button', link: 'link', checkbox: 'checkbox', radio: 'radio', tab: 'tab', 'menu item': 'menuitem' };
@@ -258,20 +278,23 @@ function interactiveOf(n: PageNode, model: PageModel, ctx: OverviewContext): Int
   return out;
 }
 
-function interactiveLine(e: InteractiveElement, n: PageNode | undefined, options: number | undefined, selfLink = false): string {
-  const attrs = n?.attrs ?? {};
-  const name = e.text ?? e.label;
+/** What a line says of an element besides its JSON entry: the page's attributes and what was seen of it. */
+interface LineFacts { attrs: Record<string, string>; placeholder?: string; options?: number; selfLink?: boolean; covered?: boolean }
+
+function interactiveLine(e: InteractiveElement, { attrs, placeholder, options, selfLink, covered }: LineFacts): string {
+  const name = shownName(e.text ?? e.label);
   let line = `${e.id} ${displayShape(e.tag, attrs, e.attributes.type, !!name)}`;
-  if (name && attrs['aria-label'] === name && e.type !== 'input') line += ` aria-label=${q(name)}`;
-  else if (e.attributes.placeholder && name === n?.placeholder) line += ` placeholder=${q(e.attributes.placeholder)}`;
+  // A placeholder that names a field says the field is empty: it keeps its key.
+  if (e.attributes.placeholder && (e.text ?? e.label) === placeholder) line += ` placeholder=${q(shownName(e.attributes.placeholder))}`;
   else if (name) line += ` ${q(clip(name, 40))}`;
   if (e.value !== undefined) line += ` value=${q(clip(e.value, 40))}`;
   if (options !== undefined) line += ` (${options} options)`;
   const href = e.attributes.href;
-  if (href && !selfLink && (href.length <= TEXT_HREF || !name) && !(name && hrefSaysName(href, name))) line += ` href=${q(clip(href, TEXT_HREF))}`;
+  // A link with a name is identified by it; one without is identified by where it goes.
+  if (href && !name && !selfLink && !scriptLink(href)) line += ` href=${q(clip(href, TEXT_HREF))}`;
   if (e.states?.length) line += ` [${e.states.join(', ')}]`;
   if (e.hidden) line += ' [hidden]';
-  if (n?.occ) line += ' [covered]';
+  if (covered) line += ' [covered]';
   return line;
 }
 
@@ -287,7 +310,7 @@ export function renderOverview(src: OverviewSource, plan: OverviewPlan, ctx: Ove
     total += o.total + 1;
     const rows: OutlineElement[] = [];
     const body = layout.body;
-    lines.push('', '[OUTLINE - Page Structure]');
+    lines.push('', `[OUTLINE${o.truncated ? ` - ${o.found} found, showing ${o.rows.length}` : ''}]`);
     if (body) {
       rows.push({ id: `[${body.id}]`, tag: 'body', depth: 0, child_count: body.childCount, ref: body.id });
       lines.push(`[${body.id}] body`);
@@ -305,7 +328,7 @@ export function renderOverview(src: OverviewSource, plan: OverviewPlan, ctx: Ove
     for (const f of withControls.slice(0, 5)) lines.push(`  [iframe] f${f.id} ${shortHref(f.url, model.url, 50)}`);
     const rest = frames.length - Math.min(withControls.length, 5);
     const unread = frames.filter((f) => f.error).length;
-    if (rest > 0) lines.push(`  [iframes] ${rest} ${withControls.length ? 'more' : 'without controls'}${unread ? ` (${unread} not read: ${frames.find((f) => f.error)!.error})` : ''}`);
+    if (rest > 0) lines.push(`  [iframes] ${rest} ${withControls.length ? 'more' : 'without controls'}${unread ? ` (${unread} not read: ${shortReason(frames.find((f) => f.error)!.error!)})` : ''}`);
     shown += rows.length;
     if (o.truncated) truncated.push('outline');
     sections.outline = rows;
@@ -320,19 +343,19 @@ export function renderOverview(src: OverviewSource, plan: OverviewPlan, ctx: Ove
       if (r.kind === 'one') {
         const e = interactiveOf(r.node, model, ctx);
         rows.push(e);
-        body.push(interactiveLine(e, r.node, ctx.described.get(r.node.gid)?.options?.count, isSelfLink(r.node.href, model.url)));
+        body.push(interactiveLine(e, { attrs: r.node.attrs ?? {}, placeholder: r.node.placeholder, options: ctx.described.get(r.node.gid)?.options?.count, selfLink: isSelfLink(r.node.href, model.url), covered: r.node.occ }));
         elements++;
       } else if (r.kind === 'group') {
         const first = r.nodes[0];
         const names = r.nodes.map((n) => clip(n.name, 28));
-        const shape = displayShape(first.tag, first.attrs ?? {}, first.type).replace(/#[\w-]+$/, '');
+        const shape = groupShape(first);
         const g: GroupedInteractiveElement = {
           id: idRange(r.nodes.map((n) => n.gid)), group: selectorShape(first), count: r.nodes.length,
           selector_hints: (ctx.groupHints.get(first.gid) ?? []).map((h) => ctx.hintText(first.frame ? { ...h, frame: `f${first.frame}` } : h)),
           refs: r.nodes.map((n) => n.gid), type: interactiveType(first), names,
         };
         rows.push(g);
-        body.push(`${g.id} ${g.count} similar: ${shape} ${groupNames(names, GROUP_EXAMPLES)}`.trimEnd());
+        body.push(`${g.id} ${g.count} similar: ${shape} ${groupNames(r.nodes.map((n) => clip(shownName(n.name), 28)), GROUP_EXAMPLES)}`.trimEnd());
         elements += r.nodes.length;
       } else {
         const c = r.control;
@@ -344,11 +367,11 @@ export function renderOverview(src: OverviewSource, plan: OverviewPlan, ctx: Ove
           ...(c.name && { text: clip(c.name, 80) }),
         };
         rows.push(e);
-        body.push(interactiveLine(e, undefined, undefined).replace(/^(\[[^\]]+\]) \S+/, `$1 ${displayShape(c.tag, c.attrs)}`));
+        body.push(interactiveLine(e, { attrs: c.attrs, placeholder: c.attrs.placeholder }));
         elements++;
       }
     }
-    lines.push('', `[INTERACTIVES - ${p.found} found, showing ${elements}]`, ...body);
+    lines.push('', `[INTERACTIVES - ${p.found} found${elements < p.found ? `, showing ${elements}` : ''}]`, ...body);
     shown += elements;
     if (p.truncated) truncated.push('interactives');
     sections.interactives = rows;
@@ -360,7 +383,7 @@ export function renderOverview(src: OverviewSource, plan: OverviewPlan, ctx: Ove
       const length = ctx.lengths.get(r.ref) ?? r.text.length;
       return { id: `[${r.ref}]`, tag: r.tag, text: clip(r.text, 100), length, ref: r.ref };
     });
-    lines.push('', '[HEADINGS & TEXT]');
+    lines.push('', `[HEADINGS & TEXT${h.truncated ? ` - ${h.found} found, showing ${h.rows.length}` : ''}]`);
     for (const r of rows) lines.push(`${r.id} ${r.tag}: ${q(clip(r.text, r.tag === 'p' ? 80 : 100))}${r.tag === 'p' || r.length > r.text.length ? ` (${r.length} chars)` : ''}`);
     shown += rows.length;
     if (h.truncated) truncated.push('headings');

@@ -1,5 +1,5 @@
 // "N similar" grouping: siblings with the same parent, the same selector shape and the same role
-// collapse to one line (`[19,21,…,33] 8 similar: button.row-action "Edit" ×8`). Controls in the
+// collapse to one line (`[19,21,…,33] 8 similar: button.row-action "Edit"`). Controls in the
 // rows of one table or list count as siblings (the Edit button of every row); elsewhere only
 // near neighbours do. Names are kept where they differ. Pure: no page, no browser.
 import type { PageModel, PageNode } from '../pagemodel/page.js';
@@ -113,12 +113,13 @@ const quote = quotedPageText;
 const withoutNumbers = (s: string) => s.replace(/\d+([.,]\d+)*/g, '#');
 
 /**
- * The names of a group's members: `"Edit" ×6` when equal, `"Item 1" … "Item 6"` when they differ
- * only in their numbers, else up to `max` of them (the first ones and the last).
+ * The names of a group's members: `"Edit"` once when equal (the line says how many there are),
+ * `"Item 1" … "Item 6"` when they differ only in their numbers, else up to `max` of them (the first
+ * ones and the last).
  */
 export function groupNames(names: string[], max = 6): string {
   if (!names.length) return '';
-  if (names.every((n) => n === names[0])) return names[0] ? `${quote(names[0])} ×${names.length}` : '';
+  if (names.every((n) => n === names[0])) return names[0] ? quote(names[0]) : '';
   const pattern = withoutNumbers(names[0]);
   if (pattern.includes('#') && names.every((n) => withoutNumbers(n) === pattern)) return `${quote(names[0])} … ${quote(names[names.length - 1])}`;
   if (names.length <= max) return names.map(quote).join(', ');

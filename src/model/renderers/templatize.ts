@@ -7,7 +7,17 @@
 //   →  <template id="t1"><li class="p"><b>{{v1}}</b> <i>{{v2}}</i></li></template>
 //      <t1 v="Tea|$3"/><t1 v="Milk|$2"/>
 //
-// The rule that undoes it (untemplatize), exactly, byte for byte:
+// The rules that undo it (untemplatize), exactly, byte for byte, in this order:
+//  0. A dictionary `<template id="d">LINES</template>` may stand first of all. It is read up to the
+//     first `</template>` and removed; line N of LINES (split at each newline) is what every
+//     `&N;` (N decimal, as `&12;`) of the rest stands for, replaced in one pass before rule 1
+//     (a line holds no newline, no `<`, no `|` and no slot `{{vN}}`; it is not read again).
+//     An empty `<template id="d"></template>` replaces nothing (templatize writes it only when the
+//     document itself starts with `<template id="d">`). Templatize writes a dictionary only when
+//     nothing in the document already reads as `&N;` (serialized HTML writes a page's own `&` as
+//     `&amp;`), and only substrings of attribute values go into it (see valueDictionary.ts):
+//       <template id="d">https://cdn.example.com/img/
+//       ?w=400&amp;q=80</template><img src="&1;a.jpg&2;" srcset="&1;a.jpg&2; 1x, &1;a@2x.jpg&2; 2x">
 //  1. Definitions stand at the very start: each `<template id="tN">BODY</template>` is read and
 //     removed (BODY ends at the `</template>` that balances it). An empty `<template id="t0">
 //     </template>` ends the definitions early and is removed too (templatize writes it only when
@@ -26,8 +36,10 @@
 // whole, names templates after no tag the document uses, and only collapses elements it saw
 // closed, so untemplatize(templatize(x)) === x for every string x.
 
-/** A start tag's quoted attribute value, or a text node: the parts of a shape that may differ. */
-interface Hole { start: number; end: number }
+import { estimateTokens, tokens, type Hole } from './htmlTokens.js';
+import { readDictionary, writeDictionary } from './valueDictionary.js';
+
+export { estimateTokens };
 
 interface Elem {
   kind: 'element';
@@ -45,116 +57,7 @@ interface Leaf { kind: 'text' | 'opaque'; start: number; end: number }
 type Child = Elem | Leaf;
 
 const VOID = new Set(['area', 'base', 'br', 'col', 'embed', 'hr', 'img', 'input', 'link', 'meta', 'source', 'track', 'wbr', 'param', 'keygen']);
-// Elements whose content is text up to their end tag, whatever it looks like.
-const RAW_TEXT = new Set(['script', 'style', 'xmp', 'noembed', 'noframes', 'textarea', 'title', 'plaintext']);
 const DEFINITION = /^<template id="(a|[ta]\d+)">/;
-
-interface Token {
-  type: 'open' | 'close' | 'text' | 'opaque';
-  name: string;
-  start: number;
-  end: number;
-  selfClosing: boolean;
-  /** Quoted attribute values (open tags). */
-  values: Hole[];
-  /** Attribute name → value range (open tags). */
-  attrs: Map<string, Hole>;
-  /** Attributes written without a value, by the range of their name (open tags). */
-  bare: Array<{ name: string } & Hole>;
-  /** Attributes written with a value, from their name to the end of the value (closing quote included). */
-  valued: Hole[];
-}
-
-/** Splits HTML into tags and text; a `<` that starts no tag is text. Never throws. */
-function* tokens(s: string, from = 0): Generator<Token> {
-  let pos = from;
-  let raw: string | null = null;
-  const text = (start: number, end: number): Token => ({ type: 'text', name: '', start, end, selfClosing: false, values: [], attrs: new Map(), bare: [], valued: [] });
-  while (pos < s.length) {
-    if (raw) {
-      // Inside a raw-text element: everything up to its end tag is one text.
-      const close = s.toLowerCase().indexOf(`</${raw}`, pos);
-      const end = close < 0 ? s.length : close;
-      if (end > pos) yield text(pos, end);
-      pos = end;
-      raw = null;
-      continue;
-    }
-    if (s[pos] !== '<') {
-      const next = s.indexOf('<', pos + 1);
-      const end = next < 0 ? s.length : next;
-      yield text(pos, end);
-      pos = end;
-      continue;
-    }
-    if (s.startsWith('<!--', pos)) {
-      const close = s.indexOf('-->', pos + 4);
-      const end = close < 0 ? s.length : close + 3;
-      yield { ...text(pos, end), type: 'opaque' };
-      pos = end;
-      continue;
-    }
-    const closing = s[pos + 1] === '/';
-    const nameStart = pos + (closing ? 2 : 1);
-    if (!/[A-Za-z]/.test(s[nameStart] ?? '')) {
-      if (s[pos + 1] === '!' || s[pos + 1] === '?') {
-        const close = s.indexOf('>', pos);
-        const end = close < 0 ? s.length : close + 1;
-        yield { ...text(pos, end), type: 'opaque' };
-        pos = end;
-        continue;
-      }
-      // A lone "<" is text; join it with what follows.
-      const next = s.indexOf('<', pos + 1);
-      const end = next < 0 ? s.length : next;
-      yield text(pos, end);
-      pos = end;
-      continue;
-    }
-    let i = nameStart;
-    while (i < s.length && !/[\s/>]/.test(s[i])) i++;
-    const name = s.slice(nameStart, i).toLowerCase();
-    const values: Hole[] = [];
-    const attrs = new Map<string, Hole>();
-    const bare: Token['bare'] = [];
-    const valued: Hole[] = [];
-    let selfClosing = false;
-    // Attributes: name, optional = and a quoted or bare value; quotes may hold ">".
-    while (i < s.length && s[i] !== '>') {
-      if (s[i] === '/' && s[i + 1] === '>') { selfClosing = true; i++; break; }
-      if (/[\s/]/.test(s[i])) { i++; continue; }
-      const attrStart = i;
-      while (i < s.length && !/[\s/>=]/.test(s[i])) i++;
-      if (i === attrStart) i++; // a stray "=": skip it
-      const attrName = s.slice(attrStart, i);
-      let j = i;
-      while (j < s.length && /\s/.test(s[j])) j++;
-      if (s[j] !== '=') { if (attrName) bare.push({ name: attrName, start: attrStart, end: i }); continue; }
-      j++;
-      while (j < s.length && /\s/.test(s[j])) j++;
-      const q = s[j];
-      if (q === '"' || q === "'") {
-        const close = s.indexOf(q, j + 1);
-        const end = close < 0 ? s.length : close;
-        const hole = { start: j + 1, end };
-        values.push(hole);
-        attrs.set(attrName, hole);
-        i = close < 0 ? s.length : close + 1;
-        if (close >= 0) valued.push({ start: attrStart, end: i });
-      } else {
-        const valueStart = j;
-        while (j < s.length && !/[\s>]/.test(s[j])) j++;
-        attrs.set(attrName, { start: valueStart, end: j });
-        if (j > valueStart) valued.push({ start: attrStart, end: j });
-        i = j;
-      }
-    }
-    const end = Math.min(s.length, i + 1);
-    yield { type: closing ? 'close' : 'open', name, start: pos, end, selfClosing, values: closing ? [] : values, attrs, bare: closing ? [] : bare, valued: closing ? [] : valued };
-    if (!closing && !selfClosing && RAW_TEXT.has(name)) raw = name;
-    pos = end;
-  }
-}
 
 /** The element tree of an HTML string, with source ranges; unbalanced markup is kept, not fixed. */
 function parse(s: string): { roots: Child[]; tagNames: Set<string> } {
@@ -219,15 +122,6 @@ export interface TemplatizeResult {
   instances: number;
 }
 
-/**
- * A tokenizer-free estimate of o200k tokens (words with their leading space, up to three digits,
- * runs of white space, up to three other characters), within about 20% on HTML. Deterministic, so
- * that templatize gives the same answer everywhere.
- */
-export function estimateTokens(s: string): number {
-  return s.match(/ ?[A-Za-z]+|\d{1,3}|\s+|[^\sA-Za-z\d]{1,3}/g)?.length ?? 0;
-}
-
 const MIN_COMMON_END = 3;
 
 /**
@@ -263,7 +157,8 @@ export function templatize(input: string, opts: { minRun?: number } = {}): Templ
   // orders satisfy the rules at the top, and the cheaper one is kept.
   const runsFirst = pack(input, minRun, true);
   const shapesFirst = pack(input, minRun, false);
-  return estimateTokens(runsFirst.html) < estimateTokens(shapesFirst.html) ? runsFirst : shapesFirst;
+  const packed = estimateTokens(runsFirst.html) < estimateTokens(shapesFirst.html) ? runsFirst : shapesFirst;
+  return { ...packed, html: writeDictionary(packed.html) };
 }
 
 /** Templatize with rule 3 applied before the shapes are found (`runsFirst`) or after. */
@@ -507,7 +402,8 @@ function readsBack(definition: string, bodyStart: number): boolean {
 }
 
 /** The inverse of templatize(): the rule at the top of this file. */
-export function untemplatize(html: string): string {
+export function untemplatize(packed: string): string {
+  const html = readDictionary(packed);
   const defs = new Map<string, string>();
   const runs = new Map<string, string>();
   let pos = 0;

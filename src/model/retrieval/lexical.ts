@@ -18,6 +18,8 @@ const PHRASES: Array<[RegExp, string]> = [
   [/\b(?:zip|post(?:al)?)\s*code\b|\bpostcode\b/g, ' zip '],
   [/\b(?:phone|telephone|mobile|cell)\s+(?:number|no)\b/g, ' phone '],
   [/\bcheck[-\s]?out\b/g, ' checkout '],
+  // A "dialog box" is a dialog: "box" would otherwise ask for a text field or a checkbox.
+  [/\bdialog\s+box(?:es)?\b/g, ' dialog '],
   [/\bwish[-\s]?list\b/g, ' wishlist '],
   [/\bhow\s+much\b/g, ' price '],
   [/\bweb\s*site\b/g, ' website '],
@@ -79,6 +81,8 @@ const RELATED: Record<string, string[]> = {
   search: ['go', 'submit'],
   delete: ['x'],
   close: ['x'],
+  // The "×" of a dialog's title bar is called "x" by whoever describes it; its name is "Close".
+  x: ['close'],
   fullname: ['name'],
   firstname: ['name'],
   lastname: ['name'],

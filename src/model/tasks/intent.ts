@@ -174,6 +174,14 @@ export function parseIntent(instruction: string): Intent {
     rest = rest.replace(/\b(?:up|down|left|right|to\s+the\s+(?:top|bottom)|top|bottom|the\s+page|page)\b/g, ' ');
   }
 
+  // "Type "KENDA" in all lower case letters into Code": how the value is to be written, not where.
+  const letterCase = /\s*\b(?:in\s+)?(?:all\s+)?(lower|upper)[\s-]?case(?:\s+(?:letters|characters))?\b/;
+  const caseWords = verb === 'type' && value !== undefined ? letterCase.exec(rest) : null;
+  if (caseWords) {
+    value = caseWords[1] === 'lower' ? value!.toLowerCase() : value!.toUpperCase();
+    rest = rest.replace(letterCase, ' ');
+  }
+
   // "add the Dell monitor to the cart": the control is "add to cart"; the product names its card.
   const toList = /^(add|put|move|save)\s+(.+?)\s+to\s+(?:the\s+|my\s+|your\s+)?(cart|basket|bag|trolley|wish\s*list|favou?rites|order)\b(.*)$/.exec(rest);
   if (toList && verb === 'click') {
@@ -202,7 +210,15 @@ function asWritten(lowered: string, original: string): string {
 
 /** Puts quoted text back in place of its marker (the value's quote is not part of the target). */
 function unmark(s: string, quotes: Array<{ text: string }>, firstIsValue: boolean): string {
-  return s.replace(/\u0000(\d+)\u0001/g, (_, i) => (firstIsValue && i === '0' ? ' ' : ` ${quotes[Number(i)].text} `));
+  return s.replace(/\u0000(\d+)\u0001/g, (_, i) => (firstIsValue && i === '0' ? ' ' : ` ${glyphWord(quotes[Number(i)].text)} `));
+}
+
+/**
+ * A button written as a glyph is named by what it does: the "x" (×, ✕) of a dialog or a banner is
+ * its Close button (named "Close" by its label, its title or its hidden text), whatever the glyph.
+ */
+function glyphWord(quote: string): string {
+  return /^\s*[x×✕✖]\s*$/i.test(quote) ? 'close' : quote;
 }
 
 function finish(p: { verb: Verb; explicitVerb: boolean; value?: string; rest: string; within: string; direction?: Intent['direction'] }): Intent {

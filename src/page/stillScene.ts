@@ -1,0 +1,25 @@
+// Whether the page can look different from the last read although nothing changed that the
+// change tracking (changes.ts) or the kept boxes (liveWalk.ts) show. What an element covers is
+// decided by the whole rendered page, not by the element alone: it can be taken from the last
+// read only when the page as a whole provably looks the same (issue 21: occlusion only when
+// something that could cover or uncover changed).
+//
+// Besides mutations, state events, style sheets and the kept boxes, the page moves when it
+// scrolls or when anything animates (CSS animations and transitions, or script-driven Web
+// Animations, whose time a script can set with no mutation): any animation at all, running,
+// paused or holding its end state, makes the page count as moving.
+
+let lastView = '';
+
+/**
+ * Called once per stored read: true when `noted` (nothing changed, changes.ts `still`) and
+ * `moved` (a kept box or clip differs) allow it and neither the page's scroll nor any animation can
+ * have moved anything since the previous stored read.
+ */
+export function sceneStill(doc: Document, noted: boolean, moved: boolean): boolean {
+  const view = `${window.scrollX},${window.scrollY},${window.innerWidth},${window.innerHeight},${window.devicePixelRatio}`;
+  const sameView = view === lastView;
+  lastView = view;
+  if (!noted || moved || !sameView) return false;
+  return doc.getAnimations().length === 0;
+}
