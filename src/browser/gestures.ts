@@ -4,8 +4,9 @@
 // the page's own included, without wrapping addEventListener in the page (which its scripts
 // could see) and without any per-element cost in the walk. It costs a few to tens of ms on a
 // large page, so hosts run it when they read a page anew (after a navigation, on a snapshot),
-// not before every delta. Not seen: listeners inside shadow trees and on the elements that hold
-// an iframe or a shadow host (see gestureRoots in src/page/gestures.ts for why).
+// not before every delta. Shadow trees are read from the inside (their subtrees are roots of
+// their own). Not seen: listeners on the elements that hold an iframe or a shadow host, and on
+// shadow hosts themselves (see gestureRoots in src/page/gestures.ts for why).
 import type { LensCore } from './core.js';
 import { describeFailure } from './frames.js';
 import type { Target } from './target.js';

@@ -3,13 +3,15 @@
 // viewport coordinates. A check that cannot be made refuses the press: "could not tell whether it
 // is covered" is never read as "not covered".
 import type { Cover } from '../model/contracts/engine.js';
+import type { Box } from '../model/contracts/schema.js';
 import type { HostElement, HostFrame } from '../model/contracts/host.js';
 import { controlHint, coveredReason } from '../model/acting/cover.js';
 import { innerControlAdvice } from '../model/pagemodel/page.js';
 import type { ActHost } from './port.js';
 
 export type Located =
-  | { ok: true; x: number; y: number }
+  /** `box`: the element's box in its frame, where the engine measured it (the press lands inside it). */
+  | { ok: true; x: number; y: number; box?: Box }
   /** Real input cannot reach the element; a script may. */
   | { ok: false; code: 'UNREACHABLE'; reason: string }
   | { ok: false; code: 'NOT_ACTIONABLE' | 'COVERED'; reason: string };
@@ -31,14 +33,14 @@ export async function locate(host: ActHost, el: HostElement, opts: { allowDisabl
     }
     return { ok: false, code: p.code, reason: `${gid} ${p.reason}${p.cover ? controlHint(p.cover, frame.ordinal) : ''}` };
   }
-  if (frame.ordinal === 0) return { ok: true, x: p.point[0], y: p.point[1] };
+  if (frame.ordinal === 0) return { ok: true, x: p.point[0], y: p.point[1], box: p.box };
   // Scrolling inside the frame may scroll its ancestors too, a moment later: lay the frames out afresh.
   let placed = await place(host, el, p.point);
   if (!placed.ok && placed.code === 'UNREACHABLE') {
     await new Promise((r) => setTimeout(r, 100));
     placed = await place(host, el, p.point);
   }
-  return placed;
+  return placed.ok ? { ...placed, box: p.box } : placed;
 }
 
 /** The frame and its ancestors, innermost first, as this layout has them. */

@@ -8,7 +8,7 @@ import { PagelensError } from '../model/contracts/errors.js';
 import type { HostElement } from '../model/contracts/host.js';
 import { parseChord } from '../model/contracts/keys.js';
 import type { ActionMethod } from '../model/contracts/outcome.js';
-import { planToggle, toggleMissed } from '../model/acting/toggle.js';
+import { planToggle, toggleMissed, unaimedPress } from '../model/acting/toggle.js';
 import { globalId } from '../model/pagemodel/page.js';
 import { locate, reach } from './locate.js';
 import type { ActHost, Navigation } from './port.js';
@@ -70,7 +70,8 @@ export async function perform(host: ActHost, action: Action, el: HostElement | u
       else if (!at || at.code === 'UNREACHABLE') { await clickByScript(host, e, 1, at?.reason ?? 'no trusted input'); method = 'js'; } else throw refuse(at.code, at.reason);
       const missed = toggleMissed(gid, plan.want, await checkedAfterClick(host, e));
       if (missed) throw refuse('NOT_ACTIONABLE', missed);
-      return { method, detail: `${plan.want ? 'checked' : 'unchecked'} ${gid}` };
+      const unaimed = at?.ok ? unaimedPress(gid, at.box) : null;
+      return { method, detail: `${plan.want ? 'checked' : 'unchecked'} ${gid}`, ...(unaimed && { warnings: [unaimed] }) };
     }
     case 'press': {
       const chord = parseChord(action.keys);

@@ -4,6 +4,7 @@
 import type { Box } from '../model/contracts/schema.js';
 import type { Cover, ElementState, FindResult, OkReason, OptionList, PrepareResult, ScrollResult, SelectResult, SetValueResult, TextEntry } from '../model/contracts/engine.js';
 import { isInteractiveByMarkup, scrollOverflow } from './interactive.js';
+import { labelsFor } from './labels.js';
 import { nameOf } from './names.js';
 import { roleOf } from './roles.js';
 import { rowNameOf } from './rows.js';
@@ -24,7 +25,7 @@ export function prepare(el: Element, opts: { allowDisabled?: boolean; nearest?: 
   }
   const vw = window.innerWidth, vh = window.innerHeight;
   if (!fullyInside(box, vw, vh)) {
-    const anchor = el.checkVisibility() ? el : ((el as HTMLInputElement).labels?.[0] ?? el);
+    const anchor = el.checkVisibility() ? el : (labelsFor(el)[0] ?? el);
     // In a child frame, scrolling propagates to the ancestors asynchronously: move them as little as possible.
     const where = opts.nearest ? 'nearest' : 'center';
     anchor.scrollIntoView({ block: where, inline: where, behavior: 'instant' });
@@ -97,8 +98,8 @@ function nestedControl(hit: Element, el: Element): Element | null {
 
 function reaches(hit: Element, el: Element): boolean {
   if (composedContains(el, hit)) return true;
-  const label = hit.closest('label') as HTMLLabelElement | null;
-  return !!label && label.control === el;
+  const label = hit.closest('label');
+  return !!label && labelsFor(el).includes(label);
 }
 
 export function coverText(c: Cover): string {
@@ -145,6 +146,15 @@ function fullyInside(box: Box, vw: number, vh: number): boolean {
   return x >= 0 && y >= 0 && x + Math.min(w, vw) <= vw && y + Math.min(h, vh) <= vh;
 }
 
+/** The element's name, nameless controls named by their row, and its name with its row's identity. */
+function named(el: Element, role: string): { name: string; inRow?: string } {
+  if (!el.isConnected) return { name: '' };
+  const own = nameOf(el, role);
+  if (!own) return { name: rowNameOf(el, role, isInteractiveByMarkup) };
+  const inRow = rowNameOf(el, role, isInteractiveByMarkup, own);
+  return inRow ? { name: own, inRow } : { name: own };
+}
+
 export function elementState(el: Element): ElementState {
   const role = el.isConnected ? roleOf(el, false) : '';
   const raw = rawValue(el);
@@ -155,7 +165,7 @@ export function elementState(el: Element): ElementState {
     tag: el.tagName.toLowerCase(),
     type: el instanceof HTMLInputElement ? el.type : null,
     role,
-    name: el.isConnected ? nameOf(el, role) || rowNameOf(el, role, isInteractiveByMarkup) : '',
+    ...named(el, role),
     value: raw === null ? null : isSecretField(el) ? REDACTED : short(raw, 100),
     valueKey: raw === null ? null : fingerprint(raw),
     checked: checkedOf(el),

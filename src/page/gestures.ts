@@ -13,23 +13,28 @@ const FRAMES = 'iframe,frame,object,embed';
  * The largest subtrees the host may ask Chromium for listeners with `pierce` (which descends into
  * shadow roots and frames): none that holds a frame or a shadow host. Entering a closed shadow
  * root that way left Chromium 156's page unable to answer any command after a later navigation
- * back (15 s CDP timeouts); frames have their own pass. The elements on the way down (html, body,
- * wrappers) and shadow trees are left out: a known gap, said in src/browser/gestures.ts.
+ * back (15 s CDP timeouts); frames have their own pass. Shadow trees (open, and closed ones the
+ * engine was handed) are entered here instead, one level at a time, so that the listeners of a
+ * component's insides (a to-do's double-click to edit) are found without CDP crossing a shadow
+ * boundary. The elements on the way down (html, body, wrappers, the shadow hosts themselves) are
+ * left out: a known gap, said in src/browser/gestures.ts.
  */
 export function gestureRoots(): Element[] {
   const out: Element[] = [];
-  const blocked = (el: Element) => el.matches(FRAMES) || !!shadowRootOf(el);
   const holdsBlocked = (el: Element): boolean => {
-    if (el.querySelector(FRAMES)) return true;
+    if (shadowRootOf(el) || el.querySelector(FRAMES)) return true;
     for (const d of el.querySelectorAll('*')) if (shadowRootOf(d)) return true;
     return false;
   };
   const visit = (el: Element): void => {
+    if (el.matches(FRAMES)) return;
     if (!holdsBlocked(el)) { out.push(el); return; }
-    for (const c of Array.from(el.children)) if (!blocked(c)) visit(c);
+    for (const c of Array.from(el.children)) visit(c);
+    const shadow = shadowRootOf(el);
+    if (shadow) for (const c of Array.from(shadow.children)) visit(c);
   };
   const root = document.documentElement;
-  if (root && !blocked(root)) visit(root);
+  if (root) visit(root);
   return out;
 }
 

@@ -1,6 +1,7 @@
 import { INTERACTIVE_ROLES } from '../model/pagemodel/roles.js';
 import { roleFor } from './accname.js';
 import { hasGestureListener } from './gestures.js';
+import { controlOfLabel } from './labels.js';
 
 const NATIVE_CONTROLS = new Set(['BUTTON', 'SELECT', 'TEXTAREA', 'SUMMARY']);
 const REAL_CONTROLS = 'a[href],button,input:not([type=hidden]),select,textarea,[role=button],[role=link],[onclick]';
@@ -44,8 +45,8 @@ function reactsByAttribute(el: Element): boolean {
 export function looksClickable(el: Element, cursor: string, parentCursor: string): boolean {
   if (cursor !== 'pointer' || parentCursor === 'pointer') return false;
   const tag = el.tagName;
-  // A label forwards clicks to its control, which is tagged itself.
-  if (tag === 'LABEL' && (el as HTMLLabelElement).control) return false;
+  // A label forwards clicks to its control (or stands in for it), which is tagged itself.
+  if (tag === 'LABEL' && controlOfLabel(el as HTMLLabelElement)) return false;
   if (tag === 'BODY' || tag === 'HTML') return false;
   // A styled wrapper around a real control (a card around its link) is not a second target.
   return !el.querySelector(REAL_CONTROLS);

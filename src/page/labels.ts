@@ -43,3 +43,29 @@ export function withLabelIndex<T>(fn: () => T): T {
     PROTOTYPES.forEach((p, i) => { const native = NATIVE[i]; if (native) Object.defineProperty(p, 'labels', native); });
   }
 }
+
+/**
+ * The labels a person clicks to operate a control: those bound to it, else a label right beside it
+ * that is bound to nothing (its `for` names an id no element has, the classic to-do's "toggle
+ * all"): the name hunt reads that label's text as the control's name, and the page listens on it.
+ */
+export function labelsFor(el: Element): HTMLLabelElement[] {
+  const bound = (el as HTMLInputElement).labels;
+  if (bound?.length) return Array.from(bound);
+  // Only a box to tick is paired so: beside a text field, a label bound to nothing is a hint.
+  const type = el.tagName === 'INPUT' ? (el as HTMLInputElement).type : '';
+  if (type !== 'checkbox' && type !== 'radio') return [];
+  for (const sib of [el.nextElementSibling, el.previousElementSibling]) {
+    if (sib?.tagName === 'LABEL' && !(sib as HTMLLabelElement).control) return [sib as HTMLLabelElement];
+  }
+  return [];
+}
+
+/** The control a label is bound to, or the one beside it that labelsFor() pairs it with. */
+export function controlOfLabel(label: HTMLLabelElement): Element | null {
+  if (label.control) return label.control;
+  for (const sib of [label.previousElementSibling, label.nextElementSibling]) {
+    if (sib?.tagName === 'INPUT' && labelsFor(sib).includes(label)) return sib;
+  }
+  return null;
+}

@@ -3,6 +3,7 @@
 // and its identifying text becomes an `item` node with an ID of its own, so that an agent can
 // tell rows apart and act on the text itself (double-click to edit, hover to reveal a button).
 import { clean } from './names.js';
+import { roleOf } from './roles.js';
 import { AMOUNT } from '../model/retrieval/money.js';
 
 const MAX_CLIMB = 6;
@@ -44,7 +45,7 @@ const keptRows = new WeakMap<Element, { read: number; controls: number; row: Row
 
 /** Finds the rows around controls, sharing per-parent sibling counts across one read. */
 export class RowFinder {
-  private readonly counts = new Map<Element | ShadowRoot, Map<string, number>>();
+  private readonly counts = new Map<ParentNode, Map<string, number>>();
   private readonly rows = new Map<Element, Row | null>();
 
   constructor(private readonly isControl: (el: Element) => boolean, private readonly memory?: RowMemory) {}
@@ -56,11 +57,12 @@ export class RowFinder {
   rowOf(el: Element): Element | null {
     let a: Element = el;
     for (let depth = 0; depth < MAX_CLIMB; depth++) {
-      const parent = a.parentElement;
+      // A component's row sits at the top of its shadow tree: climb out to its host.
+      const parent = a.parentElement ?? (a.parentNode instanceof ShadowRoot ? a.parentNode.host : null);
       if (!parent || STOP_TAGS.has(parent.tagName) || STOP_TAGS.has(a.tagName)) return null;
       if (a !== el) {
         const role = a.getAttribute('role');
-        if (ROW_TAGS.has(a.tagName) || (role && ROW_ROLES.has(role))) { if (this.alike(a, parent) >= 2) return a; } else if (BLOCK_TAGS.has(a.tagName) && !role && this.alike(a, parent) >= MIN_ALIKE_BLOCKS && !a.closest('form,fieldset')) return a;
+        if (ROW_TAGS.has(a.tagName) || (role && ROW_ROLES.has(role))) { if (this.alike(a) >= 2) return a; } else if (BLOCK_TAGS.has(a.tagName) && !role && this.alike(a) >= MIN_ALIKE_BLOCKS && !a.closest('form,fieldset')) return a;
       }
       a = parent;
     }
@@ -90,7 +92,19 @@ export class RowFinder {
     return r;
   }
 
-  private alike(a: Element, parent: Element): number {
+  /**
+   * How many siblings are built like `a`. A component renders one row per instance, alone in its
+   * shadow tree (`<todo-item>` → `#shadow-root` → `<li>`): there the instances are the siblings.
+   */
+  private alike(a: Element): number {
+    const parent = a.parentNode as ParentNode | null;
+    if (!parent) return 0;
+    const n = this.alikeIn(a, parent);
+    const host = parent instanceof ShadowRoot ? parent.host : null;
+    return n === 1 && host?.parentNode ? this.alikeIn(host, host.parentNode as ParentNode) : n;
+  }
+
+  private alikeIn(a: Element, parent: ParentNode): number {
     let bySig = this.counts.get(parent);
     if (!bySig) {
       bySig = new Map();
@@ -114,17 +128,33 @@ function signature(el: Element): string {
  * control nor inside one: the to-do's label, the card's product name, the row's first cell.
  */
 function titleOf(row: Element, isControl: (el: Element) => boolean): Element | null {
-  const skip = (n: Element) => isControl(n) || (n.tagName === 'LABEL' && onlyNamesItsControl(n as HTMLLabelElement, row, isControl));
+  const skip = (n: Element) => (isControl(n) && !isTextTarget(n)) || (n.tagName === 'LABEL' && onlyNamesItsControl(n as HTMLLabelElement, row, isControl));
   const walker = row.ownerDocument.createTreeWalker(row, NodeFilter.SHOW_ELEMENT, {
     acceptNode: (n) => (skip(n as Element) ? NodeFilter.FILTER_REJECT : NodeFilter.FILTER_ACCEPT),
   });
   let seen = 0;
   for (let n = walker.nextNode() as Element | null; n && seen < 300; n = walker.nextNode() as Element | null, seen++) {
     if (/^(SCRIPT|STYLE|TEMPLATE|SVG|svg)$/.test(n.tagName)) continue;
-    if (!isTitleText(ownText(n)) || !n.checkVisibility({ checkVisibilityCSS: true })) continue;
+    if (!isTitleText(ownText(n)) || !n.checkVisibility({ checkVisibilityCSS: true }) || visuallyHidden(n)) continue;
     return n;
   }
   return null;
+}
+
+/**
+ * Text that is a target of its own and nothing more (a span that listens for clicks or double
+ * clicks, a focusable text): what a person reads as the row and acts on, so it is the row's text.
+ */
+export function isTextTarget(el: Element): boolean {
+  return isTitleText(ownText(el)) && roleOf(el, false) === 'clickable' && !el.querySelector(REAL_CONTROLS);
+}
+
+const REAL_CONTROLS = 'a[href],button,input,select,textarea,[role],[tabindex]';
+
+/** The "visually hidden" idiom (a 1px clipped box): text for screen readers, not what a reader sees. */
+function visuallyHidden(el: Element): boolean {
+  const r = el.getBoundingClientRect();
+  return r.width <= 2 || r.height <= 2;
 }
 
 // Handlers written on the element itself: the text does something of its own.
@@ -155,20 +185,21 @@ const ROLE_WORDS: Record<string, string> = {
 };
 
 /**
- * A control with no name of its own inside a row takes the row's identity, so that a reader
- * never pairs it with the row above or below: `Toggle · feed the cat`.
+ * A control with no name of its own inside a row, or with a name every row's control shares,
+ * takes the row's identity, so that a reader never pairs it with the row above or below:
+ * `Toggle · feed the cat`, `Toggle Todo · feed the cat`.
  */
-export function nameInRow(role: string, rowName: string): string {
-  const word = ROLE_WORDS[role] ?? role.charAt(0).toUpperCase() + role.slice(1);
+export function nameInRow(role: string, rowName: string, ownName = ''): string {
+  const word = ownName || ROLE_WORDS[role] || role.charAt(0).toUpperCase() + role.slice(1);
   return `${word} · ${rowName}`;
 }
 
 /** nameInRow() for one element, finding its row afresh (an action checking the name it was shown). */
-export function rowNameOf(el: Element, role: string, isControl: (el: Element) => boolean): string {
+export function rowNameOf(el: Element, role: string, isControl: (el: Element) => boolean, ownName = ''): string {
   const finder = new RowFinder(isControl);
   const row = finder.rowOf(el);
   const described = row ? finder.describe(row, [el]) : null;
-  return described?.name ? nameInRow(role, described.name) : '';
+  return described?.name ? nameInRow(role, described.name, ownName) : '';
 }
 
 /** Words, not just a price or a symbol. */

@@ -3,7 +3,7 @@ import { DOC } from './document.js';
 import { isInteractiveByMarkup } from './interactive.js';
 import { nameInRow, RowFinder, type Row, type RowMemory } from './rows.js';
 import { headingLevel, structName, structureOf, tableRows } from './structure.js';
-import { describeNameSince, forgetName } from './names.js';
+import { clean, describeNameSince, forgetName } from './names.js';
 import { beginRead, type Freshness } from './changes.js';
 import { roleOf } from './roles.js';
 import { composedParent, deepActiveElement, shadowRootOf } from './shadow.js';
@@ -363,6 +363,8 @@ function addRows(
   const out: RawNode[] = [];
   const placed = new Set<Element>();
   const rowIndex = new Map<Element, number>();
+  const shared = sharedNames(nodes, rowOf, finder, members);
+  const itemFor = new Set<Element>();
   nodes.forEach((node, i) => {
     const rowEl = rowOf[i];
     const row = rowEl ? finder.describe(rowEl, members.get(rowEl)!) : null;
@@ -379,9 +381,12 @@ function addRows(
       if (item) {
         if (opts.structure && rowIndex.has(rowEl)) item.ctx = rowIndex.get(rowEl);
         out.push(item);
+        if (row.title) itemFor.add(row.title);
       }
     }
-    if (row?.name && !node.name && node.role !== 'region') node.name = nameInRow(node.role, row.name);
+    // Text that is a target of its own is the row's item: listed once, where the row begins.
+    if (itemFor.has(elements[i])) return;
+    if (row?.name && node.role !== 'region' && (!node.name || (shared.has(sharedKey(node)) && !showsItsName(elements[i], node.name)))) node.name = nameInRow(node.role, row.name, node.name);
     if (rowEl && rowIndex.has(rowEl)) {
       const r = rowIndex.get(rowEl)!;
       if (node.ctx === structure[r].parent) node.ctx = r;
@@ -389,6 +394,30 @@ function addRows(
     out.push(node);
   });
   return out;
+}
+
+const sharedKey = (n: RawNode) => `${n.role}\u0000${n.name}`;
+
+/**
+ * The names that controls in two or more rows share ("Toggle Todo" on every to-do): no identity,
+ * so such a control takes its row's too, unless it shows that name as its own text (an "Add to
+ * cart" button on every card is read with the card it sits in, as a person reads it).
+ */
+function sharedNames(nodes: RawNode[], rowOf: Array<Element | null>, finder: RowFinder, members: Map<Element, Element[]>): Set<string> {
+  const rowsByName = new Map<string, Set<Element>>();
+  nodes.forEach((n, i) => {
+    const rowEl = rowOf[i];
+    if (!n.name || !rowEl || !finder.describe(rowEl, members.get(rowEl)!)?.name) return;
+    const key = sharedKey(n);
+    const rows = rowsByName.get(key) ?? new Set();
+    rows.add(rowEl);
+    rowsByName.set(key, rows);
+  });
+  return new Set([...rowsByName].filter(([, rows]) => rows.size >= 2).map(([key]) => key));
+}
+
+function showsItsName(el: Element, name: string): boolean {
+  return clean((el as HTMLElement).innerText ?? el.textContent) === name;
 }
 
 /** The row's identifying text as a node; a card whose name is its link gets the link's name. */

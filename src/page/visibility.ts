@@ -1,4 +1,5 @@
 import type { Box } from '../model/contracts/schema.js';
+import { labelsFor } from './labels.js';
 import { composedContains, deepElementFromPoint } from './shadow.js';
 
 const VISIBILITY_CHECK = { checkOpacity: true, checkVisibilityCSS: true } as const;
@@ -39,13 +40,14 @@ function transparentTarget(el: Element): boolean {
 
 /**
  * Styled checkboxes and radios hide the real input and show its label instead: the label is
- * where a person clicks, so it lends the input its box.
+ * where a person clicks (and, when it is bound to nothing, the only thing the page listens on),
+ * so it lends the input its box.
  */
 function proxyBox(el: Element): Box | null {
   if (el.tagName !== 'INPUT') return null;
   const type = (el as HTMLInputElement).type;
   if (type !== 'checkbox' && type !== 'radio' && type !== 'file') return null;
-  for (const label of Array.from((el as HTMLInputElement).labels ?? [])) {
+  for (const label of labelsFor(el)) {
     if (!label.checkVisibility(VISIBILITY_CHECK)) continue;
     const r = label.getBoundingClientRect();
     if (r.width >= 1 && r.height >= 1) return [round(r.x), round(r.y), round(r.width), round(r.height)];
@@ -93,9 +95,8 @@ export function isOccluded(el: Element, box: Box, doc: Document, width: number, 
     if (!hit) continue;
     tested = true;
     if (composedContains(el, hit) || composedContains(hit, el)) return false;
-    if (hit.tagName === 'LABEL' && (hit as HTMLLabelElement).control === el) return false;
     const label = hit.closest('label');
-    if (label && (label as HTMLLabelElement).control === el) return false;
+    if (label && labelsFor(el).includes(label)) return false;
   }
   return tested ? true : undefined;
 }

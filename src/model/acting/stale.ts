@@ -4,8 +4,8 @@
 // label (numbers aside: live counters), is refused with STALE_ID.
 import { sameLabelIgnoringCounts, stillShows } from './ghost.js';
 
-/** What the element was when the snapshot handed its ID out, and what it is now. */
-export interface Seen { role: string; name: string }
+/** What the element was when the snapshot handed its ID out, and what it is now (`inRow`: its name with its row's). */
+export interface Seen { role: string; name: string; inRow?: string }
 
 /** Why acting on `gid` would act on something else than the caller saw; null when it still is what was seen. */
 export function staleReason(gid: string, known: Seen, now: Seen): string | null {
@@ -14,6 +14,8 @@ export function staleReason(gid: string, known: Seen, now: Seen): string | null 
     return stillShows(now.name, known.name) ? null
       : `${gid} no longer shows "${known.name}" (it shows "${now.name}"): the row changed. Take a new snapshot.`;
   }
-  if (now.role === known.role && sameLabelIgnoringCounts(now.name, known.name)) return null;
+  // A name every row's control shares was listed with the row's identity: that row must still hold it.
+  const names = now.inRow ? [now.name, now.inRow] : [now.name];
+  if (now.role === known.role && names.some((n) => sameLabelIgnoringCounts(n, known.name))) return null;
   return `${gid} is now ${now.role} "${now.name}", not the ${known.role} "${known.name}" of the last snapshot: the page changed. Take a new snapshot.`;
 }

@@ -18,3 +18,13 @@ export function planToggle(gid: string, type: 'check' | 'uncheck' | 'toggle', be
 export function toggleMissed(gid: string, want: boolean, after: Checked | null): string | null {
   return after === want ? null : `clicked ${gid}, but it is still ${after === true ? 'checked' : after === 'mixed' ? 'mixed' : 'unchecked'}`;
 }
+
+/**
+ * A press on a control no person can aim at (the "visually hidden" idiom: a box of 2 px or less,
+ * with no label to click instead) reaches the control, but a page that listens where a person
+ * clicks may not see it: the control's own state is all the check saw, and the result says so.
+ */
+export function unaimedPress(gid: string, box: readonly number[] | undefined): string | null {
+  if (!box || (box[2] > 2 && box[3] > 2)) return null;
+  return `${gid} is ${Math.round(box[2])}×${Math.round(box[3])} px, too small for a person to aim at, and has no label to press instead: it was pressed where it lies, and only its own state was seen to change (the page may listen elsewhere: check what it shows)`;
+}

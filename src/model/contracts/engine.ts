@@ -71,6 +71,8 @@ export const ElementState = z.object({
   type: z.string().nullable(),
   role: z.string(),
   name: z.string(),
+  /** The name with its row's identity (`Toggle Todo · feed the cat`), as a snapshot lists a control whose name every row shares. */
+  inRow: z.string().optional(),
   /** Shown value (secrets redacted) and a fingerprint of the real one, for change detection. */
   value: z.string().nullable(),
   valueKey: z.string().nullable(),
