@@ -63,3 +63,19 @@ test('the "x" of a dialog is its Close button, whichever way the task says it', 
     assert.equal(run.success, true);
   }
 });
+
+test('a target named only by its kind ("the text field") is the one element of that kind, named or not', async () => {
+  const { page, lens } = await h.open('agent-kindonly.html');
+  const run = await runAgent(lens, { task: 'Enter "Michel" into the text field and press Submit.', backend: inProcess(), maxSteps: 6 });
+  assert.equal(await page.textContent('#out'), 'Michel', said(run));
+  assert.equal(run.success, true, said(run));
+});
+
+test('an option chosen "from the list": the one list, whether the option must be chosen or is already shown', async () => {
+  for (const [fruit, steps] of [['Figs', 6], ['Plums', 4]] as const) {
+    const { page, lens } = await h.open('agent-list.html');
+    const run = await runAgent(lens, { task: `Select ${fruit} from the list and click Submit.`, backend: inProcess(), maxSteps: steps });
+    assert.equal(await page.textContent('#out'), fruit, `${fruit}: ${said(run)}`);
+    assert.equal(run.success, true, said(run));
+  }
+});

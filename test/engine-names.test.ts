@@ -177,3 +177,17 @@ test('::first-letter capitals reach a name only from the block that opens the te
   for (const id of ['plain', 'far', 'two', 'refs', 'btn', 'own']) got[id] = (await semNode(page, result, `#${id}`))?.name;
   assert.deepEqual(got, { plain: 'pick plain', far: 'Pick far', two: 'Alpha beta', refs: 'gamma Delta', btn: 'save draft', own: 'Open file' });
 });
+
+test('text above a box of several unlabelled fields names none of them; text above a wrapped lone field still names it', async () => {
+  const { page, lens } = await h.open('engine-labels.html');
+  await page.setContent(`
+    <div id="query">Focus into the 2nd input textbox.</div>
+    <div id="area"><input id="g1"><input id="g2"><input id="g3"></div>
+    <div><span>Email</span><div class="wrap"><input id="lone"></div></div>`);
+  const snap = await lens.snapshot({ mode: 'semantic_v3', fullPage: true });
+  const ids = new Map<string, string | null>();
+  for (const sel of ['#g1', '#g2', '#g3', '#lone']) ids.set(sel, await llmId(page, sel));
+  const named = (sel: string) => snap.interactive_tree.find((n) => n.i === ids.get(sel))?.n;
+  for (const sel of ['#g1', '#g2', '#g3']) assert.notEqual(named(sel), 'Focus into the 2nd input textbox.', `${sel}: ${JSON.stringify(snap.interactive_tree)}`);
+  assert.equal(named('#lone'), 'Email', JSON.stringify(snap.interactive_tree));
+});

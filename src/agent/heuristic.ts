@@ -241,8 +241,11 @@ function timesOf(step: string): number {
 
 /** A typed value already in its field, an option already chosen, a box already in the asked state. */
 function alreadyTrue(intent: Intent, nodes: RagNode[]): boolean {
-  if (!intent.target.length) return false;
-  const named = (n: RagNode) => intent.target.every((w) => n.name.toLowerCase().includes(w));
+  // A target named only by its kind ("from the list") is known only when the page has one of that kind.
+  const ofKind = (n: RagNode) => n.kind === 'control' && intent.roles.includes(n.role);
+  const byKind = !intent.target.length && intent.roles.length > 0 && nodes.filter(ofKind).length === 1;
+  if (!intent.target.length && !byKind) return false;
+  const named = (n: RagNode) => byKind ? ofKind(n) : intent.target.every((w) => n.name.toLowerCase().includes(w));
   if ((intent.verb === 'type' || intent.verb === 'select') && intent.value !== undefined) {
     return nodes.some((n) => n.kind === 'control' && named(n) && n.value !== undefined && n.value.trim().toLowerCase() === intent.value!.trim().toLowerCase());
   }

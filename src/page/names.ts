@@ -183,9 +183,17 @@ function adjacentText(el: Element, side: 'previous' | 'next'): string {
     }
     const parent: Element | null = node.parentElement;
     if (!parent || parent.tagName === 'FORM' || parent.tagName === 'BODY' || parent.tagName === 'TD') return '';
+    // Text outside a box of several controls speaks for the group (an instruction above three
+    // fields), not for whichever member happens to come first.
+    if (holdsAnotherControl(parent, el)) return '';
     node = parent;
   }
   return '';
+}
+
+function holdsAnotherControl(box: Element, el: Element): boolean {
+  for (const c of Array.from(box.querySelectorAll(CONTROLS))) if (c !== el && !el.contains(c)) return true;
+  return false;
 }
 
 function step(n: Node, side: 'previous' | 'next'): ChildNode | null {

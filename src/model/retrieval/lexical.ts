@@ -20,6 +20,8 @@ const PHRASES: Array<[RegExp, string]> = [
   [/\bcheck[-\s]?out\b/g, ' checkout '],
   // A "dialog box" is a dialog: "box" would otherwise ask for a text field or a checkbox.
   [/\bdialog\s+box(?:es)?\b/g, ' dialog '],
+  // A "text field" / "text input" / "text box" names a kind of element, not its text.
+  [/\btext\s*(?:field|input|box|entry)s?\b/g, ' textbox '],
   [/\bwish[-\s]?list\b/g, ' wishlist '],
   [/\bhow\s+much\b/g, ' price '],
   [/\bweb\s*site\b/g, ' website '],

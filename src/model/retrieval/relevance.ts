@@ -153,10 +153,17 @@ const EXACT = 0.3;
  * the task says where the target is ("… of the Dell"), a node whose chunk does not say so weighs less.
  */
 export function scoreNode(n: RagNode, chunkRelevance: number, query: Query, corpus?: Corpus, chunk?: Chunk): number {
-  // The name says exactly what the task says ("Sign in", not "Sign in with Google").
-  const own = ownMatch(n, query, corpus);
+  // The name says exactly what the task says ("Sign in", not "Sign in with Google"); a target named
+  // only by its kind ("into the text field") is any element of that kind, whatever its name.
+  const own = Math.max(ownMatch(n, query, corpus), kindOnlyMatch(n, query));
   const where = chunk && query.within.size ? 0.4 + 0.6 * bm25(chunkBag(chunk), query.within, corpus) : 1;
   return Math.min(1, roleFit(n, query.intent) * (0.75 * own + 0.25 * chunkRelevance) * where);
+}
+
+/** Half a match for an element of the kind a target is named by, when it is named by nothing else. */
+function kindOnlyMatch(n: RagNode, query: Query): number {
+  const { target, roles } = query.intent;
+  return !target.length && roles.length && roleFit(n, query.intent) >= 0.8 ? 0.5 : 0;
 }
 
 const sortedTerms = new WeakMap<RagNode, string>();

@@ -243,8 +243,10 @@ function finish(p: { verb: Verb; explicitVerb: boolean; value?: string; rest: st
         continue;
       }
       if ((COLOR_WORDS as readonly string[]).includes(w)) { colors.push(w === 'gray' ? 'grey' : w); continue; }
-      // "search box", "email field": the role word says what kind of element, not its name.
-      if (ROLE_WORDS[w]) { for (const r of ROLE_WORDS[w]) roles.add(r); continue; }
+      // "search box", "email field": the role word says what kind of element, not its name; an
+      // option is chosen "from the list" (the list's kind, not a name), while a button may be "Add to list".
+      const kind = ROLE_WORDS[w] ?? (p.verb === 'select' && (w === 'list' || w === 'lists') ? ['listbox', 'combobox'] : undefined);
+      if (kind) { for (const r of kind) roles.add(r); continue; }
       if (STOP.has(w)) continue;
       out.push(w);
     }
