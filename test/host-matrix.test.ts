@@ -276,8 +276,8 @@ matrix('a pixel-sized checkbox is pressed through the label beside it, bound to 
 }, 'component-rows.html');
 
 matrix('rows in shadow trees: the text is the item, the toggle after it carries the row\'s identity', async (p, snap) => {
-  // Acting on these rows is pinned on the CDP host in component-rows.test.ts: the extension
-  // answers UNKNOWN_ID ("no longer in the document") for controls inside these shadow trees.
+  // The row re-renders on change, so the checkbox the click landed on leaves the document: the
+  // state is read from its replacement on both hosts (the extension reaches elements by ID only).
   const tree = show(snap.interactive_tree.map((n) => [n.i, n.r, n.n]));
   for (const title of ['buy stamps', 'post letter', 'ring bank']) {
     const at = snap.interactive_tree.findIndex((n) => n.r === 'item' && n.n === title);
@@ -285,6 +285,10 @@ matrix('rows in shadow trees: the text is the item, the toggle after it carries 
     const toggle = snap.interactive_tree[at + 1];
     assert.deepEqual([toggle?.r, toggle?.n], ['chk', `Mark done · ${title}`], tree);
   }
+  const at = snap.interactive_tree.findIndex((n) => n.r === 'item' && n.n === 'post letter');
+  const r = await p.act(`check(${snap.interactive_tree[at + 1].i})`);
+  assert.equal(r.ok, true, JSON.stringify(r));
+  assert.deepEqual((await p.page.evaluate(() => (window as any).errands())).map((e: { done: boolean }) => e.done), [false, true, false]);
 }, 'component-rows.html?kind=focusable');
 
 for (const name of ['cdp', 'extension'] as const) {

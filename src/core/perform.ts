@@ -4,7 +4,7 @@
 // says `method: "js"`). Never past a cover, never on a hidden or disabled element.
 import type { Action } from '../model/contracts/actions.js';
 import type { ListedOption, OptionList } from '../model/contracts/engine.js';
-import { PagelensError } from '../model/contracts/errors.js';
+import { isPagelensError, PagelensError } from '../model/contracts/errors.js';
 import type { HostElement } from '../model/contracts/host.js';
 import { parseChord } from '../model/contracts/keys.js';
 import type { ActionMethod } from '../model/contracts/outcome.js';
@@ -140,8 +140,17 @@ async function clickByScript(host: ActHost, el: HostElement, clicks: 1 | 2, why:
  * the click landed on: the replacement (same role and name where it stood) holds the state now.
  */
 async function checkedAfterClick(host: ActHost, el: HostElement): Promise<boolean | 'mixed' | null> {
-  const now = await host.element(el, 'checkedOf');
-  if ((await host.element(el, 'elementState')).connected || !host.recover) return now;
+  // A host that reaches elements by ID (the extension) cannot reach one that left the document:
+  // for it, gone is the answer, and the replacement is looked for the same way.
+  let now: boolean | 'mixed' | null = null;
+  let connected = false;
+  try {
+    now = await host.element(el, 'checkedOf');
+    connected = (await host.element(el, 'elementState')).connected;
+  } catch (e) {
+    if (!isPagelensError(e, 'UNKNOWN_ID')) throw e;
+  }
+  if (connected || !host.recover) return now;
   const r = await host.recover(el.gid);
   if (!r.ok) return now;
   const again = await host.resolve(r.gid, { doc: r.doc });
