@@ -314,7 +314,8 @@ export class Target {
       const { result } = await this.cdp.send<{ result: Array<{ name: string; value?: { objectId?: string } }> }>('Runtime.getProperties', { objectId: list.result.objectId, ownProperties: true });
       const hosts = result.filter((p) => /^\d+$/.test(p.name) && p.value?.objectId).map((p) => p.value!.objectId!);
       const described = await Promise.all(hosts.map((objectId) => this.cdp.send<{ node: DomNode }>('DOM.describeNode', { objectId, depth: 0 }).catch(() => null)));
-      for (const d of described) for (const sr of d?.node.shadowRoots ?? []) if (sr.shadowRootType === 'closed') closed.push(sr.backendNodeId);
+      // A host CDP could not describe may hold a closed root all the same: the whole-tree search finds it.
+      if (!described.includes(null)) for (const d of described) for (const sr of d?.node.shadowRoots ?? []) if (sr.shadowRootType === 'closed') closed.push(sr.backendNodeId);
     } finally {
       await this.cdp.send('Runtime.releaseObjectGroup', { objectGroup: group }).catch(() => {});
     }

@@ -16,6 +16,8 @@ export function planToggle(gid: string, type: 'check' | 'uncheck' | 'toggle', be
 
 /** After the click: why the control is not what was asked (the page kept it), or null when it is. */
 export function toggleMissed(gid: string, want: boolean, after: Checked | null): string | null {
+  // Unread is not unchecked: a control that left the document with no replacement found says so.
+  if (after === null) return `clicked ${gid}, but its state could not be read afterwards (it left the document and no replacement was found)`;
   return after === want ? null : `clicked ${gid}, but it is still ${after === true ? 'checked' : after === 'mixed' ? 'mixed' : 'unchecked'}`;
 }
 
