@@ -122,3 +122,45 @@ describe('origin rules on every hop', () => {
     assert.equal(refusalFor('http://0x7f.1:99/', { offline: true, allowed: [], blocked: [] }), null, 'hex IPv4 for 127.0.0.1 is loopback');
   });
 });
+
+describe('the origin proxy outlives a browser that hangs up', () => {
+  // Chromium's own background requests (updates, safe browsing) reach the proxy as CONNECT tunnels
+  // that are refused; a browser closing while a refusal is on its way resets the socket. Past the
+  // CONNECT, the HTTP server no longer listens for that socket's errors: an unhandled reset there
+  // killed the CLI after it had printed its answer.
+  test('a refused CONNECT, an unparseable one and a refused upgrade whose client resets: no uncaught error', async () => {
+    const { startOriginProxy } = await import('../src/browser/originProxy.js');
+    const { connect } = await import('node:net');
+    const proxy = await startOriginProxy({ offline: true, allowed: [], blocked: [] });
+    const uncaught: unknown[] = [];
+    const onUncaught = (e: unknown) => uncaught.push(e);
+    process.prependListener('uncaughtException', onUncaught);
+    try {
+      const port = Number(new URL(proxy.server).port);
+      const requests = [
+        'CONNECT update.example.com:443 HTTP/1.1\r\nhost: update.example.com:443\r\n\r\n',
+        'CONNECT nonsense HTTP/1.1\r\nhost: nonsense\r\n\r\n',
+        'GET ws://example.com/socket HTTP/1.1\r\nhost: example.com\r\nconnection: upgrade\r\nupgrade: websocket\r\n\r\n',
+      ];
+      for (const request of requests) {
+        for (let i = 0; i < 20; i++) {
+          await new Promise<void>((done) => {
+            const s = connect(port, '127.0.0.1', () => {
+              // A large write the server has not read keeps bytes in flight, so the reset reaches
+              // the server while it answers (the refusal is written back, then the peer is gone).
+              s.write(request + 'x'.repeat(i * 1000));
+              setImmediate(() => { s.resetAndDestroy(); done(); });
+            });
+            s.on('error', () => done());
+          });
+        }
+      }
+      // Let the server see every reset before judging.
+      await new Promise((r) => setTimeout(r, 300));
+    } finally {
+      process.removeListener('uncaughtException', onUncaught);
+      await proxy.close();
+    }
+    assert.deepEqual(uncaught.map(String), []);
+  });
+});

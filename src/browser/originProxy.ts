@@ -53,6 +53,11 @@ export async function startOriginProxy(rules: OriginRules): Promise<OriginProxy>
 
   // HTTPS, WSS, and ws:// through a proxy all arrive as tunnels.
   server.on('connect', (req: IncomingMessage, client: Socket, head: Buffer) => {
+    // Past a CONNECT or an upgrade the HTTP server no longer listens for the socket's errors: a
+    // browser that closes while its refusal is being written resets it, and unheard, that reset
+    // would end the process.
+    client.on('error', () => upstream?.destroy());
+    let upstream: Socket | undefined;
     const authority = req.url ?? '';
     const why = refusalForTunnel(authority, rules);
     if (why) {
@@ -62,20 +67,21 @@ export async function startOriginProxy(rules: OriginRules): Promise<OriginProxy>
     }
     const m = /^\[?([^\]]+?)\]?:(\d+)$/.exec(authority);
     if (!m) { client.end('HTTP/1.1 400 Bad Request\r\ncontent-length: 0\r\n\r\n'); return; }
-    const upstream = connect(Number(m[2]), m[1], () => {
+    const tunnel = connect(Number(m[2]), m[1], () => {
       client.write('HTTP/1.1 200 Connection Established\r\n\r\n');
-      if (head.length) upstream.write(head);
-      upstream.pipe(client);
-      client.pipe(upstream);
+      if (head.length) tunnel.write(head);
+      tunnel.pipe(client);
+      client.pipe(tunnel);
     });
-    track(upstream);
-    upstream.on('error', () => client.destroy());
-    client.on('error', () => upstream.destroy());
+    upstream = tunnel;
+    track(tunnel);
+    tunnel.on('error', () => client.destroy());
   });
 
   // A plain ws:// upgrade sent to the proxy as an absolute URL (not what Chromium does, but a
   // request the rules must see all the same): refused or refused to be proxied, never passed on unseen.
   server.on('upgrade', (req: IncomingMessage, client: Socket) => {
+    client.on('error', () => client.destroy());
     const url = req.url ?? '';
     const why = refusalFor(url.replace(/^ws/i, 'http'), rules) ?? 'WebSocket upgrades are tunnelled, not proxied';
     note(`UPGRADE ${url.slice(0, 200)}: ${why}`);
