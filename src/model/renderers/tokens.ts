@@ -5,8 +5,46 @@
 // time that grows with the square of its length, so one 100,000-letter word held the event loop
 // for 105 s. Runs longer than EXACT_RUN_LIMIT characters are counted in chunks of that length:
 // the count is then an estimate (off by at most a token or so per chunk), and says so.
+//
+// The tokenizer's merge cache: gpt-tokenizer keeps the pieces it merged in an LRU Map of 100,000
+// entries that lives as long as the process. Once a long session (the bench's corpus part, an
+// agent's many pages) has filled it, every piece it merges evicts the oldest entry, and the Map,
+// full of the holes its LRU moves leave, gets slower with every count: the same 490k-token answer
+// took 3.8 s instead of 0.12 s. So the cache is kept small (a page's repeated pieces still hit)
+// and emptied before each count, which then costs the same whatever was counted before.
 type Counter = (text: string) => number;
 let counter: Promise<Counter> | undefined;
+
+/** Merge-cache entries: enough for one answer's repeated pieces, few enough that evicting stays cheap. */
+const MERGE_CACHE_SIZE = 4096;
+
+type Tokenizer = typeof import('gpt-tokenizer/encoding/o200k_base');
+let tokenizer: Promise<Tokenizer> | undefined;
+
+/** The o200k tokenizer, loaded once (about a second: start it early, see preloadTokenizer). */
+function o200k(): Promise<Tokenizer> {
+  tokenizer ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => {
+    m.setMergeCacheSize(MERGE_CACHE_SIZE);
+    return m;
+  });
+  return tokenizer;
+}
+
+/** One exact count, independent of what was counted before (see the merge cache above). */
+function countFresh(m: Tokenizer): Counter {
+  return (text) => {
+    m.clearMergeCache();
+    return m.countTokens(text);
+  };
+}
+
+/**
+ * Starts loading the tokenizer without waiting for it: a caller that will count an answer once
+ * the page has been read lets the loading run while the page works.
+ */
+export function preloadTokenizer(): void {
+  void o200k().catch(() => {});
+}
 
 /** Runs of one character class (spaces, or anything else) up to this length are counted exactly. */
 export const EXACT_RUN_LIMIT = 1000;
@@ -18,7 +56,7 @@ export interface TokenCount {
 }
 
 export function loadTokenizer(): Promise<Counter> {
-  counter ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => (text: string) => boundedCount(m.countTokens, text).tokens);
+  counter ??= o200k().then((m) => { const count = countFresh(m); return (text: string) => boundedCount(count, text).tokens; });
   return counter;
 }
 
@@ -28,8 +66,7 @@ export async function countTokens(text: string): Promise<number> {
 
 /** The count, and whether it is an estimate (a run too long to count exactly in bounded time). */
 export async function countTokensDetailed(text: string): Promise<TokenCount> {
-  const m = await import('gpt-tokenizer/encoding/o200k_base');
-  return boundedCount(m.countTokens, text);
+  return boundedCount(countFresh(await o200k()), text);
 }
 
 /**
