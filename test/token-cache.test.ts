@@ -1,0 +1,26 @@
+// Issue 21: a long session must not make token counts slower. gpt-tokenizer keeps the pieces it
+// merged in a process-wide LRU Map (100,000 entries); once a long run of pages had filled it, every
+// count evicted from a Map full of holes, and the flat 20k page's answer took 3.8 s of CPU to count
+// instead of 0.12 s. The cache is now small and emptied before each count. No timing here: the
+// test looks at the cache itself (a library field, read only) and at the counts, which must not change.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+import o200k from 'gpt-tokenizer/encoding/o200k_base';
+import { countTokens, countTokensDetailed } from '../src/model/renderers/tokens.js';
+
+function mergeCacheSize(): number {
+  const core = (o200k as unknown as { bytePairEncodingCoreProcessor: { mergeCache?: Map<string, unknown> } }).bytePairEncodingCoreProcessor;
+  return core.mergeCache?.size ?? 0;
+}
+
+test('counting many distinct words leaves the tokenizer a small merge cache, and counts the same before and after', async () => {
+  const answer = JSON.stringify(Array.from({ length: 2000 }, (_, r) => ({ i: String(r), r: 'btn', n: `Save ${r}`, xy: [40, 8 + r * 26] })));
+  const before = await countTokens(answer);
+  // Words the vocabulary does not hold, each merged and cached: what a long corpus run leaves behind.
+  let words = '';
+  for (let i = 0; i < 60_000; i++) words += ` qz${(i * 7919).toString(36)}xv${i.toString(36)}`;
+  await countTokensDetailed(words);
+  assert.ok(mergeCacheSize() <= 4096, `the merge cache holds ${mergeCacheSize()} pieces after the count`);
+  assert.equal(await countTokens(answer), before);
+  assert.equal((await countTokensDetailed(answer)).tokens, before);
+});
