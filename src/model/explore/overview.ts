@@ -139,23 +139,23 @@ export function planOverview(src: OverviewSource, params: OverviewParams): Overv
 
 /**
  * The first rows that hold at most `max` elements, a group counting each member (seed 003: max_rows
- * is "maximum elements per category", a row is one interactive element). A group is shown whole or
- * not at all, so that "8 similar" always means every one of them there; the section ends at the
- * first row that does not fit. Only a group larger than `max` itself, which could never be shown
- * whole, is cut to the members that fit.
+ * is "maximum elements per category", a row is one interactive element). A group is shown whole,
+ * so that "8 similar" means every one of them there, and the section ends at the first row that
+ * does not fit; only when that would leave more than half of the rows unused (a long menu early on
+ * the page) is the group cut to the members that fit. Either way a larger max_rows never shows fewer.
  */
 function firstElements(rows: InteractiveRow[], max: number): InteractiveRow[] {
   const out: InteractiveRow[] = [];
-  let left = max;
+  let used = 0;
   for (const r of rows) {
     const size = r.kind === 'group' ? r.nodes.length : 1;
-    if (size <= left) {
+    if (used + size <= max) {
       out.push(r);
-      left -= size;
+      used += size;
       continue;
     }
-    if (r.kind === 'group' && size > max && left > 0) {
-      const part = r.nodes.slice(0, left);
+    if (r.kind === 'group' && used * 2 < max) {
+      const part = r.nodes.slice(0, max - used);
       out.push(...(part.length >= GROUP_MIN ? [{ kind: 'group' as const, nodes: part }] : part.map((node) => ({ kind: 'one' as const, node }))));
     }
     break;
@@ -366,24 +366,23 @@ export function renderOverview(src: OverviewSource, plan: OverviewPlan, ctx: Ove
     const rows: OutlineElement[] = [];
     const body = layout.body;
     lines.push('', sectionHead('OUTLINE', o.rows.length, o.found, ''));
-    if (body) {
-      rows.push({ id: `[${body.id}]`, tag: 'body', depth: 0, child_count: body.childCount, ref: body.id });
-      lines.push(`[${body.id}] body`);
-    }
+    // The body is the JSON outline's root; the text leaves its line out (every page has one, and
+    // an agent does nothing with it), so the regions start the outline unindented.
+    if (body) rows.push({ id: `[${body.id}]`, tag: 'body', depth: 0, child_count: body.childCount, ref: body.id });
     for (const r of o.rows) {
       const d = ctx.described.get(r.ref);
       const childCount = d?.childCount ?? 0;
       const cls = shapeClasses(r.attrs.class).join(' ');
       rows.push({ id: `[${r.ref}]`, tag: r.tag, ...(cls && { classes: cls }), ...(r.attrs.id && { id_attr: r.attrs.id }), depth: r.depth, child_count: childCount, ref: r.ref, ...(r.region && { region: r.region }) });
-      lines.push(`${'  '.repeat(r.depth)}[${r.ref}] ${displayShape(r.tag, r.attrs)}${r.leaf && childCount ? ` (${childCount} children)` : ''}`);
+      lines.push(`${'  '.repeat(r.depth - 1)}[${r.ref}] ${displayShape(r.tag, r.attrs)}${r.leaf && childCount ? ` (${childCount} ${childCount === 1 ? 'child' : 'children'})` : ''}`);
     }
     // Frames with controls get a line each; the rest (ads, trackers, frames that did not load) one line together.
     const frames = model.frames.filter((f) => f.id !== 0);
     const withControls = frames.filter((f) => !f.error && model.nodes.some((n) => n.frame === f.id && isControl(n)));
-    for (const f of withControls.slice(0, 5)) lines.push(`  [iframe] f${f.id} ${shortHref(f.url, model.url, 50)}`);
+    for (const f of withControls.slice(0, 5)) lines.push(`[iframe] f${f.id} ${shortHref(f.url, model.url, 50)}`);
     const rest = frames.length - Math.min(withControls.length, 5);
     const unread = frames.filter((f) => f.error).length;
-    if (rest > 0) lines.push(`  [iframes] ${rest} ${withControls.length ? 'more' : 'without controls'}${unread ? ` (${unread} not read: ${shortReason(frames.find((f) => f.error)!.error!)})` : ''}`);
+    if (rest > 0) lines.push(`[iframes] ${rest} ${withControls.length ? 'more' : 'without controls'}${unread ? ` (${unread} not read: ${shortReason(frames.find((f) => f.error)!.error!)})` : ''}`);
     shown += rows.length;
     if (o.truncated) cut.push({ name: 'outline', found: o.found });
     sections.outline = rows;
