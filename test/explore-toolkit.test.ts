@@ -433,7 +433,7 @@ test('the command line: pagelens overview and pagelens regions; flags that do no
   const ov = await runCli(['overview', page, '--filters', 'interactives', '--max-rows', '5']);
   assert.equal(ov.code, 0, ov.stderr);
   assert.match(ov.stdout, /^DOM OVERVIEW http:\/\/127\.0\.0\.1:\d+\/dashboard\.html\n\n\[INTERACTIVES \d+ of 39\]\n/);
-  assert.match(ov.stdout, /Truncated: \[interactives\]/);
+  assert.match(ov.stdout, /Truncated: interactives; max_rows=39 shows all/);
   assert.match(ov.stderr, /^pagelens: dom_overview \d+ shown of \d+, \d+ tokens \(o200k, text form\), \d+ ms\n$/);
   const regions = await runCli(['regions', page, '--expand', 'R2.Filters', '--context', '#status']);
   assert.equal(regions.code, 0, regions.stderr);
