@@ -309,13 +309,16 @@ export type ElementContext = z.infer<typeof ElementContext>;
 
 const nullableBoolean = z.boolean().nullish();
 
+/** The largest max_rows the seed allows. */
+export const MAX_ROWS = 100;
+
 /** dom_overview's parameters, as the seed defines them (null stands for "not given", as strict tool calls send it). */
 export const DomOverviewParams = z.strictObject({
   tabName: z.string().nullish(),
   filters: z.strictObject({ outline: nullableBoolean, interactives: nullableBoolean, headings: nullableBoolean }).nullish(),
   visible: nullableBoolean,
   viewport: nullableBoolean,
-  max_rows: z.number().int().min(1).max(100).nullish(),
+  max_rows: z.number().int().min(1).max(MAX_ROWS).nullish(),
 });
 export type DomOverviewParamsInput = z.input<typeof DomOverviewParams>;
 

@@ -2,12 +2,13 @@
 // over one cached snapshot: the page model, its regions and the page's long paragraphs. Planning (which
 // rows an answer shows) is separate from rendering, so that the browser side can ask the page
 // about exactly those rows (their selector hints, options, and whether they are still as read).
+import { MAX_ROWS } from './explore.js';
 import type {
   DescribedElement, DomOverviewResponse, GroupedInteractiveElement, HeadingElement, HiddenControl, InteractiveElement, OutlineElement,
   PageLayout, SelectorHint, TextBlock,
 } from './explore.js';
-import { groupNames, groupSimilar, idRange, nodeGroupKey, selectorShape, shapeClasses } from '../renderers/grouping.js';
-import { quotedPageText } from '../renderers/pageText.js';
+import { GROUP_MIN, groupNames, groupSimilar, idRange, nodeGroupKey, selectorShape, shapeClasses } from '../renderers/grouping.js';
+import { listItemText, pageText, quotedPageText } from '../renderers/pageText.js';
 import type { PageModel, PageNode } from '../pagemodel/page.js';
 import { countKind, type RegionNode, type RegionTree } from './regions.js';
 import type { Box } from '../contracts/schema.js';
@@ -51,7 +52,11 @@ interface HeadingRow { ref: string; tag: string; text: string; box: Box }
 
 export interface OverviewPlan {
   params: OverviewParams;
-  /** `found`: the rows the parameters let in (in view, …), of which the first `max_rows` are shown. */
+  /**
+   * `found`: the rows the parameters let in (in view, …), of which the first `max_rows` are shown.
+   * Interactives count elements, not lines (seed 003: a row is a visible interactive element, so
+   * a group of six is six rows).
+   */
   outline?: { rows: OutlineRow[]; found: number; total: number; truncated: boolean };
   interactives?: { rows: InteractiveRow[]; found: number; total: number; truncated: boolean };
   headings?: { rows: HeadingRow[]; found: number; total: number; truncated: boolean };
@@ -112,7 +117,8 @@ export function planOverview(src: OverviewSource, params: OverviewParams): Overv
       total += src.hidden.total;
       found += src.hidden.total;
     }
-    plan.interactives = { rows: rows.slice(0, max), found, total, truncated: rows.length > max };
+    const taken = firstElements(rows, max);
+    plan.interactives = { rows: taken, found, total, truncated: found > max };
     for (const r of plan.interactives.rows) {
       if (r.kind === 'one') plan.describe.push(r.node.gid);
       else if (r.kind === 'group') plan.groups.push(r.nodes.map((n) => n.gid));
@@ -129,6 +135,32 @@ export function planOverview(src: OverviewSource, params: OverviewParams): Overv
     plan.headings = { rows: shown.slice(0, max), found: shown.length, total, truncated: shown.length > max };
   }
   return plan;
+}
+
+/**
+ * The first rows that hold at most `max` elements, a group counting each member (seed 003: max_rows
+ * is "maximum elements per category", a row is one interactive element). A group is shown whole,
+ * so that "8 similar" means every one of them there, and the section ends at the first row that
+ * does not fit; only when that would leave more than half of the rows unused (a long menu early on
+ * the page) is the group cut to the members that fit. Either way a larger max_rows never shows fewer.
+ */
+function firstElements(rows: InteractiveRow[], max: number): InteractiveRow[] {
+  const out: InteractiveRow[] = [];
+  let used = 0;
+  for (const r of rows) {
+    const size = r.kind === 'group' ? r.nodes.length : 1;
+    if (used + size <= max) {
+      out.push(r);
+      used += size;
+      continue;
+    }
+    if (r.kind === 'group' && used * 2 < max) {
+      const part = r.nodes.slice(0, max - used);
+      out.push(...(part.length >= GROUP_MIN ? [{ kind: 'group' as const, nodes: part }] : part.map((node) => ({ kind: 'one' as const, node }))));
+    }
+    break;
+  }
+  return out;
 }
 
 function shapeOf(r: RegionNode, model: PageModel, layout: PageLayout): { tag: string; attrs: Record<string, string> } | null {
@@ -157,8 +189,14 @@ export interface OverviewContext {
 const IDENT = /^[A-Za-z][\w-]*$/;
 const GENERATED = /\d{3,}|[0-9a-f]{8,}/i;
 export const clip = (s: string, max: number) => (s.length > max ? s.slice(0, max - 1) + '…' : s);
-/** Page text, always quoted here (src/model/renderers/pageText.ts). */
-const q = quotedPageText;
+/**
+ * Page text as every text form writes it (src/model/renderers/pageText.ts): bare when plain words,
+ * else a JSON string literal. A bare text holds no `=`, bracket or quote, so it cannot run into the
+ * `value=`, `(4 options)` or `[checked]` written after it.
+ */
+const t = pageText;
+/** An attribute value in a selector shape: bare when a CSS identifier (`[type=date]`, valid CSS as it is), else quoted. */
+const attrValue = (v: string) => (/^-?[A-Za-z_][\w-]*$/.test(v) ? v : quotedPageText(v));
 
 /**
  * A class that tells a reader something: not a build tool's hash (`_1jABB`, `rui-3mpO_`,
@@ -167,33 +205,33 @@ const q = quotedPageText;
 const readableClass = (c: string) => !GENERATED.test(c) && !c.startsWith('_') && !c.split(/[-_]+/).some((part) => /\d/.test(part) && /[A-Za-z]/.test(part));
 
 /**
- * `main#content`, `button.row-action`, `input[type="checkbox"]#select-all`, `input[name="search"]`.
+ * `main#content`, `button.row-action`, `input[type=checkbox]#select-all`, `input[name=search]`.
  * The best identifier only (seed 003: id > name > unique text > class): an element `named` by its
  * own text is identified by that text, so it shows its tag (and an input its type: what it takes)
  * and nothing more; a class that is a build tool's hash is never shown. The JSON's attributes and
  * selector hints keep the id, name and classes.
  */
-export function displayShape(tag: string, attrs: Record<string, string>, type?: string, named = false): string {
+export function displayShape(tag: string, attrs: Record<string, string>, given?: string, named = false): string {
   let out = tag;
   const id = attrs.id && IDENT.test(attrs.id) && !GENERATED.test(attrs.id) ? attrs.id : undefined;
-  const t = type ?? attrs.type;
-  if (tag === 'input' && attrs.name && !id && !named) return `${out}[name=${q(attrs.name)}]`;
-  if (tag === 'input' && t && t !== 'text') out += `[type=${q(t)}]`;
+  const type = given ?? attrs.type;
+  if (tag === 'input' && attrs.name && !id && !named) return `${out}[name=${attrValue(attrs.name)}]`;
+  if (tag === 'input' && type && type !== 'text') out += `[type=${attrValue(type)}]`;
   if (named) return out;
   if (id) return `${out}#${id}`;
-  if (tag !== 'input' && attrs.name) return `${out}[name=${q(attrs.name)}]`;
+  if (tag !== 'input' && attrs.name) return `${out}[name=${attrValue(attrs.name)}]`;
   const cls = shapeClasses(attrs.class).find(readableClass);
   return cls ? `${out}.${cls}` : out;
 }
 
 /**
- * The shape a group's members share, as its line shows it: `button.row-action`, `input[type="checkbox"]`
+ * The shape a group's members share, as its line shows it: `button.row-action`, `input[type=checkbox]`
  * (the grouping key's tag, first readable class and type; never one member's id or name).
  */
 function groupShape(n: PageNode): string {
-  const t = n.type ?? n.attrs?.type;
+  const type = n.type ?? n.attrs?.type;
   const cls = shapeClasses(n.attrs?.class).slice(0, 1).find(readableClass);
-  return `${n.tag}${cls ? `.${cls}` : ''}${n.tag === 'input' && t && t !== 'text' ? `[type=${q(t)}]` : ''}`;
+  return `${n.tag}${cls ? `.${cls}` : ''}${n.tag === 'input' && type && type !== 'text' ? `[type=${attrValue(type)}]` : ''}`;
 }
 
 /**
@@ -285,24 +323,41 @@ function interactiveLine(e: InteractiveElement, { attrs, placeholder, options, s
   const name = shownName(e.text ?? e.label);
   let line = `${e.id} ${displayShape(e.tag, attrs, e.attributes.type, !!name)}`;
   // A placeholder that names a field says the field is empty: it keeps its key.
-  if (e.attributes.placeholder && (e.text ?? e.label) === placeholder) line += ` placeholder=${q(shownName(e.attributes.placeholder))}`;
-  else if (name) line += ` ${q(clip(name, 40))}`;
-  if (e.value !== undefined) line += ` value=${q(clip(e.value, 40))}`;
+  if (e.attributes.placeholder && (e.text ?? e.label) === placeholder) line += ` placeholder=${t(shownName(e.attributes.placeholder))}`;
+  else if (name) line += ` ${t(clip(name, 40))}`;
+  if (e.value !== undefined) line += ` value=${t(clip(e.value, 40))}`;
   if (options !== undefined) line += ` (${options} options)`;
   const href = e.attributes.href;
   // A link with a name is identified by it; one without is identified by where it goes.
-  if (href && !name && !selfLink && !scriptLink(href)) line += ` href=${q(clip(href, TEXT_HREF))}`;
+  if (href && !name && !selfLink && !scriptLink(href)) line += ` href=${t(clip(href, TEXT_HREF))}`;
   if (e.states?.length) line += ` [${e.states.join(', ')}]`;
   if (e.hidden) line += ' [hidden]';
   if (covered) line += ' [covered]';
   return line;
 }
 
+/** A section's heading: its name, then how many rows it shows of how many when max_rows cut it, else `whole`. */
+function sectionHead(name: string, shown: number, found: number, whole: string): string {
+  return `[${name}${shown < found ? ` ${shown} of ${found}` : whole}]`;
+}
+
+/**
+ * What the summary says of the sections max_rows cut, and the max_rows that shows them whole (at
+ * most the 100 the parameter allows): `Truncated: interactives; max_rows=39 shows all`.
+ */
+function truncationNote(cut: Array<{ name: string; found: number }>): string {
+  if (!cut.length) return '';
+  const most = Math.max(...cut.map((c) => c.found));
+  const all = Math.min(most, MAX_ROWS);
+  return ` | Truncated: ${cut.map((c) => c.name).join(', ')}; max_rows=${all} shows ${all === most ? 'all' : `the first ${all}`}`;
+}
+
 export function renderOverview(src: OverviewSource, plan: OverviewPlan, ctx: OverviewContext): DomOverviewResponse {
   const { model, layout } = src;
   const sections: DomOverviewResponse['sections'] = {};
-  const truncated: string[] = [];
-  const lines = [`=== DOM OVERVIEW: ${model.url} ===`];
+  /** Sections max_rows cut, with the rows each had. */
+  const cut: Array<{ name: string; found: number }> = [];
+  const lines = [`DOM OVERVIEW ${model.url}`];
   let shown = 0;
   let total = 0;
   if (plan.outline) {
@@ -310,27 +365,26 @@ export function renderOverview(src: OverviewSource, plan: OverviewPlan, ctx: Ove
     total += o.total + 1;
     const rows: OutlineElement[] = [];
     const body = layout.body;
-    lines.push('', `[OUTLINE${o.truncated ? ` - ${o.found} found, showing ${o.rows.length}` : ''}]`);
-    if (body) {
-      rows.push({ id: `[${body.id}]`, tag: 'body', depth: 0, child_count: body.childCount, ref: body.id });
-      lines.push(`[${body.id}] body`);
-    }
+    lines.push('', sectionHead('OUTLINE', o.rows.length, o.found, ''));
+    // The body is the JSON outline's root; the text leaves its line out (every page has one, and
+    // an agent does nothing with it), so the regions start the outline unindented.
+    if (body) rows.push({ id: `[${body.id}]`, tag: 'body', depth: 0, child_count: body.childCount, ref: body.id });
     for (const r of o.rows) {
       const d = ctx.described.get(r.ref);
       const childCount = d?.childCount ?? 0;
       const cls = shapeClasses(r.attrs.class).join(' ');
       rows.push({ id: `[${r.ref}]`, tag: r.tag, ...(cls && { classes: cls }), ...(r.attrs.id && { id_attr: r.attrs.id }), depth: r.depth, child_count: childCount, ref: r.ref, ...(r.region && { region: r.region }) });
-      lines.push(`${'  '.repeat(r.depth)}[${r.ref}] ${displayShape(r.tag, r.attrs)}${r.leaf && childCount ? ` (${childCount} children)` : ''}`);
+      lines.push(`${'  '.repeat(r.depth - 1)}[${r.ref}] ${displayShape(r.tag, r.attrs)}${r.leaf && childCount ? ` (${childCount} ${childCount === 1 ? 'child' : 'children'})` : ''}`);
     }
     // Frames with controls get a line each; the rest (ads, trackers, frames that did not load) one line together.
     const frames = model.frames.filter((f) => f.id !== 0);
     const withControls = frames.filter((f) => !f.error && model.nodes.some((n) => n.frame === f.id && isControl(n)));
-    for (const f of withControls.slice(0, 5)) lines.push(`  [iframe] f${f.id} ${shortHref(f.url, model.url, 50)}`);
+    for (const f of withControls.slice(0, 5)) lines.push(`[iframe] f${f.id} ${shortHref(f.url, model.url, 50)}`);
     const rest = frames.length - Math.min(withControls.length, 5);
     const unread = frames.filter((f) => f.error).length;
-    if (rest > 0) lines.push(`  [iframes] ${rest} ${withControls.length ? 'more' : 'without controls'}${unread ? ` (${unread} not read: ${shortReason(frames.find((f) => f.error)!.error!)})` : ''}`);
+    if (rest > 0) lines.push(`[iframes] ${rest} ${withControls.length ? 'more' : 'without controls'}${unread ? ` (${unread} not read: ${shortReason(frames.find((f) => f.error)!.error!)})` : ''}`);
     shown += rows.length;
-    if (o.truncated) truncated.push('outline');
+    if (o.truncated) cut.push({ name: 'outline', found: o.found });
     sections.outline = rows;
   }
   if (plan.interactives) {
@@ -355,7 +409,7 @@ export function renderOverview(src: OverviewSource, plan: OverviewPlan, ctx: Ove
           refs: r.nodes.map((n) => n.gid), type: interactiveType(first), names,
         };
         rows.push(g);
-        body.push(`${g.id} ${g.count} similar: ${shape} ${groupNames(r.nodes.map((n) => clip(shownName(n.name), 28)), GROUP_EXAMPLES)}`.trimEnd());
+        body.push(`${g.id} ${g.count} similar: ${shape} ${groupNames(r.nodes.map((n) => clip(shownName(n.name), 28)), GROUP_EXAMPLES, listItemText)}`.trimEnd());
         elements += r.nodes.length;
       } else {
         const c = r.control;
@@ -371,9 +425,9 @@ export function renderOverview(src: OverviewSource, plan: OverviewPlan, ctx: Ove
         elements++;
       }
     }
-    lines.push('', `[INTERACTIVES - ${p.found} found${elements < p.found ? `, showing ${elements}` : ''}]`, ...body);
+    lines.push('', sectionHead('INTERACTIVES', elements, p.found, ` ${p.found}`), ...body);
     shown += elements;
-    if (p.truncated) truncated.push('interactives');
+    if (p.truncated) cut.push({ name: 'interactives', found: p.found });
     sections.interactives = rows;
   }
   if (plan.headings) {
@@ -383,20 +437,18 @@ export function renderOverview(src: OverviewSource, plan: OverviewPlan, ctx: Ove
       const length = ctx.lengths.get(r.ref) ?? r.text.length;
       return { id: `[${r.ref}]`, tag: r.tag, text: clip(r.text, 100), length, ref: r.ref };
     });
-    lines.push('', `[HEADINGS & TEXT${h.truncated ? ` - ${h.found} found, showing ${h.rows.length}` : ''}]`);
-    for (const r of rows) lines.push(`${r.id} ${r.tag}: ${q(clip(r.text, r.tag === 'p' ? 80 : 100))}${r.tag === 'p' || r.length > r.text.length ? ` (${r.length} chars)` : ''}`);
+    lines.push('', sectionHead('HEADINGS', h.rows.length, h.found, ''));
+    for (const r of rows) lines.push(`${r.id} ${r.tag} ${t(clip(r.text, r.tag === 'p' ? 80 : 100))}${r.tag === 'p' || r.length > r.text.length ? ` (${r.length} chars)` : ''}`);
     shown += rows.length;
-    if (h.truncated) truncated.push('headings');
+    if (h.truncated) cut.push({ name: 'headings', found: h.found });
     sections.headings = rows;
   }
   const info = { width: model.viewport.width, height: model.viewport.height, scroll_position: layout.scroll.y, contentHeight: layout.content.height };
-  lines.push('', '[SUMMARY]');
-  lines.push(`Snapshot: ${ctx.snapshotId}${ctx.reused && ctx.ageMs >= 1000 ? ` (${Math.round(ctx.ageMs / 1000)} s old)` : ''} | Total: ${total} | Shown: ${shown}${truncated.length ? ` | Truncated: [${truncated.join(', ')}]` : ''}`);
-  lines.push(`Viewport: ${info.width}x${info.height} | Scroll: ${info.scroll_position}/${info.contentHeight}`);
+  lines.push('', `[SUMMARY] Snapshot ${ctx.snapshotId}${ctx.reused && ctx.ageMs >= 1000 ? ` (${Math.round(ctx.ageMs / 1000)} s old)` : ''} | Shown ${shown} of ${total}${truncationNote(cut)} | Viewport ${info.width}x${info.height} | Scroll ${info.scroll_position}/${info.contentHeight}`);
   if (ctx.warnings.length) lines.push(`Warnings: ${ctx.warnings.join('; ')}`);
   return {
     success: true, snapshotId: ctx.snapshotId, url: model.url, sections,
-    summary: { total_elements: total, shown, truncatedSections: truncated, viewport_info: info },
+    summary: { total_elements: total, shown, truncatedSections: cut.map((c) => c.name), viewport_info: info },
     snapshotAgeMs: Math.round(ctx.ageMs),
     ...(ctx.warnings.length && { warnings: ctx.warnings }),
     text: lines.join('\n'),

@@ -11,6 +11,9 @@ export interface GroupKey {
   loose: boolean;
 }
 
+/** Fewest members worth a group, unless a caller asks otherwise. */
+export const GROUP_MIN = 3;
+
 export interface GroupOptions {
   /** Fewest members worth a group. */
   min?: number;
@@ -23,7 +26,7 @@ export interface GroupOptions {
  * `keyOf` returns null for entries that never group.
  */
 export function groupSimilar<T>(entries: T[], keyOf: (t: T) => GroupKey | null, opts: GroupOptions = {}): Array<T | T[]> {
-  const min = opts.min ?? 3;
+  const min = opts.min ?? GROUP_MIN;
   const gap = opts.gap ?? 1;
   const runs: number[][] = [];
   const open = new Map<string, { members: number[]; loose: boolean }>();
@@ -115,16 +118,21 @@ const withoutNumbers = (s: string) => s.replace(/\d+([.,]\d+)*/g, '#');
 /**
  * The names of a group's members: `"Edit"` once when equal (the line says how many there are),
  * `"Item 1" … "Item 6"` when they differ only in their numbers, else up to `max` of them (the first
- * ones and the last).
+ * ones and the last). Members without a name are counted, not listed as `""`: `"Help" +2 unnamed`.
+ * `show` writes one name (quoted by default; a text form with its own rule passes that rule).
  */
-export function groupNames(names: string[], max = 6): string {
+export function groupNames(names: string[], max = 6, show: (name: string) => string = quote): string {
   if (!names.length) return '';
-  if (names.every((n) => n === names[0])) return names[0] ? quote(names[0]) : '';
-  const pattern = withoutNumbers(names[0]);
-  if (pattern.includes('#') && names.every((n) => withoutNumbers(n) === pattern)) return `${quote(names[0])} … ${quote(names[names.length - 1])}`;
-  if (names.length <= max) return names.map(quote).join(', ');
-  const head = names.slice(0, Math.max(1, max - 1)).map(quote).join(', ');
-  return `${head} … ${quote(names[names.length - 1])}`;
+  if (names.every((n) => n === names[0])) return names[0] ? show(names[0]) : '';
+  const named = names.filter((n) => n !== '');
+  const unnamed = names.length - named.length;
+  const rest = unnamed ? ` +${unnamed} unnamed` : '';
+  if (named.length === 1) return show(named[0]) + rest;
+  const pattern = withoutNumbers(named[0]);
+  if (pattern.includes('#') && named.every((n) => withoutNumbers(n) === pattern)) return `${show(named[0])} … ${show(named[named.length - 1])}${rest}`;
+  if (named.length <= max) return named.map(show).join(', ') + rest;
+  const head = named.slice(0, Math.max(1, max - 1)).map(show).join(', ');
+  return `${head} … ${show(named[named.length - 1])}${rest}`;
 }
 
 /** Whether the members' names say no more together than the group line does (equal, or numbered alike). */

@@ -27,6 +27,15 @@ export function pageText(text: string): string {
 }
 
 /**
+ * One item of a list pagelens writes (`Dashboard, Projects … Help +2 unnamed`): bare only when
+ * plain words that hold none of the list's own marks (a comma, `…`, `+`), so that one
+ * name cannot pass for two, or for a count pagelens adds.
+ */
+export function listItemText(text: string): string {
+  return /[,…+]/.test(text) ? quotedPageText(text) : pageText(text);
+}
+
+/**
  * One log entry on one line: line breaks, other control and format characters and the backslash
  * itself escaped as in JSON (`\n`, `\\`, `\u202e`), so that an entry can never start another and
  * an escape in the page's text cannot pass for one of ours.
