@@ -11,7 +11,9 @@ import { negotiate } from '../model/negotiation/negotiation.js';
 import type { ExpectedOutcome } from '../model/contracts/outcome.js';
 import { filterDom, type RagNode } from '../model/retrieval/rag.js';
 import { isSecretNode } from '../model/safety/secrets.js';
-import { splitTask } from '../model/tasks/tasks.js';
+import { commitEntry, planConstrained } from './constrained.js';
+import { revealNext } from './reveal.js';
+import { constraintOf, taskSteps } from './taskSteps.js';
 import { colourFit, decodeScreenshot, nodesFromTree, skeletonAttributes, skeletonContext } from './pageState.js';
 import type { Planner, SessionView } from './planner.js';
 
@@ -25,7 +27,7 @@ export class HeuristicPlanner implements Planner {
   readonly name = 'heuristic';
 
   async plan(request: InteractRequest, session: SessionView): Promise<InteractResponse> {
-    const steps = splitTask(request.query);
+    const steps = taskSteps(request.query);
     const acted = actedSteps(session, steps.length);
     // A step is done when it was carried out as often as it says ("into both fields": twice).
     const done = new Set([...acted].filter(([i, ids]) => ids.length >= timesOf(steps[i])).map(([i]) => i));
@@ -33,8 +35,13 @@ export class HeuristicPlanner implements Planner {
       ? nodesFromTree(request.interactiveTree ?? [], skeletonContext(request.skeletonDom), skeletonAttributes(request.skeletonDom))
       : nodesFromTree(request.interactiveTree ?? []);
     // A step whose effect is already on the page is done too (a value typed, a box checked).
-    steps.forEach((s, i) => { if (!done.has(i) && alreadyTrue(parseIntent(s), nodes)) done.add(i); });
+    steps.forEach((s, i) => { if (!done.has(i) && !constraintOf(s) && alreadyTrue(parseIntent(s), nodes)) done.add(i); });
     const index = steps.findIndex((_, i) => !done.has(i));
+    // A last step that chose an entry by a constraint hands it in (its form's one commit button).
+    const last = steps.length - 1;
+    const lastConstraint = constraintOf(steps[last]);
+    const handIn = index < 0 && lastConstraint ? commitEntry(steps[last], lastConstraint, nodes, last, steps.length, session) : undefined;
+    if (handIn) return handIn;
     // The task is not repeated in the answer: it may carry a value typed into a password field.
     if (index < 0) return { thought: `All ${steps.length} step${steps.length > 1 ? 's are' : ' is'} done.`, action: `done(${JSON.stringify(`Done: ${steps.length} step${steps.length > 1 ? 's' : ''} carried out`)})` };
     const stepText = steps[index];
@@ -46,6 +53,8 @@ export class HeuristicPlanner implements Planner {
     if (intent.verb === 'navigate' && intent.value && /^(https?:\/\/|www\.)/i.test(intent.value)) {
       return { thought: `${label}: open ${intent.value}.`, action: `navigate(${JSON.stringify(intent.value)})`, expected_outcome: { type: 'navigation' } };
     }
+    const constraint = constraintOf(stepText);
+    if (constraint) return planConstrained(stepText, constraint, nodes, index, steps.length, session);
     const ranked = this.rank(stepText, intent, nodes, request);
     // A value meant for a secret field (the step names one, or the best fit is one) goes into a
     // secret field or nowhere: when that field refuses it, the next-best field (a Username) would
@@ -53,7 +62,12 @@ export class HeuristicPlanner implements Planner {
     const forSecret = intent.value !== undefined && (terms(intent.target.join(' ')).includes('password') || (ranked[0] !== undefined && holdsSecrets(ranked[0].node)));
     // A step carried out on several targets ("both fields") takes each of them once.
     const already = new Set(acted.get(index) ?? []);
-    const usable = ranked.filter((r) => !session.failures.has(r.candidate.suggestedAction) && (!forSecret || holdsSecrets(r.node)) && !already.has(r.node.gid));
+    let usable = byKeyboardWhenCovered(ranked, session)
+      .filter((r) => !session.failures.has(r.candidate.suggestedAction) && (!forSecret || holdsSecrets(r.node)) && !already.has(r.node.gid));
+    // A name quoted in a click step is meant verbatim ("tortor." is not "tortor"): exact names first.
+    const verbatim = intent.value === undefined ? (/"([^"]+)"|“([^”]+)”/.exec(stepText)?.slice(1).find((q) => q !== undefined) ?? '').trim() : '';
+    const exact = (r: Placed) => verbatim !== '' && r.node.name.trim() === verbatim;
+    if (verbatim) usable = [...usable.filter(exact), ...usable.filter((r) => !exact(r))];
     const best = usable[0];
     const refusedSecret = forSecret && !best ? ranked.find((r) => holdsSecrets(r.node) && session.failures.has(r.candidate.suggestedAction)) : undefined;
     if (refusedSecret) {
@@ -78,10 +92,20 @@ export class HeuristicPlanner implements Planner {
       }
       // No field took the value, so nothing says it is not a password: the message leaves it out.
       const said = intent.value ? stepText.split(intent.value).join('…') : stepText;
-      return { thought: `${label}: nothing on the page fits "${said}"${tried}.`, action: `done(${JSON.stringify(`Could not ${said}: nothing on the page fits it`)})`, success: false };
+      // The target may sit behind a closed tab or a collapsed folder: open them one by one first.
+      const look = revealNext(nodes, index, steps.length, `nothing in view fits "${said}"${tried}`, session);
+      if ('action' in look) return look;
+      const behind = look.opened.length ? `, nor behind the ${look.opened.length} closed element${look.opened.length > 1 ? 's' : ''} opened (${look.opened.map((n) => JSON.stringify(n)).join(', ')})` : '';
+      return { thought: `${label}: nothing on the page fits "${said}"${tried}${behind}.`, action: `done(${JSON.stringify(`Could not ${said}: nothing on the page fits it${behind}`)})`, success: false };
+    }
+    if (verbatim && !exact(best)) {
+      // Only a near name is in view: what is closed may hold the exact one.
+      const look = revealNext(nodes, index, steps.length, `nothing in view is named exactly "${verbatim}" (closest: ${best.node.gid} "${best.node.name}")`, session);
+      if ('action' in look) return look;
     }
     // Alike: close in score, or the same name whatever the score (a link and a button both "Log ind").
     let close = usable.filter((r) => r.score >= best.score * (1 - AMBIGUITY_MARGIN) || sameName(r, best));
+    if (exact(best)) close = close.filter(exact);
     // Look-alikes by their words, but one sits where the task says ("in the Shipping address
     // section"): that one, whatever the margins of the other scores.
     const bestFit = Math.max(0, ...close.map((r) => r.fit));
@@ -172,6 +196,26 @@ function placeWords(stepText: string, intent: Intent): { phrase: string; place: 
   const place = terms(said).filter((t) => !REGION_KIND_WORDS.has(t));
   return { phrase: phrase || said, place };
 }
+
+/**
+ * A button or link whose click was refused because another element covers it (one button on top of
+ * another) is pressed with the keyboard instead: focus and Enter reach the element itself, which
+ * the pointer cannot, as they do for a person using the keyboard. Once: a refused press is not retried.
+ * (The refusal may name a control of the cover that "may dismiss it": here that control can be the
+ * other button itself, which the task presses later.)
+ */
+function byKeyboardWhenCovered(ranked: Placed[], session: SessionView): Placed[] {
+  const covered = new Set(session.steps.filter((s) => s.outcome?.code === 'COVERED')
+    .map((s) => /^click\(\s*([^,)\s]+)\s*\)$/.exec(s.action ?? '')?.[1]).filter((id): id is string => id !== undefined));
+  return ranked.map((r) => {
+    if (!covered.has(r.node.gid) || !KEY_ACTIVATED.has(r.node.role)) return r;
+    const press = `press(${r.node.gid}, "Enter")`;
+    return { ...r, candidate: { ...r.candidate, suggestedAction: press, description: `${r.candidate.description}, covered: pressed with Enter` } };
+  });
+}
+
+/** Roles that Enter activates once focused. */
+const KEY_ACTIVATED = new Set(['button', 'link']);
 
 /** Same name, as a reader compares them. */
 function sameName(a: Placed, b: Placed): boolean {

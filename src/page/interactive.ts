@@ -43,13 +43,21 @@ function reactsByAttribute(el: Element): boolean {
  * inherited from a parent that already has it (a link's inner <span> is not a second target).
  */
 export function looksClickable(el: Element, cursor: string, parentCursor: string): boolean {
-  if (cursor !== 'pointer' || parentCursor === 'pointer') return false;
   const tag = el.tagName;
+  if (cursor !== 'pointer' || (parentCursor === 'pointer' && !nestedItem(el))) return false;
   // A label forwards clicks to its control (or stands in for it), which is tagged itself.
   if (tag === 'LABEL' && controlOfLabel(el as HTMLLabelElement)) return false;
   if (tag === 'BODY' || tag === 'HTML') return false;
   // A styled wrapper around a real control (a card around its link) is not a second target.
   return !el.querySelector(REAL_CONTROLS);
+}
+
+/**
+ * A list item in a list inside another list item (a tree's file in its folder) is a target of its
+ * own even when the pointer cursor comes down from the folder: it is not the folder's inner text.
+ */
+function nestedItem(el: Element): boolean {
+  return el.tagName === 'LI' && el.parentElement?.parentElement?.tagName === 'LI';
 }
 
 const SCROLLS = /^(auto|scroll|overlay)$/;

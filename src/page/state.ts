@@ -49,11 +49,24 @@ export function statesOf(el: Element, focused: Element | null): string[] {
   else if (expanded === 'false') s.push('collapsed');
   else if (el.tagName === 'SUMMARY' && el.parentElement?.tagName === 'DETAILS') {
     s.push((el.parentElement as HTMLDetailsElement).open ? 'expanded' : 'collapsed');
-  }
+  } else if (holdsHiddenList(el)) s.push('collapsed');
   if (aria('aria-selected') === 'true' || (el.tagName === 'OPTION' && (el as HTMLOptionElement).selected)) s.push('selected');
   if (aria('aria-pressed') === 'true') s.push('pressed');
   if (input.required === true || aria('aria-required') === 'true') s.push('required');
   if (input.readOnly === true || aria('aria-readonly') === 'true') s.push('readonly');
   if (focused === el) s.push('focused');
   return s;
+}
+
+/**
+ * A tree's closed folder written without ARIA (jQuery treeview and the like): a list item whose
+ * nested list is not rendered. Its content is there, behind a click: a planner looking for
+ * something not in view opens it (src/agent/reveal.ts).
+ */
+function holdsHiddenList(el: Element): boolean {
+  if (el.tagName !== 'LI') return false;
+  for (const c of Array.from(el.children)) {
+    if ((c.tagName === 'UL' || c.tagName === 'OL') && getComputedStyle(c).display === 'none') return true;
+  }
+  return false;
 }
