@@ -15,7 +15,13 @@ const byName = <T extends { name: string }>(nodes: T[], name: string): T | undef
 
 test('open and closed shadow content is listed and marked isInShadow', async () => {
   const { lens } = await h.open('engine-shadow.html');
-  const result = validSemantic(await lens.snapshot({ mode: 'semantic' }));
+  // On a loaded machine the search for closed roots may outlast its budget: that read must say it
+  // may miss their content, and a later read has them.
+  let result = validSemantic(await lens.snapshot({ mode: 'semantic' }));
+  for (let tries = 0; !byName(result.nodes, 'Closed shadow button') && tries < 5; tries++) {
+    assert.ok(result.warnings?.some((w) => /search for closed shadow roots took longer than .* may miss their content/.test(w)), `closed content missing without a word: ${JSON.stringify(result.warnings)}`);
+    result = validSemantic(await lens.snapshot({ mode: 'semantic' }));
+  }
   for (const name of ['Open shadow button', 'Open shadow field', 'Closed shadow button', 'Closed shadow link']) {
     const node = byName(result.nodes, name);
     assert.ok(node, `"${name}" is listed`);
