@@ -6,13 +6,13 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { after, before, test } from 'node:test';
-import { appBackend, runAgent } from '../src/agent/loop.js';
+import { runAgent } from '../src/agent/loop.js';
 import { HeuristicPlanner } from '../src/agent/heuristic.js';
 import { InteractRequest } from '../src/model/negotiation/interact.js';
-import { createApp } from '../src/server/app.js';
 import { startServer } from '../src/server/serve.js';
 import { runCli } from './cli-helpers.js';
 import { FIXTURES, startHarness, type Harness } from './harness.js';
+import { offlineBackend } from './agent-helpers.js';
 
 let h: Harness;
 before(async () => { h = await startHarness(); });
@@ -44,7 +44,7 @@ test('an empty skeleton is a page state the contract accepts (a page with no con
 
 test('a submit that lands on a page with no controls: the run goes on there and ends with the reason', async () => {
   const { lens, page } = await h.open('agent-form-empty.html');
-  const run = await runAgent(lens, { task: TASK, backend: appBackend(createApp({ planner: new HeuristicPlanner() })), maxSteps: 8 });
+  const run = await runAgent(lens, { task: TASK, backend: offlineBackend(), maxSteps: 8 });
   assert.match(page.url(), /agent-form-empty-done\.html\?email=ada%40example\.com$/);
   assert.equal(run.status, 'failed', JSON.stringify(run, null, 1));
   assert.equal(run.success, false);

@@ -4,17 +4,16 @@
 // in; it presses a covered button with the keyboard. Each ends in the state the page reports.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { appBackend, runAgent } from '../src/agent/loop.js';
-import { HeuristicPlanner } from '../src/agent/heuristic.js';
-import { createApp } from '../src/server/app.js';
+import { runAgent } from '../src/agent/loop.js';
 import { startHarness, type Harness } from './harness.js';
+import { offlineBackend, stepsSaid } from './agent-helpers.js';
 
 let h: Harness;
 before(async () => { h = await startHarness(); });
 after(async () => { await h?.close(); });
 
-const inProcess = () => appBackend(createApp({ planner: new HeuristicPlanner() }));
-const said = (run: Awaited<ReturnType<typeof runAgent>>) => JSON.stringify(run.steps.map((s) => [(s.response as { action?: string }).action ?? 'asked for context', s.result?.ok]));
+const inProcess = offlineBackend;
+const said = stepsSaid;
 
 test('a link in a hidden tab panel: the tabs are opened one by one until the exact name is in view', async () => {
   const { page, lens } = await h.open('agent-tabs.html');
@@ -30,6 +29,17 @@ test('a target in no tab: every tab is looked in once, then the task is refused 
   assert.equal(await page.textContent('#out'), 'nothing yet', said(run));
   assert.equal(run.status, 'failed', said(run));
   assert.match(run.message, /nothing on the page fits it, nor behind the 2 closed elements opened \("Sales", "Archive"\)/);
+});
+
+test('a target in the last of five tabs on a long page: one look further down, back up to the tabs, then no scroll between them', async () => {
+  const { page, lens } = await h.open('agent-tabs-long.html');
+  const run = await runAgent(lens, { task: 'Click on the link "Payroll".', backend: inProcess(), maxSteps: 10 });
+  assert.equal(await page.textContent('#out'), 'clicked Payroll', said(run));
+  const actions = run.steps.map((s) => (s.response as { action?: string }).action ?? '');
+  // Below the fold there is nothing; the tabs are above it, out of view, so the look goes back up once.
+  assert.deepEqual(actions.filter((a) => a.startsWith('scroll')), ['scroll(down)', 'scroll(top)'], said(run));
+  assert.ok(actions.findIndex((a) => a.startsWith('click')) > actions.indexOf('scroll(top)'), said(run));
+  assert.equal(run.success, true, said(run));
 });
 
 test('a file two folders deep in a tree without ARIA: its folders are opened, no other file is clicked', async () => {

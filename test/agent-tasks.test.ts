@@ -4,18 +4,17 @@
 // its Close button. Each ends in the state the page reports, not just in `done`.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { appBackend, runAgent } from '../src/agent/loop.js';
-import { HeuristicPlanner } from '../src/agent/heuristic.js';
-import { createApp } from '../src/server/app.js';
+import { runAgent } from '../src/agent/loop.js';
 import { startHarness, type Harness } from './harness.js';
+import { offlineBackend, stepsSaid } from './agent-helpers.js';
 
 let h: Harness;
 before(async () => { h = await startHarness(); });
 after(async () => { await h?.close(); });
 
-const inProcess = () => appBackend(createApp({ planner: new HeuristicPlanner() }));
+const inProcess = offlineBackend;
 /** The actions the agent took and whether each was carried out, for the assertion messages. */
-const said = (run: Awaited<ReturnType<typeof runAgent>>) => JSON.stringify(run.steps.map((s) => [(s.response as { action?: string }).action ?? 'asked for context', s.result?.ok]));
+const said = stepsSaid;
 
 test('a list of choices: every one is ticked before the task moves on', async () => {
   const { page, lens } = await h.open('agent-checklist.html');

@@ -18,12 +18,13 @@ import { createApp } from '../src/server/app.js';
 import { startServer } from '../src/server/serve.js';
 import { runCli } from './cli-helpers.js';
 import { FIXTURES, startHarness, type Harness } from './harness.js';
+import { offlineBackend } from './agent-helpers.js';
 
 let h: Harness;
 before(async () => { h = await startHarness(); });
 after(async () => { await h?.close(); });
 
-const inProcess = () => appBackend(createApp({ planner: new HeuristicPlanner() }));
+const inProcess = offlineBackend;
 
 test('the demo checkout: four steps, each verified, then done; semantic_v3 only', async () => {
   const { lens, page } = await openDemo();

@@ -137,7 +137,7 @@ test('dom_overview on the dashboard: the seed\'s sections, fields and text form;
   assert.ok(nav, 'the six sidebar links are one group');
   assert.equal(Number(nav[2]) - Number(nav[1]), 5);
   assert.match(ov.text, /\n\[\d+\] h1 Projects\n\[\d+\] h2 Active projects\n/);
-  assert.match(ov.text, /\n\[SUMMARY\] Snapshot [0-9a-f]{8} \| Shown 48 of 48 \| Viewport 1280x800 \| Scroll 0\/800$/);
+  assert.match(ov.text, /\n\[SUMMARY\] Snapshot [0-9a-f]{8} \| Shown 47 of 47 \| Viewport 1280x800 \| Scroll 0\/800$/);
   assert.deepEqual(ov.summary.viewport_info, { width: 1280, height: 800, scroll_position: 0, contentHeight: 800 });
   assert.deepEqual(ov.summary.truncatedSections, []);
   const outline = ov.sections.outline!;
@@ -208,7 +208,7 @@ test('dom_overview on the dashboard with the seed\'s defaults: every part the se
     '[#] h1 Projects',
     '[#] h2 Active projects',
     '',
-    '[SUMMARY] Snapshot ID | Shown 34 of 48 | Truncated: interactives; max_rows=39 shows all | Viewport 1280x800 | Scroll 0/800',
+    '[SUMMARY] Snapshot ID | Shown 33 of 47 | Truncated: interactives; max_rows=39 shows all | Viewport 1280x800 | Scroll 0/800',
   ].join('\n'));
   assert.equal(ov.sections.outline!.length, 7);
   assert.equal(ov.sections.interactives!.reduce((k, r) => k + ('count' in r ? r.count : 1), 0), 25);
@@ -224,6 +224,24 @@ test('dom_overview on the dashboard with the seed\'s defaults: every part the se
     assert.ok(e.selector_hints.length >= 2, t);
     for (const hint of e.selector_hints) assert.deepEqual(await page.locator(hint).evaluateAll((els) => els.map((x) => x.getAttribute('data-llm-id'))), [e.ref], `${t}: ${hint}`);
   }
+});
+
+test('dom_overview behind a consent wall: one note names the rows left free; a group partly covered says how much', async () => {
+  const { page, lens } = await h.open('overview-covered.html');
+  const wall = (await lens.overview({ filters: { interactives: true } })).text;
+  const ids = (re: RegExp) => re.exec(wall)?.[1];
+  const accept = ids(/\n\[(\d+)\] button Accept all\n/);
+  const reject = ids(/\n\[(\d+)\] button Reject all(?:\n|$)/);
+  assert.ok(accept && reject, wall);
+  // Eleven of thirteen controls lie under the wall: the note says so once, with the two that do not.
+  assert.match(wall, new RegExp(`\\[INTERACTIVES 13\\]\\nCovered by something on top: every row but \\[${accept}\\] \\[${reject}\\]\\n`), wall);
+  assert.ok(!wall.includes('[covered]'), wall);
+  // The wall goes; a bar covers the first three of the six navigation links (and nothing else).
+  await page.evaluate(() => { document.getElementById('wall')!.remove(); document.getElementById('bar')!.style.display = 'block'; });
+  const bar = (await lens.overview({ filters: { interactives: true } })).text;
+  assert.match(bar, /\n\[\d+-\d+\] 6 similar: a News, Sport … Music \[3 of 6 covered\]\n/, bar);
+  assert.ok(!/Covered by|\[covered\]/.test(bar), bar);
+  assert.match(bar, /\| Shown 11 of 11 \|/, bar);
 });
 
 test('dom_overview text: icon glyphs out of names, one identifier per element, hrefs only where they identify, a group\'s shared shape', async () => {

@@ -7,6 +7,7 @@ import { coreOf } from '../src/browser/lens.js';
 import { filterPage, readTaskNodes } from '../src/browser/rag.js';
 import { isPagelensError } from '../src/model/contracts/errors.js';
 import { coversTarget, parseIntent } from '../src/model/tasks/intent.js';
+import { splitTask } from '../src/model/tasks/tasks.js';
 import { isAmount } from '../src/model/retrieval/money.js';
 import { chunkDomNodes, FilteredResult, getDomStats, indexChunks, needsFiltering, nodeBag, scoreChunkRelevance, type Chunk, type RagNode } from '../src/model/retrieval/rag.js';
 import { countTokens } from '../src/model/renderers/tokens.js';
@@ -70,6 +71,19 @@ test('instructions: verb, quoted value, target and context words, ordinals, posi
   assert.equal(coversTarget('Sign in', parseIntent('log in')), 1);
   assert.equal(coversTarget('Email address', parseIntent('type your e-mail')), 1);
   assert.equal(coversTarget('Newsletter', parseIntent('type your e-mail')), 0);
+});
+
+test('quotes: a quoted target name is kept verbatim, a quote that says where or gives a value is not; "one" can be a name', () => {
+  assert.equal(parseIntent('Click "tortor."').exactName, 'tortor.');
+  assert.equal(parseIntent('check “Remember me”').exactName, 'Remember me', 'curly quotes too');
+  assert.equal(parseIntent('click the delete button of "Buy milk"').exactName, undefined, 'the quote names the row, not the button');
+  assert.equal(parseIntent('type "ada" into Name').exactName, undefined, 'the quote is the value');
+  assert.equal(parseIntent('click "x"').exactName, undefined, 'a glyph is named by what it does (Close)');
+  assert.deepEqual(pick(parseIntent('Click button ONE')), { verb: 'click', target: ['one'] });
+  assert.deepEqual(pick(parseIntent('click the blue one')), { verb: 'click', target: [] });
+  // Task splitting reads quotes the same way: a separator inside a curly single quote is part of the value.
+  assert.deepEqual(splitTask('Type “a, b” into Name, then click ‘Save, then close’; select "x; y" in Z'),
+    ['Type “a, b” into Name', 'click ‘Save, then close’', 'select "x; y" in Z']);
 });
 
 function pick(i: ReturnType<typeof parseIntent>): object {

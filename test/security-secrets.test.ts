@@ -10,13 +10,12 @@ import assert from 'node:assert/strict';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, test } from 'node:test';
-import { appBackend, runAgent, type Backend } from '../src/agent/loop.js';
-import { HeuristicPlanner } from '../src/agent/heuristic.js';
-import { createApp } from '../src/server/app.js';
+import { runAgent, type Backend } from '../src/agent/loop.js';
 import { isSecretAutocomplete, isSecretFieldFacts } from '../src/model/safety/secrets.js';
 import type { SemanticV3Result } from '../src/model/contracts/schema.js';
 import { launchWithExtension, openTab, type ExtensionBrowser } from './extension-helpers.js';
 import { startHarness, type Harness } from './harness.js';
+import { offlineBackend } from './agent-helpers.js';
 
 let h: Harness;
 let extension: ExtensionBrowser | undefined;
@@ -137,7 +136,7 @@ test('the extension agent: the planner\'s thought is redacted like the CLI loop\
   }
 });
 
-const offlineAgent = () => appBackend(createApp({ planner: new HeuristicPlanner() }));
+const offlineAgent = offlineBackend;
 const LOGIN_TASK = 'Type "hunter2-pw" into Password, then click Sign in';
 
 test('a password field read-only until focused is focused, then typed into: by the act pipeline and by the offline agent', async () => {

@@ -12,7 +12,7 @@ import type { ExpectedOutcome } from '../model/contracts/outcome.js';
 import { filterDom, type RagNode } from '../model/retrieval/rag.js';
 import { isSecretNode } from '../model/safety/secrets.js';
 import { commitEntry, planConstrained } from './constrained.js';
-import { revealNext } from './reveal.js';
+import { lookedBehind, revealNext } from './reveal.js';
 import { constraintOf, taskSteps } from './taskSteps.js';
 import { colourFit, decodeScreenshot, nodesFromTree, skeletonAttributes, skeletonContext } from './pageState.js';
 import type { Planner, SessionView } from './planner.js';
@@ -65,7 +65,7 @@ export class HeuristicPlanner implements Planner {
     let usable = byKeyboardWhenCovered(ranked, session)
       .filter((r) => !session.failures.has(r.candidate.suggestedAction) && (!forSecret || holdsSecrets(r.node)) && !already.has(r.node.gid));
     // A name quoted in a click step is meant verbatim ("tortor." is not "tortor"): exact names first.
-    const verbatim = intent.value === undefined ? (/"([^"]+)"|“([^”]+)”/.exec(stepText)?.slice(1).find((q) => q !== undefined) ?? '').trim() : '';
+    const verbatim = intent.value === undefined ? intent.exactName ?? '' : '';
     const exact = (r: Placed) => verbatim !== '' && r.node.name.trim() === verbatim;
     if (verbatim) usable = [...usable.filter(exact), ...usable.filter((r) => !exact(r))];
     const best = usable[0];
@@ -82,7 +82,9 @@ export class HeuristicPlanner implements Planner {
     if (!best || best.score < MIN_CANDIDATE_SCORE) {
       const tried = ranked.length > usable.length ? ` (already failed: ${ranked.filter((r) => !usable.includes(r)).map((r) => r.candidate.suggestedAction).join(', ')})` : '';
       // Not a step done: the marker says "looking", so that a successful scroll does not count as the step.
-      if (request.scrollPosition && !/^100%$/.test(request.scrollPosition) && !session.steps.slice(-3).some((s) => s.action?.startsWith('scroll'))) {
+      // Once closed elements are being opened for this step, the look is inside them: no scroll between two.
+      const revealing = lookedBehind(session, index, steps.length).opened.length > 0;
+      if (request.scrollPosition && !/^100%$/.test(request.scrollPosition) && !revealing && !session.steps.slice(-3).some((s) => s.action?.startsWith('scroll'))) {
         return { thought: `Looking for step ${index + 1}/${steps.length}: nothing in view fits "${stepText}"${tried}; look further down.`, action: 'scroll(down)' };
       }
       // semantic_v3 carries names only; the skeleton adds each field's type, name and placeholder
@@ -93,7 +95,8 @@ export class HeuristicPlanner implements Planner {
       // No field took the value, so nothing says it is not a password: the message leaves it out.
       const said = intent.value ? stepText.split(intent.value).join('…') : stepText;
       // The target may sit behind a closed tab or a collapsed folder: open them one by one first.
-      const look = revealNext(nodes, index, steps.length, `nothing in view fits "${said}"${tried}`, session);
+      const scrolled = request.scrollPosition !== undefined && !/^0%$/.test(request.scrollPosition);
+      const look = revealNext(nodes, index, steps.length, `nothing in view fits "${said}"${tried}`, session, scrolled);
       if ('action' in look) return look;
       const behind = look.opened.length ? `, nor behind the ${look.opened.length} closed element${look.opened.length > 1 ? 's' : ''} opened (${look.opened.map((n) => JSON.stringify(n)).join(', ')})` : '';
       return { thought: `${label}: nothing on the page fits "${said}"${tried}${behind}.`, action: `done(${JSON.stringify(`Could not ${said}: nothing on the page fits it${behind}`)})`, success: false };

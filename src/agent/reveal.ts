@@ -13,6 +13,7 @@ export const MAX_REVEALS = 8;
 
 const LOOKING = /^Looking for step (\d+)\/(\d+): .*?opening (\S+) /;
 const SEEN_OPEN = /\(open before: ([^)]*)\)/;
+const BACK_UP = 'back to the top to open what is closed there';
 
 /** Closed: a tab not selected, anything collapsed (aria-expanded=false, a closed <details>, a folder whose list is hidden). */
 export function isClosed(n: RagNode): boolean {
@@ -39,15 +40,26 @@ export function lookedBehind(session: SessionView, index: number, total: number)
   return { opened, seen };
 }
 
+/** Whether the look for step `index` already went back to the top of the page. */
+function wentBackUp(session: SessionView, index: number, total: number): boolean {
+  const mark = `Looking for step ${index + 1}/${total}: `;
+  return session.steps.some((s) => s.thought?.startsWith(mark) && s.thought.includes(BACK_UP));
+}
+
 /**
  * The next closed element to open in the search for step `index`, as an answer; or, when the
  * search is over (nothing closed is left, or MAX_REVEALS were opened), the names of what was opened.
+ * Only what is in view can be opened: when nothing closed is in view and the page is scrolled
+ * (`scrolled`, the look went further down first), the answer is to go back to the top, once.
  */
-export function revealNext(nodes: RagNode[], index: number, total: number, why: string, session: SessionView): ActionResponse | { opened: string[] } {
+export function revealNext(nodes: RagNode[], index: number, total: number, why: string, session: SessionView, scrolled = false): ActionResponse | { opened: string[] } {
   const { opened, seen } = lookedBehind(session, index, total);
   const named = opened.map((id) => nodes.find((n) => n.gid === id)?.name ?? id);
   if (opened.length >= MAX_REVEALS) return { opened: named };
   const next = nodes.filter((n) => isClosed(n) && !seen.has(n.gid) && !session.failures.has(`click(${n.gid})`)).sort((a, b) => a.order - b.order)[0];
+  if (!next && scrolled && !wentBackUp(session, index, total)) {
+    return { thought: `Looking for step ${index + 1}/${total}: ${why}; ${BACK_UP}.`, action: 'scroll(top)' };
+  }
   if (!next) return { opened: named };
   const openNow = nodes.filter(isOpen).map((n) => n.gid);
   return {

@@ -317,9 +317,9 @@ function interactiveOf(n: PageNode, model: PageModel, ctx: OverviewContext): Int
 }
 
 /** What a line says of an element besides its JSON entry: the page's attributes and what was seen of it. */
-interface LineFacts { attrs: Record<string, string>; placeholder?: string; options?: number; selfLink?: boolean; covered?: boolean }
+interface LineFacts { attrs: Record<string, string>; placeholder?: string; options?: number; selfLink?: boolean }
 
-function interactiveLine(e: InteractiveElement, { attrs, placeholder, options, selfLink, covered }: LineFacts): string {
+function interactiveLine(e: InteractiveElement, { attrs, placeholder, options, selfLink }: LineFacts): string {
   const name = shownName(e.text ?? e.label);
   let line = `${e.id} ${displayShape(e.tag, attrs, e.attributes.type, !!name)}`;
   // A placeholder that names a field says the field is empty: it keeps its key.
@@ -332,8 +332,32 @@ function interactiveLine(e: InteractiveElement, { attrs, placeholder, options, s
   if (href && !name && !selfLink && !scriptLink(href)) line += ` href=${t(clip(href, TEXT_HREF))}`;
   if (e.states?.length) line += ` [${e.states.join(', ')}]`;
   if (e.hidden) line += ' [hidden]';
-  if (covered) line += ' [covered]';
   return line;
+}
+
+/** How many of a row's elements something else covers (a group has several). */
+interface RowCover { id: string; covered: number; of: number }
+
+/** Rows excepted by name at most in a section-wide cover note; past that each covered row is marked. */
+const COVER_EXCEPTIONS = 5;
+
+/**
+ * Marks the covered rows of a section (`body`, one line per row, in `cover`'s order). Behind a
+ * cookie wall or a modal most rows are covered: one note after the heading then says so and names
+ * the rows that are not, instead of a mark on every line. A group partly covered says how much.
+ */
+function markCovered(body: string[], cover: RowCover[]): string[] {
+  const whole = cover.filter((c) => c.covered > 0 && c.covered === c.of).length;
+  const exceptions = cover.filter((c) => c.covered < c.of);
+  const noted = whole > 2 && whole * 2 > cover.length && exceptions.length <= COVER_EXCEPTIONS;
+  const lines = body.map((line, i) => {
+    const c = cover[i];
+    if (c.covered > 0 && c.covered < c.of) return `${line} [${c.covered} of ${c.of} covered]`;
+    return !noted && c.covered > 0 ? `${line} [covered]` : line;
+  });
+  if (!noted) return lines;
+  const but = exceptions.length ? ` but ${exceptions.map((c) => c.id).join(' ')}` : '';
+  return [`Covered by something on top: every row${but}`, ...lines];
 }
 
 /** A section's heading: its name, then how many rows it shows of how many when max_rows cut it, else `whole`. */
@@ -360,15 +384,17 @@ export function renderOverview(src: OverviewSource, plan: OverviewPlan, ctx: Ove
   const lines = [`DOM OVERVIEW ${model.url}`];
   let shown = 0;
   let total = 0;
+  /** The body row: counted in the JSON (the outline's root), not in the text, which leaves it out. */
+  let bodyRow = 0;
   if (plan.outline) {
     const o = plan.outline;
-    total += o.total + 1;
-    const rows: OutlineElement[] = [];
     const body = layout.body;
+    total += o.total + (body ? 1 : 0);
+    const rows: OutlineElement[] = [];
     lines.push('', sectionHead('OUTLINE', o.rows.length, o.found, ''));
     // The body is the JSON outline's root; the text leaves its line out (every page has one, and
     // an agent does nothing with it), so the regions start the outline unindented.
-    if (body) rows.push({ id: `[${body.id}]`, tag: 'body', depth: 0, child_count: body.childCount, ref: body.id });
+    if (body) { rows.push({ id: `[${body.id}]`, tag: 'body', depth: 0, child_count: body.childCount, ref: body.id }); bodyRow = 1; }
     for (const r of o.rows) {
       const d = ctx.described.get(r.ref);
       const childCount = d?.childCount ?? 0;
@@ -392,12 +418,14 @@ export function renderOverview(src: OverviewSource, plan: OverviewPlan, ctx: Ove
     total += p.total;
     const rows: Array<InteractiveElement | GroupedInteractiveElement> = [];
     const body: string[] = [];
+    const cover: RowCover[] = [];
     let elements = 0;
     for (const r of p.rows) {
       if (r.kind === 'one') {
         const e = interactiveOf(r.node, model, ctx);
         rows.push(e);
-        body.push(interactiveLine(e, { attrs: r.node.attrs ?? {}, placeholder: r.node.placeholder, options: ctx.described.get(r.node.gid)?.options?.count, selfLink: isSelfLink(r.node.href, model.url), covered: r.node.occ }));
+        body.push(interactiveLine(e, { attrs: r.node.attrs ?? {}, placeholder: r.node.placeholder, options: ctx.described.get(r.node.gid)?.options?.count, selfLink: isSelfLink(r.node.href, model.url) }));
+        cover.push({ id: e.id, covered: r.node.occ ? 1 : 0, of: 1 });
         elements++;
       } else if (r.kind === 'group') {
         const first = r.nodes[0];
@@ -410,6 +438,7 @@ export function renderOverview(src: OverviewSource, plan: OverviewPlan, ctx: Ove
         };
         rows.push(g);
         body.push(`${g.id} ${g.count} similar: ${shape} ${groupNames(r.nodes.map((n) => clip(shownName(n.name), 28)), GROUP_EXAMPLES, listItemText)}`.trimEnd());
+        cover.push({ id: g.id, covered: r.nodes.filter((n) => n.occ).length, of: r.nodes.length });
         elements += r.nodes.length;
       } else {
         const c = r.control;
@@ -422,10 +451,11 @@ export function renderOverview(src: OverviewSource, plan: OverviewPlan, ctx: Ove
         };
         rows.push(e);
         body.push(interactiveLine(e, { attrs: c.attrs, placeholder: c.attrs.placeholder }));
+        cover.push({ id: e.id, covered: 0, of: 1 });
         elements++;
       }
     }
-    lines.push('', sectionHead('INTERACTIVES', elements, p.found, ` ${p.found}`), ...body);
+    lines.push('', sectionHead('INTERACTIVES', elements, p.found, ` ${p.found}`), ...markCovered(body, cover));
     shown += elements;
     if (p.truncated) cut.push({ name: 'interactives', found: p.found });
     sections.interactives = rows;
@@ -444,7 +474,7 @@ export function renderOverview(src: OverviewSource, plan: OverviewPlan, ctx: Ove
     sections.headings = rows;
   }
   const info = { width: model.viewport.width, height: model.viewport.height, scroll_position: layout.scroll.y, contentHeight: layout.content.height };
-  lines.push('', `[SUMMARY] Snapshot ${ctx.snapshotId}${ctx.reused && ctx.ageMs >= 1000 ? ` (${Math.round(ctx.ageMs / 1000)} s old)` : ''} | Shown ${shown} of ${total}${truncationNote(cut)} | Viewport ${info.width}x${info.height} | Scroll ${info.scroll_position}/${info.contentHeight}`);
+  lines.push('', `[SUMMARY] Snapshot ${ctx.snapshotId}${ctx.reused && ctx.ageMs >= 1000 ? ` (${Math.round(ctx.ageMs / 1000)} s old)` : ''} | Shown ${shown - bodyRow} of ${total - bodyRow}${truncationNote(cut)} | Viewport ${info.width}x${info.height} | Scroll ${info.scroll_position}/${info.contentHeight}`);
   if (ctx.warnings.length) lines.push(`Warnings: ${ctx.warnings.join('; ')}`);
   return {
     success: true, snapshotId: ctx.snapshotId, url: model.url, sections,

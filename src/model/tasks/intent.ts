@@ -23,6 +23,11 @@ export interface Intent {
    * compare them with a name through `coversTarget`, not by substring.
    */
   target: string[];
+  /**
+   * The target's name as the instruction quoted it ("Click "tortor."": not "tortor"), when a quote
+   * names the target rather than giving a value or saying where the target is: exact names first.
+   */
+  exactName?: string;
   /** Words naming where the target is: its row, card or section ("the delete button of 'Buy milk'", "add the Dell to the cart"). */
   within: string[];
   /** 1 for "first", 2 for "second", …; -1 for "last". */
@@ -87,16 +92,19 @@ const VERB_RULES: VerbRule[] = [
 // Phrases that are an action and its target at once: the verb is click, the words stay.
 const ACTION_PHRASES = /^(?:log\s*in|log\s*on|sign\s*in|sign\s*up|sign\s*out|log\s*out|register|subscribe|add\s+to|buy|purchase|checkout|check\s+out|submit|save|send|continue|next|cancel|close|dismiss|accept|apply|download|upload|share|reply|delete|remove|edit|login|signin|signup)\b/;
 
-/** Quotes written by word processors become plain ones. */
+/** Quotes written by word processors become plain ones (one character for one: offsets still hold). */
 function normaliseQuotes(s: string): string {
   return s.replace(/[“”„‟″]/g, '"').replace(/[‘’‚‛′]/g, "'");
 }
 
-/** Quoted strings ("x", or 'x' where the quote is not an apostrophe), in order. */
-function quoted(s: string): Array<{ text: string; start: number; end: number }> {
+/**
+ * Quoted strings ("x", 'x' where the quote is not an apostrophe, and their curly forms), in order,
+ * with their offsets in `s`. The one reading of quotes: task splitting and intents both use it.
+ */
+export function quotedSpans(s: string): Array<{ text: string; start: number; end: number }> {
   const out: Array<{ text: string; start: number; end: number }> = [];
   const re = /"([^"]*)"|(?<![\p{L}\p{N}])'([^']*)'(?![\p{L}\p{N}])/gu;
-  for (const m of s.matchAll(re)) out.push({ text: m[1] ?? m[2] ?? '', start: m.index!, end: m.index! + m[0].length });
+  for (const m of normaliseQuotes(s).matchAll(re)) out.push({ text: s.slice(m.index! + 1, m.index! + m[0].length - 1), start: m.index!, end: m.index! + m[0].length });
   return out;
 }
 
@@ -109,7 +117,7 @@ const URL_LIKE = /^(?:https?:\/\/\S+|www\.\S+|[\w-]+(?:\.[\w-]+)+(?:\/\S*)?)$/i;
 /** Reads an instruction. Never throws: an instruction it cannot place is a click on what it names. */
 export function parseIntent(instruction: string): Intent {
   const text = normaliseQuotes(instruction).trim();
-  const quotes = quoted(text);
+  const quotes = quotedSpans(text);
   // The words outside quotes carry the verb and the target; quoted text is the value (or, for a
   // click, words of the target's name). Each quote is held by a marker until it is placed.
   let bare = text;
@@ -197,7 +205,10 @@ export function parseIntent(instruction: string): Intent {
   // The words were read lowercased; a value without quotes is typed as the instruction wrote it
   // ("type Bob into Name" types "Bob").
   if (value !== undefined && !firstQuoteIsValue && verb !== 'navigate') value = asWritten(value, bare);
-  return finish({ verb, explicitVerb, value, rest: unmark(rest, quotes, firstQuoteIsValue), within: unmark(within, quotes, firstQuoteIsValue), direction });
+  // A quote left among the target's words is its name, meant verbatim (a glyph is named by what it does).
+  const named = [...rest.matchAll(/\u0000(\d+)\u0001/g)].map((m) => Number(m[1])).find((i) => !(firstQuoteIsValue && i === 0));
+  const exactName = named === undefined || glyphWord(quotes[named].text) !== quotes[named].text ? undefined : quotes[named].text.trim();
+  return finish({ verb, explicitVerb, value, exactName, rest: unmark(rest, quotes, firstQuoteIsValue), within: unmark(within, quotes, firstQuoteIsValue), direction });
 }
 
 /** `lowered` as it stands in `original` (same text, any case); itself when it is not found there. */
@@ -221,7 +232,7 @@ function glyphWord(quote: string): string {
   return /^\s*[x×✕✖]\s*$/i.test(quote) ? 'close' : quote;
 }
 
-function finish(p: { verb: Verb; explicitVerb: boolean; value?: string; rest: string; within: string; direction?: Intent['direction'] }): Intent {
+function finish(p: { verb: Verb; explicitVerb: boolean; value?: string; exactName?: string; rest: string; within: string; direction?: Intent['direction'] }): Intent {
   const roles = new Set<string>();
   const colors: string[] = [];
   const position: Intent['position'] = {};
@@ -252,10 +263,15 @@ function finish(p: { verb: Verb; explicitVerb: boolean; value?: string; rest: st
     }
     return out;
   };
-  const target = read(words(foldPhrases(p.rest)));
+  const restWords = words(foldPhrases(p.rest));
+  let target = read(restWords);
+  // "one" stands for a target named otherwise ("the blue one", "the one on the left"); when nothing
+  // else names it and it ends the words ("Click button ONE"), it is the name.
+  if (!target.length && ordinal === undefined && !colors.length && !position.vertical && !position.horizontal && restWords.at(-1) === 'one') target = ['one'];
   const within = read(words(foldPhrases(p.within)));
   const intent: Intent = { verb: p.verb, explicitVerb: p.explicitVerb, target, within, colors, roles: [...roles] };
   if (p.value !== undefined && p.value !== '') intent.value = p.value;
+  if (p.exactName) intent.exactName = p.exactName;
   if (ordinal !== undefined) intent.ordinal = ordinal;
   if (position.vertical || position.horizontal) intent.position = position;
   if (p.direction) intent.direction = p.direction;
