@@ -10,6 +10,7 @@ import { compare } from './summary.js';
 import { renderExtractReport, runExtractBench } from './extract.js';
 import { renderSizeGoals, runSizeGoals } from './artifacts.js';
 import { renderMiniwob, runMiniwob } from './miniwob.js';
+import { renderTodomvc, runTodomvc } from './todomvc.js';
 import { launchChromium } from '../src/browser/chromium.js';
 
 interface Flags {
@@ -30,6 +31,7 @@ interface Flags {
   extract?: boolean;
   sizes?: boolean;
   miniwobDir?: string;
+  todomvcDir?: string;
 }
 
 /**
@@ -40,7 +42,7 @@ interface Flags {
 const DEFAULT_LIMIT = 100;
 
 /** The parts of a run, for --only. */
-const PARTS = ['corpus', 'accname', 'scale', 'extract', 'sizes', 'miniwob'] as const;
+const PARTS = ['corpus', 'accname', 'scale', 'extract', 'sizes', 'miniwob', 'todomvc'] as const;
 
 /** Pages per set the size goals read: every shop page (the goal is about shop pages), the first 30 of the others. */
 const SIZE_PAGES = (set: string) => (set === 'shop' ? Infinity : 30);
@@ -95,6 +97,7 @@ async function main(argv: string[]): Promise<number> {
     .option('--sizes', 'measure templatized full / raw HTML and dom_overview tokens against the seed goals (default: on without inputs)')
     .option('--no-sizes', 'skip the size goals')
     .option('--miniwob-dir <dir>', 'run the offline agent on MiniWoB++ task pages from this folder (miniwob-plusplus/miniwob/html; on when given)')
+    .option('--todomvc-dir <dir>', 'operate the TodoMVC 2.0 apps from this folder (the tastejs/todomvc repository, holding examples/; on when given)')
     .showHelpAfterError();
   program.parse(argv, { from: 'user' });
   const inputs = program.args;
@@ -121,6 +124,7 @@ async function main(argv: string[]): Promise<number> {
   const extractOn = wantedParts ? wantedParts.includes('extract') : flags.extract ?? defaultOn;
   const sizesOn = wantedParts ? wantedParts.includes('sizes') : flags.sizes ?? defaultOn;
   const miniwobOn = wantedParts ? wantedParts.includes('miniwob') : flags.miniwobDir !== undefined;
+  const todomvcOn = wantedParts ? wantedParts.includes('todomvc') : flags.todomvcDir !== undefined;
   const accnameFile = typeof flags.accname === 'string' ? resolve(flags.accname) : accnameOn ? DEFAULT_ACCNAME : undefined;
   if (accnameFile && !existsSync(accnameFile) && typeof flags.accname === 'string') throw new Error(`no conformance file at ${accnameFile}`);
   const compareFile = typeof flags.compare === 'string' ? resolve(flags.compare) : flags.compare ? BASELINE : undefined;
@@ -169,6 +173,10 @@ async function main(argv: string[]): Promise<number> {
     // The task pages are not part of the repository: without the folder, the part says so and the run goes on.
     const run = flags.miniwobDir ? await runMiniwob({ dir: flags.miniwobDir, ...(flags.quiet && { quiet: true }) }) : { skipped: 'no folder given (--miniwob-dir path/to/miniwob-plusplus/miniwob/html)' };
     process.stdout.write(('skipped' in run ? `MINIWOB skipped: ${run.skipped}` : renderMiniwob(run.episodes)) + '\n');
+  }
+  if (todomvcOn) {
+    const run = flags.todomvcDir ? await runTodomvc({ dir: flags.todomvcDir, ...(flags.quiet && { quiet: true }) }) : { skipped: 'no folder given (--todomvc-dir path/to/todomvc)' };
+    process.stdout.write(('skipped' in run ? `TODOMVC skipped: ${run.skipped}` : renderTodomvc(run.results)) + '\n');
   }
   process.stderr.write(`pagelens bench: wrote ${resolve(flags.out, 'results.json')} and ${resolve(flags.out, 'report.html')}\n`);
   if (flags.saveBaseline) {
