@@ -24,3 +24,25 @@ test('counting many distinct words leaves the tokenizer a small merge cache, and
   assert.equal(await countTokens(answer), before);
   assert.equal((await countTokensDetailed(answer)).tokens, before);
 });
+
+// A warm read's answer repeats the last one's entries: its count is made of the pieces counted
+// before (tokens.ts cuts the text where the tokenizer must cut too). The count must be the
+// library's to the token, on any text, and after pieces were remembered.
+test('counting an answer by remembered pieces gives the tokenizer\'s own count, on any text', async () => {
+  const parts = ['{', '"', '}', ',', ':', '[', ']', 'a', 'B', 'é', 'e\u0301', '\u0301', '1', '23', ' ', '  ', '\n', '\r\n', '/', "'", "'s",
+    '\u00a0', '日本', '😀', '\\"', '{"', '{"i', '"{', '_', '.', '\t'];
+  let seed = 7;
+  const next = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+  const wrong: string[] = [];
+  for (let k = 0; k < 4000; k++) {
+    let text = '';
+    for (let i = 0, n = 1 + Math.floor(next() * 40); i < n; i++) text += parts[Math.floor(next() * parts.length)];
+    // Twice: counted, then answered from what the first count remembered.
+    for (let pass = 0; pass < 2; pass++) if (await countTokens(text) !== o200k.countTokens(text)) wrong.push(JSON.stringify(text));
+  }
+  assert.deepEqual(wrong.slice(0, 5), []);
+  const answer = (moved: number) => JSON.stringify({ mode: 'semantic_v3', interactive_tree: Array.from({ length: 3000 }, (_, r) => (
+    { i: String(r + 1), r: ['btn', 'link', 'tb'][r % 3], n: r === moved ? `Saved “${r}”’s` : `Save ${r}`, xy: [40, 8 + r * 26] })), meta: { extractionTimeMs: 12.5 } });
+  for (const moved of [-1, 5, 2999]) assert.equal(await countTokens(answer(moved)), o200k.countTokens(answer(moved)));
+  await assert.rejects(countTokens(`${answer(-1)}{"n":"<|endoftext|>"}`), /special token/);
+});

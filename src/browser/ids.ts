@@ -76,6 +76,12 @@ export interface Sighting extends GhostTarget {
 const MAX_REMEMBERED = 60_000;
 const MAX_DOCS = 200;
 
+function sameList(a: readonly string[], b: readonly string[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
 export class IdLedger {
   constructor(readonly numbering: LensNumbering = new LensNumbering()) {
     numbering.session.ledgers.add(this);
@@ -105,21 +111,40 @@ export class IdLedger {
   /** Frame ordinal → the document of the last read handed out. */
   private readonly frameDocs = new Map<number, string>();
 
+  /**
+   * The IDs the last handOut recorded, in order, while they are still the newest sightings in
+   * that order (nothing recorded since): the same IDs handed out again then only update their
+   * sightings in place, which leaves the order as moving each to the end would.
+   */
+  private lastRun: string[] | null = null;
+
   /** Records every node of a model that is handed to the caller (a snapshot, a text form). */
   handOut(model: PageModel): void {
     for (const f of model.frames) {
       const doc = model.docs[f.id];
       if (doc) this.noteFrame(f.id, doc, f.url);
     }
+    const run: string[] = [];
+    const sightings: Sighting[] = [];
     for (const n of model.nodes) {
       const doc = model.docs[n.frame];
-      if (doc) this.remember(n.gid, { doc, frame: n.frame, role: n.role, name: n.name, centre: [n.box[0] + n.box[2] / 2, n.box[1] + n.box[3] / 2] });
+      if (!doc) continue;
+      run.push(n.gid);
+      sightings.push({ doc, frame: n.frame, role: n.role, name: n.name, centre: [n.box[0] + n.box[2] / 2, n.box[1] + n.box[3] / 2] });
     }
+    // A warm read of a big page hands out the same IDs as the last one: 20k moves to the end of the Map are 20k no-ops then.
+    if (this.lastRun && sameList(this.lastRun, run)) {
+      for (let i = 0; i < run.length; i++) this.ids.set(run[i], sightings[i]);
+      return;
+    }
+    for (let i = 0; i < run.length; i++) this.remember(run[i], sightings[i]);
     this.trim();
+    this.lastRun = run.length <= MAX_REMEMBERED && new Set(run).size === run.length ? run : null;
   }
 
   /** Records one ID handed out outside a snapshot (a cover's dismiss button named in a refusal). */
   note(gid: string, sighting: Sighting): void {
+    this.lastRun = null;
     this.remember(gid, sighting);
     this.trim();
   }

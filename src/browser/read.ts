@@ -57,8 +57,8 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
     if (r.answer.kind === 'whole' && r.answer.whole && base) whole.push(`${f.ordinal ? `frame ${f.ordinal}: ` : ''}${r.answer.whole}`);
     const snapshot = patchRead(base, r.answer);
     if (r.answer.seq !== undefined) held.set(f.frameId, engine, { seq: r.answer.seq, snapshot });
-    // Readers mark nodes (occlusion from ancestor frames): they get copies, the held read stays as answered.
-    return { ...snapshot, nodes: snapshot.nodes.map((n) => ({ ...n })) };
+    // Readers never change it (occlusion from ancestor frames marks copies): the held read stays as answered.
+    return snapshot;
   };
   // A frame's read does not depend on the frame layout: when the frames are known (the main frame,
   // or every frame while the kept structure holds), their reads run alongside the layout.

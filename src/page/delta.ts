@@ -22,7 +22,12 @@ export interface HeldBase { doc: string; seq: number }
 type ListName = 'nodes' | 'structure' | 'headings';
 const LISTS: ListName[] = ['nodes', 'structure', 'headings'];
 
-interface Kept { seq: number; lists: Partial<Record<ListName, string[]>> }
+interface Kept {
+  seq: number;
+  lists: Partial<Record<ListName, string[]>>;
+  /** The entries those texts were made from (never changed once answered): an equal entry of the next read takes its text. */
+  entries: Partial<Record<ListName, object[]>>;
+}
 
 /** Per kind of read, the last answer's entries as the JSON text that crossed. */
 const kept = new Map<string, Kept>();
@@ -37,15 +42,20 @@ const FREE_JUMP = 8;
 /** The read as JSON text: whole, or as a delta against `since` when this engine still holds it. */
 export function answerRead(read: FrameSnapshot, opts: EngineSnapshotOptions, since: HeldBase | null | undefined): string {
   const { nodes, structure, headings, ...rest } = read;
-  const texts: Partial<Record<ListName, string[]>> = { nodes: nodes.map((n) => JSON.stringify(n)) };
-  if (structure) texts.structure = structure.map((n) => JSON.stringify(n));
-  if (headings) texts.headings = headings.map((n) => JSON.stringify(n));
-  // A cold read is what reuse is checked against: it neither uses nor replaces the base.
-  if (opts.fresh) return wholeText(rest, texts, undefined, 'a cold read (fresh)');
+  const entries: Partial<Record<ListName, object[]>> = { nodes };
+  if (structure) entries.structure = structure;
+  if (headings) entries.headings = headings;
+  // A cold read is what reuse is checked against: it neither uses nor replaces the base, and takes no text from it.
   const kind = readKind(opts);
-  const base = kept.get(kind);
+  const base = opts.fresh ? undefined : kept.get(kind);
+  const texts: Partial<Record<ListName, string[]>> = {};
+  for (const l of LISTS) {
+    const list = entries[l];
+    if (list) texts[l] = entryTexts(list, base?.entries[l], base?.lists[l]);
+  }
+  if (opts.fresh) return wholeText(rest, texts, undefined, 'a cold read (fresh)');
   const seq = ++lastSeq;
-  kept.set(kind, { seq, lists: texts });
+  kept.set(kind, { seq, lists: texts, entries });
   const why = !since ? 'the host holds no earlier read of this kind'
     : since.doc !== DOC ? 'another document (the host\'s read is of the one before)'
       : !base || base.seq !== since.seq ? `the engine no longer holds read ${since.seq}`
@@ -68,12 +78,55 @@ function wholeText(rest: object, texts: Partial<Record<ListName, string[]>>, seq
 }
 
 /**
+ * Each entry's JSON text. Stringifying 20k entries was a sixth of a warm read of an unchanged big
+ * page: an entry equal to the last read's entry for the same element (looked for at the same
+ * place, then by ID) takes that entry's text, the very same string, which also makes diffList's
+ * comparisons instant.
+ */
+function entryTexts(list: object[], lastEntries: object[] | undefined, lastTexts: string[] | undefined): string[] {
+  if (!lastEntries || !lastTexts) return list.map((e) => JSON.stringify(e));
+  let byId: Map<unknown, number> | undefined;
+  return list.map((e, i) => {
+    const id = (e as { id?: unknown }).id;
+    let at = i;
+    if ((lastEntries[i] as { id?: unknown } | undefined)?.id !== id) {
+      byId ??= new Map(lastEntries.map((x, j) => [(x as { id?: unknown }).id, j]));
+      at = byId.get(id) ?? -1;
+    }
+    return at >= 0 && sameJson(e, lastEntries[at]) ? lastTexts[at] : JSON.stringify(e);
+  });
+}
+
+/**
+ * Whether two values have the same JSON text: the same keys in the same order, equal values. It
+ * may say no for two that would print alike (then the entry is stringified), never yes for two that
+ * would not.
+ */
+export function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a) || Array.isArray(b)) {
+    if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  const ka = Object.keys(a);
+  const kb = Object.keys(b);
+  if (ka.length !== kb.length) return false;
+  for (let i = 0; i < ka.length; i++) {
+    const k = ka[i];
+    if (k !== kb[i] || !sameJson((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k])) return false;
+  }
+  return true;
+}
+
+/**
  * The ListPatch that turns `held` into `next`, as JSON texts: counts for runs equal to the held
  * entries (positive: copy, negative: skip), the entry's own text otherwise. One pass, greedy.
  */
 export function diffList(held: string[], next: string[]): string[] {
-  const positions = new Map<string, number[]>();
-  held.forEach((t, i) => { const p = positions.get(t); if (p) p.push(i); else positions.set(t, [i]); });
+  // Where each held text stands: built at the first entry that is not the next held one (never, when nothing changed).
+  let positions: Map<string, number[]> | undefined;
   const out: string[] = [];
   let copy = 0;
   let at = 0;
@@ -81,6 +134,10 @@ export function diffList(held: string[], next: string[]): string[] {
   for (let i = 0; i < next.length; i++) {
     const t = next[i];
     if (held[at] === t) { copy++; at++; continue; }
+    if (!positions) {
+      positions = new Map();
+      for (let j = 0; j < held.length; j++) { const p = positions.get(held[j]); if (p) p.push(j); else positions.set(held[j], [j]); }
+    }
     const to = firstAtOrAfter(positions.get(t), at);
     if (to >= 0 && (to - at <= FREE_JUMP || held[to + 1] === next[i + 1])) {
       flush();

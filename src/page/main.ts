@@ -24,14 +24,13 @@ import { readContent } from './content.js';
 import { readStructured } from './structured.js';
 import { nativeOptions } from './options.js';
 import { serializeDocument } from './serialize.js';
-import { markNameSources } from './names.js';
 import { namePaths } from './nameCheck.js';
 import { lastIssuedId, lookup, lookupIn, numberFrom, startAutoTagger, tagSubtree } from './tagger.js';
 
 const ENGINE_KEY = '__pagelens';
 
 function readFrame(opts: EngineSnapshotOptions) {
-  return markNameSources(withLabelIndex(() => snapshot(opts)));
+  return withLabelIndex(() => snapshot(opts));
 }
 
 // Checked against the contract the Node side validates answers with (src/model/contracts/engine.ts).

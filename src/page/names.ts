@@ -1,10 +1,9 @@
-import type { FrameSnapshot } from '../model/contracts/schema.js';
+import type { RawNode } from '../model/contracts/schema.js';
 import { accessibleNameWithReach, type Reach } from './accname.js';
 import type { Freshness } from './changes.js';
 import { mayHavePseudoRule } from './pseudoRules.js';
 import { generatedContent, mayHavePseudo, transformText } from './pseudo.js';
 import { shadowRootOf } from './shadow.js';
-import { lookup } from './tagger.js';
 import { noteWarning } from './warnings.js';
 
 export const MAX_NAME = 160;
@@ -107,14 +106,11 @@ function remember(el: Element, name: string, from: NameSource): { name: string; 
   return { name, from };
 }
 
-/** Marks the nodes of a snapshot whose name the label hunt gave. */
-export function markNameSources(snapshot: FrameSnapshot): FrameSnapshot {
-  for (const node of snapshot.nodes) {
-    if (node.role === 'item' || !node.name) continue;
-    const el = lookup(node.id);
-    if (el && hunted.get(el) === node.name) node.nameFrom = 'hunt';
-  }
-  return snapshot;
+/** Marks the nodes of a read whose name the label hunt gave; `elements[i]` is the element of `nodes[i]`. */
+export function markNameSources(nodes: RawNode[], elements: Element[]): void {
+  nodes.forEach((node, i) => {
+    if (node.role !== 'item' && node.name && hunted.get(elements[i]) === node.name) node.nameFrom = 'hunt';
+  });
 }
 
 const NAME_FROM_TEXT_ROLES = new Set(['link', 'button', 'menuitem', 'tab', 'option', 'treeitem']);

@@ -3,7 +3,7 @@ import { DOC } from './document.js';
 import { isInteractiveByMarkup } from './interactive.js';
 import { nameInRow, RowFinder, type Row, type RowMemory } from './rows.js';
 import { headingLevel, structName, structureOf, tableRows } from './structure.js';
-import { clean, describeNameSince, forgetName } from './names.js';
+import { clean, describeNameSince, forgetName, markNameSources } from './names.js';
 import { beginRead, type Freshness } from './changes.js';
 import { roleOf } from './roles.js';
 import { composedParent, deepActiveElement, shadowRootOf } from './shadow.js';
@@ -125,8 +125,10 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
   if (!members && fresh.store) lastWalk = { at: walkedAt, total, counts: clipped.counts, controls, containers: containers.map((el) => [el, el.scrollLeft, el.scrollTop]) };
   clipped.report(nodes, elements, opts.viewportOnly ? [width, height] : null, focused);
   dropWrapped(nodes, elements);
-  const out = addRows(nodes, elements, members ? lastWalk!.controls : controls, opts, structure, structEls, width, height, knownRows, rowsFound, fresh);
+  const outEls: Element[] = [];
+  const out = addRows(nodes, elements, outEls, members ? lastWalk!.controls : controls, opts, structure, structEls, width, height, knownRows, rowsFound, fresh);
   total += out.length - nodes.length;
+  markNameSources(out, outEls);
   if (opts.attributes) {
     out.forEach((n) => { const el = lookup(n.id); if (el) n.attrs = keyAttributes(el); });
     for (const st of structure) { const el = lookup(st.id); if (el) st.attrs = keyAttributes(el); }
@@ -347,7 +349,7 @@ function readStructure(el: Element, ctx: WalkContext, children: WalkContext, str
  * With the structure, rows become structure nodes and their controls point to them.
  */
 function addRows(
-  nodes: RawNode[], elements: Element[], controls: Set<Element>, opts: EngineSnapshotOptions,
+  nodes: RawNode[], elements: Element[], outEls: Element[], controls: Set<Element>, opts: EngineSnapshotOptions,
   structure: StructNode[], structEls: Map<Element, number>, width: number, height: number,
   known: Map<Element, Element | null>, found: ((el: Element, row: Element | null) => void) | undefined, memory: RowMemory,
 ): RawNode[] {
@@ -377,10 +379,12 @@ function addRows(
           structure.push({ id: stamp(rowEl), kind: 'row', role: rowRole(rowEl), tag: rowEl.tagName.toLowerCase(), name: row.name || firstName(nodes, rowOf, rowEl), box, parent: enclosingStruct(rowEl, structEls) });
         }
       }
-      const item = itemNode(row, nodes, rowOf, opts, width, height);
-      if (item) {
+      const found = itemNode(row, nodes, rowOf, opts, width, height);
+      if (found) {
+        const [item, itemEl] = found;
         if (opts.structure && rowIndex.has(rowEl)) item.ctx = rowIndex.get(rowEl);
         out.push(item);
+        outEls.push(itemEl);
         if (row.title) itemFor.add(row.title);
       }
     }
@@ -392,6 +396,7 @@ function addRows(
       if (node.ctx === structure[r].parent) node.ctx = r;
     }
     out.push(node);
+    outEls.push(elements[i]);
   });
   return out;
 }
@@ -420,8 +425,8 @@ function showsItsName(el: Element, name: string): boolean {
   return clean((el as HTMLElement).innerText ?? el.textContent) === name;
 }
 
-/** The row's identifying text as a node; a card whose name is its link gets the link's name. */
-function itemNode(row: Row, nodes: RawNode[], rowOf: Array<Element | null>, opts: EngineSnapshotOptions, width: number, height: number): RawNode | null {
+/** The row's identifying text as a node, with its element; a card whose name is its link gets the link's name. */
+function itemNode(row: Row, nodes: RawNode[], rowOf: Array<Element | null>, opts: EngineSnapshotOptions, width: number, height: number): [RawNode, Element] | null {
   const target = row.title ?? (row.value ? row.el : null);
   if (!target) return null;
   const name = row.name || firstName(nodes, rowOf, row.el);
@@ -430,7 +435,7 @@ function itemNode(row: Row, nodes: RawNode[], rowOf: Array<Element | null>, opts
   if (!box || (opts.viewportOnly && !intersectsViewport(box, width, height))) return null;
   const item: RawNode = { id: stamp(target), role: 'item', name, tag: target.tagName.toLowerCase(), states: [], box };
   if (row.value) item.value = row.value;
-  return item;
+  return [item, target];
 }
 
 function firstName(nodes: RawNode[], rowOf: Array<Element | null>, row: Element): string {

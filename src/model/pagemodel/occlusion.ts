@@ -15,7 +15,8 @@ export interface NestedFrame<F> {
  * says, for points in the parent's coordinates, whether the frame's iframe element is what the
  * parent hits there; it is null when the frame has no owner element to ask (the walk stops). A
  * frame whose check fails keeps its nodes unmarked, and the failure comes back as a warning
- * (`describe` words the error).
+ * (`describe` words the error). A marked node is a marked copy in a new list on the placed frame:
+ * the snapshots read are left as they came (the host may hold them as the base of its next read).
  */
 export async function markOccludedByAncestors<F extends NestedFrame<F>>(
   placed: PlacedFrame[],
@@ -25,9 +26,20 @@ export async function markOccludedByAncestors<F extends NestedFrame<F>>(
 ): Promise<string[]> {
   const warnings: string[] = [];
   await Promise.all(placed.filter((p) => p.ordinal !== 0).map(async (p) => {
+    const covered = new Set<number>();
+    try {
+      await markFrame(p, covered);
+    } finally {
+      if (covered.size) p.snapshot = { ...p.snapshot, nodes: p.snapshot.nodes.map((n, i) => (covered.has(i) ? { ...n, occ: true } : n)) };
+    }
+  }));
+  return warnings;
+
+  async function markFrame(p: PlacedFrame, covered: Set<number>): Promise<void> {
     let frame = frameOf(p.ordinal);
-    let candidates = p.snapshot.nodes.filter((n) => n.occ === false);
-    let points = candidates.map((n): [number, number] => [n.box[0] + n.box[2] / 2, n.box[1] + n.box[3] / 2]);
+    const nodes = p.snapshot.nodes;
+    let candidates = nodes.flatMap((n, i) => (n.occ === false ? [i] : []));
+    let points = candidates.map((i): [number, number] => [nodes[i].box[0] + nodes[i].box[2] / 2, nodes[i].box[1] + nodes[i].box[3] / 2]);
     while (frame?.parent && candidates.length) {
       const [ox, oy] = frame.originInParent;
       points = points.map(([x, y]) => [x + ox, y + oy]);
@@ -42,11 +54,10 @@ export async function markOccludedByAncestors<F extends NestedFrame<F>>(
         return;
       }
       const keep: number[] = [];
-      hits.forEach((hit, i) => { if (hit) keep.push(i); else candidates[i].occ = true; });
+      hits.forEach((hit, i) => { if (hit) keep.push(i); else covered.add(candidates[i]); });
       candidates = keep.map((i) => candidates[i]);
       points = keep.map((i) => points[i]);
       frame = frame.parent;
     }
-  }));
-  return warnings;
+  }
 }
