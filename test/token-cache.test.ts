@@ -44,5 +44,7 @@ test('counting an answer by remembered pieces gives the tokenizer\'s own count, 
   const answer = (moved: number) => JSON.stringify({ mode: 'semantic_v3', interactive_tree: Array.from({ length: 3000 }, (_, r) => (
     { i: String(r + 1), r: ['btn', 'link', 'tb'][r % 3], n: r === moved ? `Saved “${r}”’s` : `Save ${r}`, xy: [40, 8 + r * 26] })), meta: { extractionTimeMs: 12.5 } });
   for (const moved of [-1, 5, 2999]) assert.equal(await countTokens(answer(moved)), o200k.countTokens(answer(moved)));
-  await assert.rejects(countTokens(`${answer(-1)}{"n":"<|endoftext|>"}`), /special token/);
+  // A page's text may hold what the tokenizer calls a special token: it is counted as the text it is.
+  const special = `${answer(-1)}{"n":"<|endoftext|>"}`;
+  assert.equal(await countTokens(special), o200k.countTokens(special, { disallowedSpecial: new Set() }));
 });

@@ -30,11 +30,19 @@ function o200k(): Promise<Tokenizer> {
   return tokenizer;
 }
 
+/**
+ * Page text is counted as text: a page that writes `<|endoftext|>` gets it counted as the
+ * characters it is, where the library's default throws on a special token (and every answer
+ * carrying that text would fail).
+ */
+const AS_TEXT = { disallowedSpecial: new Set<string>() };
+
 /** One exact count, independent of what was counted before (see the merge cache above). */
 function countFresh(m: Tokenizer): Counter {
+  const count = (piece: string) => m.countTokens(piece, AS_TEXT);
   return (text) => {
     m.clearMergeCache();
-    return countByPieces(m.countTokens, text);
+    return countByPieces(count, text);
   };
 }
 
