@@ -23,7 +23,8 @@
 // Left open, knowingly: R's baseline and intrinsic size are read by its container too (a line
 // aligned on R's last baseline, a shrink-to-fit or grid track sized by R's content). Text that keeps
 // R's box exactly yet changes those (a fixed-height inline-block whose text wraps to another line)
-// can move neighbours that are not targets; see the report of the branch that added this.
+// can move neighbours that are not targets. So can a style rule edited in place through the CSSOM,
+// which nothing notes: the still-scene reuse (stillScene.ts) has that gap too.
 import type { Box } from '../model/contracts/schema.js';
 import type { LiveWalk, Visit } from './liveWalk.js';
 import { composedContains, composedParent, shadowRootOf } from './shadow.js';
