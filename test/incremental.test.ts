@@ -356,3 +356,41 @@ test('the warm read sees geometry that moved without a mutation, straight after 
     }
   }
 });
+
+// Occlusion after a text change (src/page/editedRegions.ts): a warm read keeps an earlier hit
+// test's answer only where it proves the answer unchanged. Each page here has a target that no
+// change moves, and something that is no target (so has no kept box) that a text change moves over
+// it or off it: a warm read that re-tested only the targets that moved, or near the changed text,
+// would keep the old answer.
+const COVERS: Array<{ file: string; what: string; watch: string; prepare?: string; change: [string, string] }> = [
+  { file: 'reread-overlay.html', what: 'a text change grows a card and moves its absolute badge over a fixed bar\'s button', watch: 'Buy now', change: ['#title', 'a\nb\nc\nd\ne\nf\ng\nh\ni'] },
+  { file: 'reread-fixed-child.html', what: 'a text change inside a fixed-size target moves its fixed child over a button', watch: 'Target', change: ['#label', 'a\nb\nc\nd\ne\nf\ng'] },
+  { file: 'reread-sticky.html', what: 'a text change lengthens a section and brings its sticky bar back over a fixed button', watch: 'Menu', prepare: 'window.scrollTo(0, 70)', change: ['#grow', 'a\nb\nc\nd\ne\nf\ng\nh'] },
+  { file: 'reread-overflow.html', what: 'a fixed-size button\'s label that overflowed onto its neighbour gets short', watch: 'Near', change: ['#text', 'Go'] },
+];
+
+for (const c of COVERS) {
+  test(`a warm read after text changed equals a cold one, occlusion included: ${c.what}`, async () => {
+    const { page, lens, context } = await h.open(c.file);
+    try {
+      if (c.prepare) await page.evaluate(c.prepare);
+      const key = (m: PageModel) => JSON.stringify({ nodes: m.nodes, total: m.total });
+      const covered = (m: PageModel) => m.nodes.find((n) => n.name === c.watch)?.occ;
+      // Two warm reads: the second holds occlusion answers of the first (the page is still).
+      await lens.model({ fullPage: true });
+      await lens.model({ fullPage: true });
+      const before = await lens.model({ fullPage: true, fresh: true });
+      await page.evaluate(([sel, text]) => { (document.querySelector(sel)!.firstChild as Text).data = text; }, c.change);
+      const warm = await lens.model({ fullPage: true });
+      const cold = await lens.model({ fullPage: true, fresh: true });
+      // The case is real: the change turned the watched button's answer over.
+      assert.notEqual(covered(cold), covered(before), `${c.watch}: covered ${covered(before)} before the change and ${covered(cold)} after`);
+      if (key(warm) !== key(cold)) {
+        const diff = warm.nodes.map((n, i) => [n, cold.nodes[i]] as const).find(([x, y]) => JSON.stringify(x) !== JSON.stringify(y));
+        assert.fail(`the warm read differs from a cold one\n  warm: ${JSON.stringify(diff?.[0])}\n  cold: ${JSON.stringify(diff?.[1])}`);
+      }
+    } finally {
+      await context.close();
+    }
+  });
+}

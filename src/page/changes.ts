@@ -32,6 +32,12 @@ export interface Freshness {
    */
   readonly still: boolean;
   /**
+   * The text nodes edited since the previous read, when that is all that changed: every change was
+   * new data for a text node that held text before and holds text now (so `:empty` matched
+   * nothing differently), with no event, style sheet, label or font change besides. Else null.
+   */
+  readonly edits: Text[] | null;
+  /**
    * True when nothing in `el`'s subtree, in `el` itself or in what it inherits changed since read
    * `since`, whatever reads came between: `aboveDirty` says an ancestor's subtree changed since then
    * (what a walk passes down). A subtree clean since a walk can take that walk's results for it.
@@ -61,6 +67,8 @@ let labelsTouched = false;
 let signature = '';
 /** Something that can move or repaint anything arrived since the last read (a web font). */
 let sceneTouched = false;
+/** Every change noted since the last read was an edit of a text node's data that kept it non-empty (Freshness.edits). */
+let textEditsOnly = true;
 /** The last read at which each element was the root of a dirty subtree, or an ancestor of one; and at which everything was. */
 const rootAt = new WeakMap<Node, number>();
 const aboveAt = new WeakMap<Node, number>();
@@ -70,7 +78,8 @@ const MAX_TRACKED = 5000;
 // Our own marks are no change to the page.
 const OWN_ATTRS = new Set([ID_ATTR, DOC_ATTR]);
 
-function note(node: Node | null): void {
+function note(node: Node | null, textEdit = false): void {
+  if (!textEdit) textEditsOnly = false;
   if (!node || allDirty) return;
   if (dirty.size >= MAX_TRACKED) { allDirty = true; dirty = new Set(); return; }
   dirty.add(node);
@@ -90,7 +99,7 @@ function onRecords(records: MutationRecord[]): void {
     if (target.nodeName === 'STYLE' || target.nodeName === 'LINK' || target.parentNode?.nodeName === 'STYLE') { allDirty = true; continue; }
     // Children added or removed: the target's own subtree is what changed, and a child still in
     // place stands for it (its parent's subtree is what a note makes dirty).
-    note(r.type === 'childList' ? target.firstChild ?? target : target);
+    note(r.type === 'childList' ? target.firstChild ?? target : target, r.type === 'characterData' && !!r.oldValue && target.nodeType === Node.TEXT_NODE);
     if (r.type === 'childList') for (const n of Array.from(r.addedNodes)) if (n.nodeName === 'STYLE' || n.nodeName === 'LINK') allDirty = true;
     for (const n of Array.from(r.removedNodes)) if (n.nodeName === 'STYLE' || n.nodeName === 'LINK') allDirty = true;
   }
@@ -104,7 +113,7 @@ function onEvent(e: Event): void {
 export function watchForChanges(root: Node): void {
   if (!observer || observed.has(root)) return;
   observed.add(root);
-  observer.observe(root, { childList: true, subtree: true, attributes: true, characterData: true });
+  observer.observe(root, { childList: true, subtree: true, attributes: true, characterData: true, characterDataOldValue: true });
 }
 
 export function startChangeTracking(doc: Document): void {
@@ -133,7 +142,7 @@ function currentSignature(doc: Document): string {
 
 /** A cold read: reuses nothing, and leaves the caches and the pending changes as they were. */
 const COLD: Freshness = {
-  read: 0, store: false, changed: true, still: false, clean: () => false, changedSince: () => true, subtreeDirty: () => true,
+  read: 0, store: false, changed: true, still: false, edits: null, clean: () => false, changedSince: () => true, subtreeDirty: () => true,
   cleanSince: () => false, dirtySince: () => true, untouchedSince: () => false,
 };
 
@@ -152,6 +161,8 @@ export function beginRead(doc: Document, fresh: boolean): Freshness {
   const touched = sceneTouched;
   sceneTouched = false;
   const dirtyNodes = dirty;
+  const textOnly = textEditsOnly;
+  textEditsOnly = true;
   dirty = new Set();
   allDirty = false;
   // Roots of dirty subtrees (the parent of each changed node) and the ancestors above them.
@@ -182,6 +193,8 @@ export function beginRead(doc: Document, fresh: boolean): Freshness {
     store: true,
     changed: everywhere || labels || dirtyNodes.size > 0,
     still: !everywhere && !labels && dirtyNodes.size === 0 && !touched,
+    edits: textOnly && !everywhere && !labels && !touched && dirtyNodes.size > 0 && [...dirtyNodes].every((n) => n.nodeType === Node.TEXT_NODE && n.isConnected && (n as Text).data !== '')
+      ? [...dirtyNodes] as Text[] : null,
     clean: (el, subtreeDirty) => !everywhere && !subtreeDirty && !roots.has(el) && !ancestors.has(el),
     changedSince: (since, reach) => reach !== 'own' && (everywhere || (reach === 'labels' ? lastLabelChange : lastChange) > since),
     subtreeDirty: (el, parentDirty) => everywhere || parentDirty || roots.has(el),

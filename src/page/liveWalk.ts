@@ -42,11 +42,13 @@ export interface Visit {
   /** A target candidate: what inspect() said, and its visible box then. */
   seen?: Inspection;
   box?: Box | null;
+  /** Its own border box, unrounded, when `box` was last read (an edit inside it is checked against it: editedRegions.ts). */
+  rect?: DOMRect;
   /** What describing it found that only its markup and ancestors decide (role, tag, attributes), and its repeated row. */
   fixed?: FixedFacts;
   row?: Element | null;
-  /** Whether it was covered (isOccluded) at read `read`, with the box it was tested at. */
-  occ?: { read: number; box: Box; value: boolean | undefined };
+  /** Whether it was covered (isOccluded) at read `read`, with the box it was tested at and what each tested point hit. */
+  occ?: { read: number; box: Box; value: boolean | undefined; hits: Element[] };
   next: Visit | null;
   /** Read at which the pre-pass last looked, and whether the box moved then. */
   checked: number;
@@ -107,7 +109,7 @@ export function checkGeometry(walk: LiveWalk, read: number): boolean {
     if (v.clip !== undefined) moved = !sameBox(v.clip, v.clip && clipBox(v.el));
     if (!moved && v.sizes) { const [w, h] = heldSize(v.el); moved = v.sizes[0] !== w || v.sizes[1] !== h; }
     if (!moved && v.seen) {
-      const box = visibleBox(v.el);
+      const box = visibleBox(v.el, v);
       if (!sameBox(v.box ?? null, box)) {
         changed = true;
         if (v.clip === undefined && !v.sizes && !v.seen.scroll && v.box && box) v.box = box;

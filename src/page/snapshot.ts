@@ -14,7 +14,8 @@ import { checkGeometry, heldSize, replayable, sameBox, VisitList, type FixedFact
 import { ROOT_CONTEXT, SKIP, walkElements, type Clipper, type WalkContext } from './walker.js';
 import { currentMembers, geometryChangedSince, watchTarget } from './viewportMembers.js';
 import { onlyWraps } from './wrapped.js';
-import { sceneStill } from './stillScene.js';
+import { sceneQuiet } from './stillScene.js';
+import { answerHolds, editedRegions, regionsHold, type Region } from './editedRegions.js';
 import { takeWarnings } from './warnings.js';
 
 /** One pass over the frame: tags what is new and describes every visible interactive element. */
@@ -32,7 +33,7 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
   const structEls = new Map<Element, number>();
   const headings: HeadingNode[] = [];
   const fresh = beginRead(doc, opts.fresh === true);
-  const reuse = { fresh, names: 0, still: false };
+  const reuse: Reuse = { fresh, names: 0, still: false, held: null };
   let total = 0;
   // A viewport read visits only the targets near the viewport when the last walk still holds.
   const members = opts.viewportOnly && !opts.structure && !opts.attributes && !opts.walk && !fresh.changed ? membersOverLastWalk() : null;
@@ -47,8 +48,13 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
     // A plain full-page read keeps its walk, and takes the last one's results for every subtree nothing changed in (liveWalk.ts).
     const keeps = !opts.viewportOnly && !opts.structure && !opts.attributes && fresh.store;
     const kept = keeps && !opts.walk && liveWalk ? liveWalk : null;
-    if (kept) reuse.still = sceneStill(doc, fresh.still, checkGeometry(kept, fresh.read));
-    else if (fresh.store) sceneStill(doc, false, true);
+    if (kept) {
+      // Where text was edited, with those targets' boxes from the last read (read before checkGeometry reads them again).
+      const regions = fresh.edits && editedRegions(kept, fresh.edits, fresh.read);
+      const quiet = sceneQuiet(doc, checkGeometry(kept, fresh.read), fresh.still || !!regions);
+      reuse.still = quiet && fresh.still;
+      reuse.held = quiet && regions ? regionsHold(regions) : null;
+    } else if (fresh.store) sceneQuiet(doc, true, false);
     const spans = kept?.spans ?? new WeakMap();
     const list = keeps ? new VisitList(spans) : null;
     /** What a visited element adds to the read: the same for a walked one and a replayed one. */
@@ -110,7 +116,7 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
       if (seen.interactive || seen.scroll) {
         v.seen = seen;
         watchTarget(el);
-        v.box = visibleBox(el);
+        v.box = visibleBox(el, v);
       }
       emit(v, clean);
       if (list && (v.clip !== undefined || v.sizes || v.seen)) list.add(v);
@@ -472,9 +478,12 @@ function keyAttributes(el: Element): Record<string, string> {
   return out;
 }
 
+/** What a read may take from the last one: names (counted), and occlusion answers (see describe()). */
+interface Reuse { fresh: Freshness; names: number; still: boolean; held: Region[] | null }
+
 function describe(
   el: Element, id: string, box: Box, seen: Inspection, ctx: WalkContext,
-  focused: Element | null, width: number, height: number, clean: boolean, reuse: { fresh: Freshness; names: number; still: boolean },
+  focused: Element | null, width: number, height: number, clean: boolean, reuse: Reuse,
   kept?: Visit,
 ): RawNode {
   // What only the element's markup and its ancestors decide: kept with its visit while they stay unchanged (liveWalk.ts).
@@ -492,10 +501,14 @@ function describe(
   if (fixed.href) node.href = fixed.href;
   if (fixed.shadow) node.shadow = true;
   if (intersectsViewport(box, width, height)) {
-    // Hit tests see the whole page: the last read's answer holds only while the whole page is still (stillScene.ts).
+    // Hit tests see the whole page: the last read's answer holds only while the whole page is still
+    // (stillScene.ts), or when only text changed and the answer provably cannot see it (editedRegions.ts).
     const last = kept?.occ;
-    const occ = reuse.still && last && last.read === reuse.fresh.read - 1 && sameBox(last.box, box) ? last.value : isOccluded(el, box, el.ownerDocument, width, height);
-    if (kept && reuse.fresh.store) kept.occ = { read: reuse.fresh.read, box, value: occ };
+    const holds = !!last && last.read === reuse.fresh.read - 1 && sameBox(last.box, box)
+      && (reuse.still || (!!reuse.held && answerHolds(reuse.held, box, last.hits)));
+    const hits: Element[] = [];
+    const occ = holds ? last!.value : isOccluded(el, box, el.ownerDocument, width, height, hits);
+    if (kept && reuse.fresh.store) kept.occ = { read: reuse.fresh.read, box, value: occ, hits: holds ? last!.hits : hits };
     if (occ !== undefined) node.occ = occ;
   }
   if (seen.scroll) node.scr = scrollInfo(el, seen.scroll.v);

@@ -12,14 +12,15 @@
 let lastView = '';
 
 /**
- * Called once per stored read: true when `noted` (nothing changed, changes.ts `still`) and
- * `moved` (a kept box or clip differs) allow it and neither the page's scroll nor any animation can
- * have moved anything since the previous stored read.
+ * Called once per stored read: true when `wanted` (the caller can use the answer: nothing changed,
+ * changes.ts `still`, or only text it can account for, `edits`), no kept box or clip moved
+ * (`moved`), and neither the page's scroll nor any animation can have moved anything since the
+ * previous stored read.
  */
-export function sceneStill(doc: Document, noted: boolean, moved: boolean): boolean {
+export function sceneQuiet(doc: Document, moved: boolean, wanted: boolean): boolean {
   const view = `${window.scrollX},${window.scrollY},${window.innerWidth},${window.innerHeight},${window.devicePixelRatio}`;
   const sameView = view === lastView;
   lastView = view;
-  if (!noted || moved || !sameView) return false;
+  if (!wanted || moved || !sameView) return false;
   return doc.getAnimations().length === 0;
 }

@@ -16,9 +16,12 @@ export function clipBox(el: Element): Box {
   return [r.x + el.clientLeft, r.y + el.clientTop, el.clientWidth, el.clientHeight];
 }
 
-export function visibleBox(el: Element): Box | null {
+/** `keep.rect` takes the element's own border box, unrounded, when it was read (what an edit is checked against: editedRegions.ts). */
+export function visibleBox(el: Element, keep?: { rect?: DOMRect }): Box | null {
+  if (keep) keep.rect = undefined;
   if (!el.checkVisibility(VISIBILITY_CHECK) && !transparentTarget(el)) return proxyBox(el);
   let r = el.getBoundingClientRect();
+  if (keep) keep.rect = r;
   // The "visually hidden" idiom shrinks a control to 1px and clips it: nobody can aim at that.
   if (r.width <= 2 || r.height <= 2) {
     const proxy = proxyBox(el);
@@ -80,9 +83,10 @@ export function intersectsViewport(box: Box, width: number, height: number): boo
 /**
  * Hit-tests the centre, then a few inner points: true when every tested point lands on something
  * that is neither the element, inside it, an ancestor of it, nor a label for it.
- * Undefined when no point is inside the viewport (nothing to test against).
+ * Undefined when no point is inside the viewport (nothing to test against). `hits` takes what each
+ * tested point hit: the answer holds while none of those changes (editedRegions.ts).
  */
-export function isOccluded(el: Element, box: Box, doc: Document, width: number, height: number): boolean | undefined {
+export function isOccluded(el: Element, box: Box, doc: Document, width: number, height: number, hits?: Element[]): boolean | undefined {
   const [x, y, w, h] = box;
   const points: Array<[number, number]> = [
     [x + w / 2, y + h / 2], [x + w * 0.25, y + h * 0.25], [x + w * 0.75, y + h * 0.25],
@@ -93,6 +97,7 @@ export function isOccluded(el: Element, box: Box, doc: Document, width: number, 
     if (px < 0 || py < 0 || px >= width || py >= height) continue;
     const hit = deepElementFromPoint(doc, px, py);
     if (!hit) continue;
+    hits?.push(hit);
     tested = true;
     if (composedContains(el, hit) || composedContains(hit, el)) return false;
     const label = hit.closest('label');
