@@ -71,9 +71,9 @@ async function rowsOf(page: Page): Promise<Row[]> {
   });
 }
 
-/** Adds to-dos through the app itself (keyboard into its new-todo field), before a flow starts. */
+/** Adds to-dos through the app itself (keyboard into its new-todo field), each once the last is in. */
 async function seed(page: Page, titles: string[]): Promise<void> {
-  for (const t of titles) {
+  for (const [i, t] of titles.entries()) {
     await page.evaluate(() => {
       const find = (root: Document | ShadowRoot): HTMLInputElement | null => {
         const f = root.querySelector<HTMLInputElement>('input.new-todo, input[placeholder*="needs to be done"]');
@@ -85,13 +85,14 @@ async function seed(page: Page, titles: string[]): Promise<void> {
     });
     await page.keyboard.type(t);
     await page.keyboard.press('Enter');
+    // The app clears its field when it has taken the to-do: typing on before that joins two titles.
+    await page.waitForFunction((n) => {
+      let k = 0;
+      const walk = (root: Document | ShadowRoot) => { for (const el of root.querySelectorAll('*')) { if (el.tagName === 'LI' && el.querySelector('label, input')) k++; if (el.shadowRoot) walk(el.shadowRoot); } };
+      walk(document);
+      return k >= n;
+    }, i + 1, { timeout: 30_000 });
   }
-  await page.waitForFunction((n) => {
-    let k = 0;
-    const walk = (root: Document | ShadowRoot) => { for (const el of root.querySelectorAll('*')) { if (el.tagName === 'LI' && el.querySelector('label, input')) k++; if (el.shadowRoot) walk(el.shadowRoot); } };
-    walk(document);
-    return k >= n;
-  }, titles.length);
 }
 
 type Node = SemanticV3Result['interactive_tree'][number];
@@ -102,7 +103,8 @@ const reader = {
   // through addEventListener (an Angular label) are found first, then listed.
   tree: async (lens: Lens) => { await lens.markGestureTargets(); return (await lens.snapshot()).interactive_tree; },
   named(tree: Node[], name: string): Node {
-    const n = tree.find((x) => x.r === 'item' && x.n === name) ?? tree.find((x) => x.n === name);
+    // The row's text (an item, or text that listens for clicks of its own) before a control it names.
+    const n = tree.find((x) => x.r === 'item' && x.n === name) ?? tree.find((x) => x.r === 'clickable' && x.n === name) ?? tree.find((x) => x.n === name);
     if (!n) throw new Error(`no element named "${name}" is listed`);
     return n;
   },
