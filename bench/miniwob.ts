@@ -8,9 +8,7 @@
 //   Run alone: node dist/bench/miniwob.js --dir /path/to/miniwob/html [--tasks a,b] [--episodes 15] [--json out.json]
 //   Or: node dist/bench/run.js --only miniwob --miniwob-dir /path/to/miniwob/html
 import { existsSync } from 'node:fs';
-import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { blockExternalRequests, launchChromium } from '../src/browser/chromium.js';
 import { attach } from '../src/browser/lens.js';
@@ -19,6 +17,7 @@ import { serveFolder } from '../src/browser/static.js';
 import { appBackend, runAgent, type AgentStep } from '../src/agent/loop.js';
 import { HeuristicPlanner } from '../src/agent/heuristic.js';
 import { createApp } from '../src/server/app.js';
+import { flag, runWhenScript } from './optionalPart.js';
 
 /** The tasks a general web agent with a heuristic planner should do (the default set). */
 export const DEFAULT_TASKS = [
@@ -203,34 +202,16 @@ export function renderMiniwob(episodes: Episode[]): string {
   return lines.join('\n');
 }
 
-function flag(argv: string[], name: string): string | undefined {
-  const i = argv.indexOf(name);
-  return i >= 0 ? argv[i + 1] : undefined;
-}
-
-async function main(argv: string[]): Promise<number> {
-  const dir = flag(argv, '--dir');
-  if (!dir) {
-    process.stdout.write('MINIWOB skipped: no folder given (--dir path/to/miniwob-plusplus/miniwob/html)\n');
-    return 0;
-  }
-  const episodes = flag(argv, '--episodes');
-  const n = episodes === undefined ? undefined : Number(episodes);
-  if (n !== undefined && (!Number.isInteger(n) || n < 1)) throw new Error(`BAD_INPUT: --episodes expects a positive integer, got "${episodes}"`);
-  const run = await runMiniwob({ dir, ...(flag(argv, '--tasks') && { tasks: flag(argv, '--tasks')!.split(',').map((t) => t.trim()).filter(Boolean) }), ...(n && { episodes: n }), quiet: argv.includes('--quiet') });
-  if ('skipped' in run) {
-    process.stdout.write(`MINIWOB skipped: ${run.skipped}\n`);
-    return 0;
-  }
-  process.stdout.write(renderMiniwob(run.episodes) + '\n');
-  const json = flag(argv, '--json');
-  if (json) writeFileSync(json, JSON.stringify(run.episodes, null, 1));
-  return 0;
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (e: unknown) => {
-    process.stderr.write(`pagelens bench miniwob: ${(e as Error).message}\n`);
-    process.exitCode = 1;
-  });
-}
+runWhenScript(import.meta.url, {
+  label: 'MINIWOB', dirHint: 'path/to/miniwob-plusplus/miniwob/html',
+  async run(dir, argv) {
+    const episodes = flag(argv, '--episodes');
+    const n = episodes === undefined ? undefined : Number(episodes);
+    if (n !== undefined && (!Number.isInteger(n) || n < 1)) throw new Error(`BAD_INPUT: --episodes expects a positive integer, got "${episodes}"`);
+    const tasks = flag(argv, '--tasks')?.split(',').map((t) => t.trim()).filter(Boolean);
+    const run = await runMiniwob({ dir, ...(tasks && { tasks }), ...(n && { episodes: n }), quiet: argv.includes('--quiet') });
+    return 'skipped' in run ? run : run.episodes;
+  },
+  render: renderMiniwob,
+  json: (episodes) => episodes,
+});

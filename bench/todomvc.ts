@@ -6,15 +6,15 @@
 // did what was asked.
 //   Run alone: node dist/bench/todomvc.js --dir /path/to/todomvc [--apps react,vue] [--json out.json]
 //   Or: node dist/bench/run.js --only todomvc --todomvc-dir /path/to/todomvc
-import { existsSync, writeFileSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import type { Browser, Page } from 'playwright-core';
 import { blockExternalRequests, launchChromium } from '../src/browser/chromium.js';
 import { attach, type Lens } from '../src/browser/lens.js';
 import { gotoSettled } from '../src/browser/goto.js';
 import { serveFolder } from '../src/browser/static.js';
 import type { SemanticV3Result } from '../src/model/contracts/schema.js';
+import { flag, runWhenScript } from './optionalPart.js';
 
 /** The TodoMVC 2.0 apps that ship a built `dist`, by the path of their page under the folder. */
 export const APPS: Record<string, string> = {
@@ -284,32 +284,10 @@ export function renderTodomvc(results: FlowResult[]): string {
   return lines.join('\n');
 }
 
-function flag(argv: string[], name: string): string | undefined {
-  const i = argv.indexOf(name);
-  return i >= 0 ? argv[i + 1] : undefined;
-}
-
-async function main(argv: string[]): Promise<number> {
-  const dir = flag(argv, '--dir');
-  if (!dir) {
-    process.stdout.write('TODOMVC skipped: no folder given (--dir path/to/todomvc)\n');
-    return 0;
-  }
-  const apps = flag(argv, '--apps')?.split(',').map((a) => a.trim()).filter(Boolean);
-  const run = await runTodomvc({ dir, ...(apps && { apps }), quiet: argv.includes('--quiet') });
-  if ('skipped' in run) {
-    process.stdout.write(`TODOMVC skipped: ${run.skipped}\n`);
-    return 0;
-  }
-  process.stdout.write(renderTodomvc(run.results) + '\n');
-  const json = flag(argv, '--json');
-  if (json) writeFileSync(json, JSON.stringify(run.results, null, 1));
-  return 0;
-}
-
-if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
-  main(process.argv.slice(2)).then((code) => { process.exitCode = code; }, (e: unknown) => {
-    process.stderr.write(`pagelens bench todomvc: ${(e as Error).message}\n`);
-    process.exitCode = 1;
-  });
-}
+runWhenScript(import.meta.url, {
+  label: 'TODOMVC', dirHint: 'path/to/todomvc',
+  run: (dir, argv) => runTodomvc({ dir, ...(flag(argv, '--apps') && { apps: flag(argv, '--apps')!.split(',').map((a) => a.trim()).filter(Boolean) }), quiet: argv.includes('--quiet') })
+    .then((r) => ('skipped' in r ? r : r.results)),
+  render: renderTodomvc,
+  json: (results) => results,
+});
