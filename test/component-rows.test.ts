@@ -75,6 +75,22 @@ for (const kind of ['labelled', 'focusable']) {
   });
 }
 
+test('an app root that listens for every row\'s events is no target: its toggle-all is checked through its label, its rows edited', async () => {
+  const { page, lens } = await h.open('todomvc.html?app=delegated');
+  assert.deepEqual((await lens.markGestureTargets()).warnings, []);
+  let snap = await lens.snapshot();
+  // The root holds every control: it is where events are delegated, not something to press.
+  assert.ok(!snap.interactive_tree.some((n) => n.n?.startsWith('todos')), tree(snap));
+  const all = snap.interactive_tree.find((n) => n.r === 'chk' && /Toggle All/.test(n.n ?? ''));
+  assert.ok(all, tree(snap));
+  const checked = await lens.act(`check(${all.i})`);
+  assert.equal(checked.ok, true, JSON.stringify(checked));
+  assert.deepEqual((await page.evaluate(() => (window as any).todos())).map((t: any) => t.completed), [true, true, true]);
+  snap = await lens.snapshot();
+  assert.equal((await lens.act(`dblclick(${idOf(snap, 'call mum', 'item')})`)).ok, true);
+  assert.equal(await page.evaluate(() => document.activeElement?.className), 'edit');
+});
+
 test('a double-click listener inside a shadow tree makes its element a target', async () => {
   const { page, lens } = await h.open('component-rows.html');
   const found = await lens.markGestureTargets();

@@ -12,6 +12,7 @@ import { describeFailure } from './frames.js';
 import type { Target } from './target.js';
 
 const GESTURE_EVENTS = new Set(['dblclick', 'contextmenu', 'mouseover', 'mouseenter', 'pointerenter', 'dragstart', 'dragover', 'drop']);
+const DROP_EVENTS = new Set(['dragover', 'drop']);
 const GROUP = 'pagelens-gestures';
 
 interface Listener { type: string; backendNodeId?: number }
@@ -31,11 +32,17 @@ export async function markGestureTargets(core: LensCore): Promise<{ marked: numb
       try {
         const roots = await subtreesWithoutFrames(f.target, f.frameId);
         const listeners = (await Promise.all(roots.map((objectId) => f.target.cdp.send<{ listeners: Listener[] }>('DOMDebugger.getEventListeners', { objectId, depth: -1, pierce: true })))).flatMap((r) => r.listeners);
-        const nodes = [...new Set(listeners.filter((l) => GESTURE_EVENTS.has(l.type) && l.backendNodeId).map((l) => l.backendNodeId!))];
+        const gesture = listeners.filter((l) => GESTURE_EVENTS.has(l.type) && l.backendNodeId);
+        const nodes = [...new Set(gesture.map((l) => l.backendNodeId!))];
         if (!nodes.length) return 0;
+        // A drop zone is a target whatever it holds; the engine tells delegation from a target by that.
+        const drops = new Set(gesture.filter((l) => DROP_EVENTS.has(l.type)).map((l) => l.backendNodeId!));
         const handles = await Promise.all(nodes.map((id) => f.target.resolveBackendNode(id, f.frameId, GROUP).catch(() => null)));
-        const args = handles.filter((h): h is string => h !== null).map((objectId) => ({ objectId }));
-        return await f.target.callFunction<number>(f.frameId, 'function (...els) { return globalThis.__pagelens.markGestures(els); }', args, true, GROUP);
+        const mark = (drop: boolean) => {
+          const args = handles.flatMap((h, i) => (h !== null && drops.has(nodes[i]) === drop ? [{ objectId: h }] : []));
+          return args.length ? f.target.callFunction<number>(f.frameId, `function (...els) { return globalThis.__pagelens.markGestures(els, ${drop}); }`, args, true, GROUP) : Promise.resolve(0);
+        };
+        return (await mark(false)) + (await mark(true));
       } catch (e) {
         warnings.push(`frame ${f.ordinal}: its hover and drag targets could not be found (${describeFailure(e)})`);
         return 0;

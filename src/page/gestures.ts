@@ -6,6 +6,8 @@ import { shadowRootOf } from './shadow.js';
 import { noteChange } from './changes.js';
 
 const marked = new WeakSet<Element>();
+/** Marked elements that take a drop: a target even when it holds controls (a list items are dragged into). */
+const dropZones = new WeakSet<Element>();
 
 const FRAMES = 'iframe,frame,object,embed';
 
@@ -38,11 +40,15 @@ export function gestureRoots(): Element[] {
   return out;
 }
 
-/** Marks these elements (the page's root elements excepted: a listener there is delegation, not a target). */
-export function markGestures(els: unknown[]): number {
+/**
+ * Marks these elements (the page's root elements excepted: a listener there is delegation, not a
+ * target); `drop`: they listen for a drop.
+ */
+export function markGestures(els: unknown[], drop = false): number {
   let n = 0;
   for (const el of els) {
     if (!(el instanceof Element) || el === document.documentElement || el === document.body) continue;
+    if (drop) dropZones.add(el);
     if (marked.has(el)) continue;
     n++;
     marked.add(el);
@@ -54,4 +60,8 @@ export function markGestures(els: unknown[]): number {
 
 export function hasGestureListener(el: Element): boolean {
   return marked.has(el);
+}
+
+export function takesDrops(el: Element): boolean {
+  return dropZones.has(el);
 }

@@ -1,6 +1,6 @@
 import { INTERACTIVE_ROLES } from '../model/pagemodel/roles.js';
 import { roleFor } from './accname.js';
-import { hasGestureListener } from './gestures.js';
+import { hasGestureListener, takesDrops } from './gestures.js';
 import { controlOfLabel } from './labels.js';
 
 const NATIVE_CONTROLS = new Set(['BUTTON', 'SELECT', 'TEXTAREA', 'SUMMARY']);
@@ -33,9 +33,19 @@ export function isInteractiveByMarkup(el: Element): boolean {
 const GESTURE_HANDLERS = ['ondblclick', 'oncontextmenu', 'onmouseover', 'onmouseenter', 'ondragover', 'ondrop'];
 
 function reactsByAttribute(el: Element): boolean {
-  if (el.getAttribute('draggable') === 'true' || hasGestureListener(el)) return true;
+  if (el.getAttribute('draggable') === 'true' || listensAsTarget(el)) return true;
   for (const a of GESTURE_HANDLERS) if (el.hasAttribute(a)) return true;
   return false;
+}
+
+/**
+ * An element found listening for a gesture (gestures.ts) is a target of its own unless it holds
+ * controls: then it is where a framework delegates its rows' events (Svelte's app root listens for
+ * every click and double click), and the controls and row texts inside are the targets. A drop
+ * zone stays a target whatever it holds: it is where a drag ends.
+ */
+export function listensAsTarget(el: Element): boolean {
+  return hasGestureListener(el) && (takesDrops(el) || !el.querySelector(REAL_CONTROLS));
 }
 
 /**

@@ -3,8 +3,7 @@
 // came along with cloneNode, is never believed: it is replaced or removed.
 import { watchForChanges } from './changes.js';
 import { DOC } from './document.js';
-import { hasGestureListener } from './gestures.js';
-import { isInteractiveByMarkup, isScrollingOverflow, looksClickable, scrollOverflow } from './interactive.js';
+import { isInteractiveByMarkup, isScrollingOverflow, listensAsTarget, looksClickable, scrollOverflow } from './interactive.js';
 import { onShadowRootAdopted, shadowRootOf } from './shadow.js';
 import type { Box } from '../model/contracts/schema.js';
 import { ROOT_CONTEXT, walkElements, type WalkContext } from './walker.js';
@@ -163,7 +162,7 @@ export function inspect(el: Element, ctx: WalkContext, cache: CacheUse = REFRESH
   const facts = styleFacts(el, cache);
   const cursor = facts.cursor;
   // Gesture marks come after the facts were cached (the host adds them before a read): asked each time.
-  const interactive = facts.markup || hasGestureListener(el) || looksClickable(el, cursor, ctx.parentCursor);
+  const interactive = facts.markup || listensAsTarget(el) || looksClickable(el, cursor, ctx.parentCursor);
   const isRoot = el.tagName === 'BODY' || el.tagName === 'HTML';
   const scroll = isRoot ? null : scrollOverflow(el, facts.overflowX, facts.overflowY);
   if (el.hasAttribute(ID_ATTR) && !idOf.has(el) && !interactive && !scroll) el.removeAttribute(ID_ATTR);
