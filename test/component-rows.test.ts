@@ -91,6 +91,22 @@ test('an app root that listens for every row\'s events is no target: its toggle-
   assert.equal(await page.evaluate(() => document.activeElement?.className), 'edit');
 });
 
+test('a drop zone that holds controls stays a target; a double-click listener that holds them is delegation', async () => {
+  const { page, lens } = await h.open('todomvc.html');
+  await page.setContent(`<div id="zone" style="width:300px;height:120px;border:1px solid">Drop files here <button>Browse</button></div>
+    <div id="rows" style="width:300px;height:60px"><span>Row one</span> <button>Edit</button></div>`);
+  await page.evaluate(() => {
+    const zone = document.getElementById('zone')!;
+    zone.addEventListener('dragover', (e) => e.preventDefault());
+    zone.addEventListener('drop', (e) => e.preventDefault());
+    document.getElementById('rows')!.addEventListener('dblclick', () => {});
+  });
+  await lens.markGestureTargets();
+  const snap = await lens.snapshot();
+  assert.ok(snap.interactive_tree.some((n) => n.n?.startsWith('Drop files here')), tree(snap));
+  assert.ok(!snap.interactive_tree.some((n) => n.n?.startsWith('Row one')), tree(snap));
+});
+
 test('a double-click listener inside a shadow tree makes its element a target', async () => {
   const { page, lens } = await h.open('component-rows.html');
   const found = await lens.markGestureTargets();
