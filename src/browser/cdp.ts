@@ -98,6 +98,10 @@ export class Cdp {
     this.session.on(event as any, handler as any);
   }
 
+  off(event: string, handler: (params: any) => void): void {
+    this.session.off(event as any, handler as any);
+  }
+
   async detach(): Promise<void> {
     await this.session.detach().catch(() => {});
   }

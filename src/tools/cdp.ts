@@ -8,6 +8,7 @@ import { saveDownload, type DownloadReport } from '../browser/downloads.js';
 import { cdpActHost } from '../browser/hostEngine.js';
 import { hostPageOf } from '../browser/hostPage.js';
 import { encodeImage as encode, imageSize } from '../browser/images.js';
+import type { Cdp } from '../browser/cdp.js';
 import { coreOf, type Lens } from '../browser/lens.js';
 import { consoleLogOf, type ConsoleLog } from './console.js';
 import type { ActionEffects, ToolExtras } from './types.js';
@@ -52,7 +53,7 @@ function extrasOf(lens: Lens, downloadsDir?: string): ToolExtras {
     },
     screenshot: (a) => shoot(lens, a),
     networkLog: () => watchNetwork(page),
-    watchAction: () => watchEffects(page, downloadsDir),
+    watchAction: () => watchEffects(page, coreOf(lens).pageTarget.cdp, downloadsDir),
   };
 }
 
@@ -71,24 +72,40 @@ async function shoot(lens: Lens, a: ShotArgs): Promise<ToolResult> {
   return { ...jsonResult(data), images: [{ data: image.toString('base64'), mimeType: MIME[type] }] };
 }
 
+/** Resolves when `listen`'s callback is called, or after `ms`. */
+function arrival(ms: number, listen: (done: () => void) => void): Promise<void> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(resolve, ms);
+    listen(() => { clearTimeout(timer); resolve(); });
+  });
+}
+
 /** From now until finish: the main document's response, failed requests, popups and downloads. */
-function watchEffects(page: Page, downloadsDir?: string): { finish(opts: { tabIndexOf?: (url: string) => Promise<number | undefined> }): Promise<ActionEffects> } {
+function watchEffects(page: Page, cdp: Cdp, downloadsDir?: string): { finish(opts: { tabIndexOf?: (url: string) => Promise<number | undefined> }): Promise<ActionEffects> } {
   let document: Response | undefined;
   const popups: Page[] = [];
+  let popupArrived: () => void = () => {};
+  // Chrome says at once that the page opens a window; Playwright's popup page comes when it is set
+  // up, which on a busy machine can be after the action's answer. Knowing a window opened, the
+  // answer waits for it rather than leaving it out.
+  const windowsOpened: string[] = [];
+  const onWindowOpen = (e: { url: string }) => { windowsOpened.push(e.url); };
+  cdp.on('Page.windowOpen', onWindowOpen);
   const downloads: Array<Promise<DownloadReport>> = [];
   const net = watchNetwork(page);
   const networkStart = net.dropped + net.entries.length;
-  const off: Array<() => void> = [];
+  const off: Array<() => void> = [() => cdp.off('Page.windowOpen', onWindowOpen)];
   const on = (event: string, fn: (x: never) => void) => {
     const p = page as unknown as { on(e: string, f: unknown): void; off(e: string, f: unknown): void };
     p.on(event, fn);
     off.push(() => p.off(event, fn));
   };
   on('response', (r: Response) => { if (r.request().isNavigationRequest() && r.frame() === page.mainFrame()) document = r; });
-  on('popup', (p: Page) => popups.push(p));
+  on('popup', (p: Page) => { popups.push(p); popupArrived(); });
   on('download', (d: Download) => downloads.push(saveDownload(d, downloadsDir)));
   return {
     async finish(opts) {
+      if (windowsOpened.length && !popups.length) await arrival(POPUP_WAIT_MS, (done) => { popupArrived = done; });
       for (const f of off) f();
       const out: ActionEffects = {};
       if (document) out.http = { status: document.status(), ...(document.statusText() && { statusText: document.statusText() }) };
@@ -105,6 +122,8 @@ function watchEffects(page: Page, downloadsDir?: string): { finish(opts: { tabIn
         await popup.waitForLoadState('domcontentloaded', { timeout: POPUP_WAIT_MS }).catch(() => {});
         const index = await opts.tabIndexOf?.(popup.url());
         out.popup = { url: popup.url(), note: index === undefined ? 'opened in a new tab: see browser_tabs' : `opened in tab ${index}; this tab stays current: browser_tabs select ${index} to work there` };
+      } else if (windowsOpened.length) {
+        out.popup = { url: windowsOpened[windowsOpened.length - 1], note: `the page opened a new window that was not ready within ${POPUP_WAIT_MS} ms: see browser_tabs` };
       }
       if (downloads.length) out.downloads = await Promise.all(downloads);
       return out;
