@@ -4,7 +4,9 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { SemanticV3Result } from '../src/model/contracts/schema.js';
+import { runAgent } from '../src/agent/loop.js';
 import { idOf } from './action-helpers.js';
+import { offlineBackend, stepsSaid } from './agent-helpers.js';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;
@@ -144,6 +146,17 @@ for (const app of ['vanilla', 'react', 'nameless', 'legacy']) {
     assert.deepEqual((await todos()).map((t: any) => t.completed), [true, true]);
   });
 }
+
+test('the offline agent double-clicks when the task says so: a to-do opens for editing', async () => {
+  for (const app of ['vanilla', 'react']) {
+    const { page, lens } = await h.open(`todomvc.html?app=${app}`);
+    const run = await runAgent(lens, { task: 'Double-click "call mum"', backend: offlineBackend(), maxSteps: 3 });
+    assert.match((run.steps[0].response as { action?: string }).action ?? '', /^dblclick\(/, `${app}: ${stepsSaid(run)}`);
+    const editing = await page.evaluate(() => [...document.querySelectorAll('li.editing label')].map((l) => l.textContent));
+    assert.deepEqual(editing, ['call mum'], `${app}: ${stepsSaid(run)}`);
+    assert.equal(run.success, true, `${app}: ${stepsSaid(run)}`);
+  }
+});
 
 test('a list of options (a checkbox and its label per row, nothing else) lists no item beside each checkbox', async () => {
   const { page, lens } = await h.open('todo-app.html');

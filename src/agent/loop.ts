@@ -123,7 +123,13 @@ export interface AgentOptions {
 
 export async function runAgent(lens: Lens, opts: AgentOptions): Promise<AgentRun> {
   const face: NegotiatingFace = {
-    snapshot: () => lens.snapshot(),
+    // Each read lists what listens for a double click, hover or drag, as the MCP face's reads do:
+    // a planner can only ask for a gesture on an element it was shown.
+    snapshot: async () => {
+      const g = await lens.markGestureTargets().catch((e: Error) => ({ marked: 0, warnings: [`hover and drag targets could not be found (${e.message.split('\n')[0]})`] }));
+      const snap = await lens.snapshot();
+      return g.warnings.length ? { ...snap, warnings: [...snap.warnings ?? [], ...g.warnings] } : snap;
+    },
     hybrid: async () => {
       const h = await lens.snapshot({ mode: 'hybrid' });
       return { skeletonDom: h.skeletonDom, screenshot: h.screenshot, screenshotHash: h.screenshotHash, interactive_tree: h.interactive_tree };

@@ -192,7 +192,7 @@ export function actionFor(n: RagNode, intent: Intent): { action: Action | null; 
     case 'hover': return make({ type: 'hover', id });
     case 'scroll': return n.scr ? make({ type: 'scroll', id, direction: intent.direction ?? 'down' }) : make({ type: 'scroll', id, intoView: true });
     case 'extract': return make({ type: 'scroll', id, intoView: true });
-    default: return make({ type: 'click', id });
+    default: return make({ type: intent.double ? 'dblclick' : 'click', id });
   }
 }
 

@@ -38,6 +38,8 @@ export interface Intent {
   roles: string[];
   /** For scroll: where to. */
   direction?: 'up' | 'down' | 'left' | 'right' | 'top' | 'bottom';
+  /** A click asked for twice at once ("double-click the item"): a dblclick, not two clicks. */
+  double?: true;
 }
 
 const ORDINALS: Record<string, number> = {
@@ -86,7 +88,7 @@ const VERB_RULES: VerbRule[] = [
   { re: /^(?:hover(?:\s+over)?|mouse\s+over)\b/, verb: 'hover' },
   // "get started" and "show more" are buttons: get/find/list/show only extract when they take an object.
   { re: /^(?:extract|read|fetch|look\s+up|tell\s+me|give\s+me|(?:get|find|list|show)\s+(?:me\s+)?(?:the|all|every|each|a|an|any)\b|what(?:'s|\s+is|\s+are|\s+does)?|how\s+(?:much|many)|which|who|when|where)\b/, verb: 'extract' },
-  { re: /^(?:click|press|tap|hit|push|activate|follow|open|double[-\s]?click|go)\b(?:\s+on)?/, verb: 'click' },
+  { re: /^(?:click|press|tap|hit|push|activate|follow|open|double[-\s]?click|dbl[-\s]?click|go)\b(?:\s+on)?/, verb: 'click' },
 ];
 
 // Phrases that are an action and its target at once: the verb is click, the words stay.
@@ -208,7 +210,8 @@ export function parseIntent(instruction: string): Intent {
   // A quote left among the target's words is its name, meant verbatim (a glyph is named by what it does).
   const named = [...rest.matchAll(/\u0000(\d+)\u0001/g)].map((m) => Number(m[1])).find((i) => !(firstQuoteIsValue && i === 0));
   const exactName = named === undefined || glyphWord(quotes[named].text) !== quotes[named].text ? undefined : quotes[named].text.trim();
-  return finish({ verb, explicitVerb, value, exactName, rest: unmark(rest, quotes, firstQuoteIsValue), within: unmark(within, quotes, firstQuoteIsValue), direction });
+  const double = verb === 'click' && /^(?:double|dbl)/.test(verbWords);
+  return finish({ verb, explicitVerb, value, exactName, rest: unmark(rest, quotes, firstQuoteIsValue), within: unmark(within, quotes, firstQuoteIsValue), direction, double });
 }
 
 /** `lowered` as it stands in `original` (same text, any case); itself when it is not found there. */
@@ -232,7 +235,7 @@ function glyphWord(quote: string): string {
   return /^\s*[x×✕✖]\s*$/i.test(quote) ? 'close' : quote;
 }
 
-function finish(p: { verb: Verb; explicitVerb: boolean; value?: string; exactName?: string; rest: string; within: string; direction?: Intent['direction'] }): Intent {
+function finish(p: { verb: Verb; explicitVerb: boolean; value?: string; exactName?: string; rest: string; within: string; direction?: Intent['direction']; double?: boolean }): Intent {
   const roles = new Set<string>();
   const colors: string[] = [];
   const position: Intent['position'] = {};
@@ -275,6 +278,7 @@ function finish(p: { verb: Verb; explicitVerb: boolean; value?: string; exactNam
   if (ordinal !== undefined) intent.ordinal = ordinal;
   if (position.vertical || position.horizontal) intent.position = position;
   if (p.direction) intent.direction = p.direction;
+  if (p.double) intent.double = true;
   return intent;
 }
 
