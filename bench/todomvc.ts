@@ -39,33 +39,33 @@ const SEED = ['feed the cat', 'water the plants', 'call mum'];
 /** A to-do as the app shows it: its text, whether its checkbox is ticked, whether it is visible. */
 interface Row { title: string; done: boolean; visible: boolean }
 
+/**
+ * One walker through open shadow roots, installed in every page of a flow's context so that the
+ * harness's page functions share it: `__deep(root)` is every element under `root` (a document or
+ * an element, the element's own shadow root last), each shadow root's elements right after its host.
+ */
+const DEEP_WALKER = `Object.defineProperty(globalThis, '__deep', { value: (root) => {
+  const out = [];
+  const walk = (r) => { for (const el of r.querySelectorAll('*')) { out.push(el); if (el.shadowRoot) walk(el.shadowRoot); } };
+  walk(root);
+  if (root.shadowRoot) walk(root.shadowRoot);
+  return out;
+} })`;
+
+/** The walker in a page function (it runs in the page, where the init script put it). */
+type Deep = (root: Document | Element) => Element[];
+declare const __deep: Deep;
+
 /** The app's rows, read through open shadow roots: an `li` holding a checkbox, and its label's text. */
 async function rowsOf(page: Page): Promise<Row[]> {
   return page.evaluate(() => {
-    const all: Element[] = [];
-    const walk = (root: Document | ShadowRoot) => {
-      for (const el of root.querySelectorAll('*')) { all.push(el); if (el.shadowRoot) walk(el.shadowRoot); }
-    };
-    walk(document);
-    const deep = (el: Element, sel: string): Element | null => {
-      const found = el.querySelector(sel) ?? el.shadowRoot?.querySelector(sel);
-      if (found) return found;
-      for (const c of [...el.querySelectorAll('*'), ...(el.shadowRoot ? el.shadowRoot.querySelectorAll('*') : [])]) if (c.shadowRoot) { const f = deep(c, sel); if (f) return f; }
-      return null;
-    };
-    const deepAll = (el: Element): Element[] => {
-      const out: Element[] = [];
-      const visit = (root: Element | ShadowRoot) => { for (const c of root.querySelectorAll('*')) { out.push(c); if (c.shadowRoot) visit(c.shadowRoot); } };
-      visit(el);
-      if (el.shadowRoot) visit(el.shadowRoot);
-      return out;
-    };
+    const checkbox = (li: Element) => __deep(li).find((e) => e.matches('input[type=checkbox]')) as HTMLInputElement | undefined;
     // The row's text: the first label or span with words that a person sees (a "visually hidden"
     // label for screen readers, a 1px clipped box, is not it).
-    const titleOf = (li: Element) => deepAll(li).find((e) => /^(LABEL|SPAN)$/.test(e.tagName) && (e.textContent ?? '').trim() && e.getBoundingClientRect().width > 2 && e.getBoundingClientRect().height > 2);
-    return all.filter((el) => el.tagName === 'LI' && deep(el, 'input[type=checkbox]') && titleOf(el)).map((li) => ({
+    const titleOf = (li: Element) => __deep(li).find((e) => /^(LABEL|SPAN)$/.test(e.tagName) && (e.textContent ?? '').trim() && e.getBoundingClientRect().width > 2 && e.getBoundingClientRect().height > 2);
+    return __deep(document).filter((el) => el.tagName === 'LI' && checkbox(el) && titleOf(el)).map((li) => ({
       title: (titleOf(li)!.textContent ?? '').trim(),
-      done: (deep(li, 'input[type=checkbox]') as HTMLInputElement).checked,
+      done: checkbox(li)!.checked,
       visible: li.checkVisibility(),
     }));
   });
@@ -74,24 +74,11 @@ async function rowsOf(page: Page): Promise<Row[]> {
 /** Adds to-dos through the app itself (keyboard into its new-todo field), each once the last is in. */
 async function seed(page: Page, titles: string[]): Promise<void> {
   for (const [i, t] of titles.entries()) {
-    await page.evaluate(() => {
-      const find = (root: Document | ShadowRoot): HTMLInputElement | null => {
-        const f = root.querySelector<HTMLInputElement>('input.new-todo, input[placeholder*="needs to be done"]');
-        if (f) return f;
-        for (const el of root.querySelectorAll('*')) if (el.shadowRoot) { const g = find(el.shadowRoot); if (g) return g; }
-        return null;
-      };
-      find(document)!.focus();
-    });
+    await page.evaluate(() => (__deep(document).find((e) => e.matches('input.new-todo, input[placeholder*="needs to be done"]')) as HTMLInputElement).focus());
     await page.keyboard.type(t);
     await page.keyboard.press('Enter');
     // The app clears its field when it has taken the to-do: typing on before that joins two titles.
-    await page.waitForFunction((n) => {
-      let k = 0;
-      const walk = (root: Document | ShadowRoot) => { for (const el of root.querySelectorAll('*')) { if (el.tagName === 'LI' && el.querySelector('label, input')) k++; if (el.shadowRoot) walk(el.shadowRoot); } };
-      walk(document);
-      return k >= n;
-    }, i + 1, { timeout: 30_000 });
+    await page.waitForFunction((n) => __deep(document).filter((el) => el.tagName === 'LI' && el.querySelector('label, input')).length >= n, i + 1, { timeout: 30_000 });
   }
 }
 
@@ -211,6 +198,7 @@ async function runFlow(browser: Browser, url: string, app: string, flow: Flow): 
   const t0 = performance.now();
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });
   await blockExternalRequests(context);
+  await context.addInitScript(DEEP_WALKER);
   try {
     const page = await context.newPage();
     await gotoSettled(page, url);
@@ -218,15 +206,8 @@ async function runFlow(browser: Browser, url: string, app: string, flow: Flow): 
     if (flow.completeFirst) {
       // The one completed to-do the flow needs, ticked by a user's click on its checkbox.
       await page.evaluate(() => {
-        const walk = (root: Document | ShadowRoot): HTMLInputElement | null => {
-          for (const li of root.querySelectorAll('li')) if (li.textContent?.includes('water the plants') || li.shadowRoot?.textContent?.includes('water the plants')) {
-            const box = li.querySelector<HTMLInputElement>('input[type=checkbox]') ?? li.shadowRoot?.querySelector<HTMLInputElement>('input[type=checkbox]');
-            if (box) return box;
-          }
-          for (const el of root.querySelectorAll('*')) if (el.shadowRoot) { const f = walk(el.shadowRoot); if (f) return f; }
-          return null;
-        };
-        walk(document)?.click();
+        const li = __deep(document).find((e) => e.tagName === 'LI' && `${e.textContent}${e.shadowRoot?.textContent ?? ''}`.includes('water the plants'));
+        (li && __deep(li).find((e) => e.matches('input[type=checkbox]')) as HTMLInputElement | undefined)?.click();
       });
     }
     const lens = await attach(page);

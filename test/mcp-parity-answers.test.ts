@@ -84,4 +84,11 @@ describe('pagelens mcp: answers carry what happened', { concurrency: false }, ()
     const again = await mcp.answer('browser_click', { id: idOf(tree, 'Open a window') });
     assert.match(again.popup?.url ?? '', /parity-console-b\.html$/, JSON.stringify(again));
   });
+
+  test('a popup whose page answers late is still reported: the answer waits for the tab the page opened', async () => {
+    const nav = await mcp.answer('browser_navigate', { url: `${status.url}app` });
+    const a = await mcp.answer('browser_click', { id: idOf(nav.snapshot!.interactive_tree, 'Open a slow popup') });
+    assert.match(a.popup?.url ?? '', /\/slow\/1500$/, JSON.stringify(a));
+    assert.match(a.popup?.note ?? '', /^opened in tab \d+; .*browser_tabs select \d+/, a.popup?.note);
+  });
 });

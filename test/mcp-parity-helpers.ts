@@ -85,7 +85,17 @@ export async function statusServer(): Promise<{ url: string; close(): Promise<vo
     if (req.url === '/app') {
       res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
       res.end(`<!doctype html><title>App</title><img src="/status/200?logo.png" alt="">
-        <button onclick="fetch('/status/500?save', { method: 'POST' }).then((r) => { this.textContent = 'Save answered ' + r.status; })">Save</button>`);
+        <button onclick="fetch('/status/500?save', { method: 'POST' }).then((r) => { this.textContent = 'Save answered ' + r.status; })">Save</button>
+        <a href="/slow/1500" target="_blank">Open a slow popup</a>`);
+      return;
+    }
+    // A page that answers late (a popup whose tab is ready only then).
+    const slow = /^\/slow\/(\d+)$/.exec(req.url ?? '');
+    if (slow) {
+      setTimeout(() => {
+        res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+        res.end('<!doctype html><title>Slow</title><h1>A page that answered late</h1>');
+      }, Number(slow[1]));
       return;
     }
     const m = /^\/status\/(\d{3})/.exec(req.url ?? '');
