@@ -4,6 +4,7 @@
 // re-render, dom_search.
 import assert from 'node:assert/strict';
 import { after, before, mock, test } from 'node:test';
+import { coreOf } from '../src/browser/lens.js';
 import { isPagelensError } from '../src/model/contracts/errors.js';
 import { DOM_OVERVIEW_TOOL, DomOverviewParams, type DomOverviewResponse, type GroupedInteractiveElement, type InteractiveElement } from '../src/model/explore/explore.js';
 import { displayShape, shownName } from '../src/model/explore/overview.js';
@@ -106,10 +107,27 @@ test('dom_overview shows a class only where it is the best identifier, and never
   assert.equal(shownName('\ue801'), '');
 });
 
+test('selector hints do not depend on how fast the machine is: the same page gives the same hints on a slow clock', async () => {
+  const { page, lens } = await h.open('dashboard.html');
+  const hints = async () => (await lens.overview({ max_rows: 50 })).sections.interactives!.map((x) => x.selector_hints.join(' | '));
+  const before = await hints();
+  // A machine so busy that every reading of the clock is 50 ms later than the last.
+  const frame = (await coreOf(lens).frames.known()).find((f) => f.ordinal === 0)!;
+  await frame.target.callFunction(frame.frameId, `function () {
+    const Real = Date; let skew = 0;
+    globalThis.Date = new Proxy(Real, { construct: (t, args) => (skew += 50, args.length ? new Real(...args) : new Real(Real.now() + skew)) });
+  }`, []);
+  // A change, so that the answer comes from a new snapshot (hints are kept per snapshot).
+  await page.evaluate(() => document.body.append(Object.assign(document.createElement('button'), { textContent: 'One more' })));
+  const after = await hints();
+  assert.equal(after.length, before.length + 1);
+  assert.deepEqual(after.slice(0, -1), before);
+});
+
 test('dom_overview on the dashboard: the seed\'s sections, fields and text form; hints that find their elements', async () => {
   const { page, lens } = await h.open('dashboard.html');
   // The 39 controls in view are more than the default 30 rows: max_rows=39, as the default answer's note says, shows them all.
-  const ov = await lens.overview({ max_rows: 39 });
+  const ov = await lens.overview({ max_rows: 50 });
   assert.equal(ov.success, true);
   assert.match(ov.snapshotId, /^[0-9a-f]{8}$/);
   const lines = ov.text.split('\n');

@@ -82,7 +82,12 @@ export function selectorHints(el: Element): SelectorHint[] {
   return out;
 }
 
-/** @medv/finder's shortest unique selector, within tight limits (it falls back to a position path). */
+/**
+ * @medv/finder's first unique selector, shortest paths first, within a bound on the paths it tries
+ * (past it, a position path). The bound is a count, never a time: a hint that depended on the
+ * machine's speed would differ between two reads of the same page, and between hosts. Its
+ * shortening pass is off because only a clock bounds it.
+ */
 function finderHint(el: Element, root: Root): string | null {
   const top = root instanceof Document ? root.body : root;
   if (!top) return null;
@@ -91,7 +96,9 @@ function finderHint(el: Element, root: Root): string | null {
       root: top as unknown as Element,
       idName: (n) => !GENERATED_ID.test(n),
       attr: (name, value) => !name.startsWith('data-llm') && finderAttr(name, value),
-      timeoutMs: 8,
+      timeoutMs: Number.POSITIVE_INFINITY,
+      seedMinLength: 1,
+      optimizedMinLength: Number.POSITIVE_INFINITY,
       maxNumberOfPathChecks: 40,
     });
   } catch {
