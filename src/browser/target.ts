@@ -229,7 +229,13 @@ export class Target {
     const contextId = await this.engineContext(frameId);
     // `serialized`: the engine made the JSON text itself (ENGINE_TEXT_CALLS).
     const call = `globalThis.__pagelens.${method}(...${JSON.stringify(args)})`;
+    const hinted = this.shadowHinted.has(frameId);
     const text = await this.evaluate(contextId, serialized ? call : `JSON.stringify(${call})`, true);
+    // The hook's word that the page made a closed shadow root can cross our read on a busy machine:
+    // the read was walked before the root was handed over, so it says it may miss that content.
+    if (method === 'read' && !hinted && this.shadowHinted.has(frameId)) {
+      this.shadowSlow.set(frameId, 'the page made a closed shadow root while it was being read, so this read may miss its content; the next read includes it');
+    }
     if (typeof text !== 'string') throw new PagelensError('ENGINE_ERROR', `The in-page engine answered ${method} with no JSON text; the page may have tampered with it.`);
     return { value: JSON.parse(text), bytes: text.length };
   }
