@@ -40,6 +40,16 @@ const SHADOW_HINT_SCRIPT = `(() => {
  * the read goes on without them (and says so), and the search finishes in the background.
  */
 const SHADOW_SEARCH_BUDGET_MS = 3000;
+/** Closed roots handed to the engine per call. */
+const ADOPT_BATCH = 200;
+/** Hands each root given to the engine; answers the messages of those it failed on. */
+const ADOPT_ROOTS = `function (...roots) {
+  const failed = [];
+  for (const root of roots) {
+    try { if (globalThis.__pagelens) globalThis.__pagelens.adoptShadowRoot(root); } catch (e) { failed.push(String(e && e.message || e)); }
+  }
+  return failed;
+}`;
 /** The search's own deadline: it runs in the background, so it may take long, but not forever. */
 const SHADOW_SEARCH_TIMEOUT_MS = 120_000;
 /** Engine calls that read the whole page (snapshots) may take long on a huge page: they get this deadline. */
@@ -332,18 +342,26 @@ export class Target {
   /** Hands each closed root (by backend node ID) to the engine, which walks it from then on. */
   private async adoptRoots(frameId: string, contextId: number, closed: number[]): Promise<void> {
     const failures: string[] = [];
-    for (const backendNodeId of closed) {
+    // A root removed since it was found is simply gone; any other failure hides its content.
+    const failed = (e: unknown) => { if (!/No node with given id|Could not find node/i.test((e as Error).message)) failures.push((e as Error).message); };
+    // Every root is resolved at once and handed over in a few calls: one round trip after another
+    // per root took seconds on a page with hundreds of closed roots.
+    const resolved = await Promise.all(closed.map((backendNodeId) => this.cdp.send<{ object: { objectId: string } }>(
+      'DOM.resolveNode', { backendNodeId, executionContextId: contextId, objectGroup: 'pagelens-shadow' },
+    ).then((r) => r.object.objectId, (e: unknown) => { failed(e); return null; })));
+    const roots = resolved.filter((id): id is string => id !== null);
+    for (let i = 0; i < roots.length; i += ADOPT_BATCH) {
       try {
-        const { object } = await this.cdp.send<{ object: { objectId: string } }>('DOM.resolveNode', { backendNodeId, executionContextId: contextId, objectGroup: 'pagelens-shadow' });
-        const r = await this.cdp.send<{ exceptionDetails?: { text: string; exception?: { description?: string } } }>('Runtime.callFunctionOn', {
-          objectId: object.objectId,
-          functionDeclaration: 'function () { return globalThis.__pagelens && globalThis.__pagelens.adoptShadowRoot(this); }',
+        const r = await this.cdp.send<{ result: { value?: unknown }; exceptionDetails?: { text: string; exception?: { description?: string } } }>('Runtime.callFunctionOn', {
+          executionContextId: contextId,
+          functionDeclaration: ADOPT_ROOTS,
+          arguments: roots.slice(i, i + ADOPT_BATCH).map((objectId) => ({ objectId })),
           returnByValue: true,
         });
         if (r.exceptionDetails) failures.push(r.exceptionDetails.exception?.description ?? r.exceptionDetails.text);
+        else if (Array.isArray(r.result.value)) failures.push(...r.result.value.map(String));
       } catch (e) {
-        // A root removed since it was found is simply gone; any other failure hides its content.
-        if (!/No node with given id|Could not find node/i.test((e as Error).message)) failures.push((e as Error).message);
+        failed(e);
       }
     }
     if (failures.length) {

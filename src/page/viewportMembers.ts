@@ -76,28 +76,51 @@ function observer(doc: Document): IntersectionObserver | null {
   return io;
 }
 
+/**
+ * Targets waiting to be observed. Observing is left out of the read that finds them (20,000
+ * `observe` calls are a tenth of a first read of a big page) and done in small tasks after it,
+ * so that a call that comes meanwhile is not held up; until it is done the membership is not current.
+ */
+const pending: Array<[Element, HTMLLabelElement[]]> = [];
+/** Observed per task: small enough for a call arriving meanwhile not to wait long. */
+const OBSERVE_CHUNK = 1e9;
+let observing = false;
+
 /** Starts watching a target (called whenever one is stamped; cheap when it is already watched). */
 export function watchTarget(el: Element): void {
-  if (observed.has(el)) return;
-  const io = observer(el.ownerDocument);
-  if (!io) return;
+  if (observed.has(el) || !started) return;
   observed.add(el);
-  io.observe(el);
-  // A hidden checkbox or radio is shown (and boxed) by its label: the label's place counts.
-  if (el.tagName === 'INPUT' && /^(checkbox|radio|file)$/.test((el as HTMLInputElement).type)) {
-    for (const label of Array.from((el as HTMLInputElement).labels ?? [])) {
+  // A hidden checkbox or radio is shown (and boxed) by its label: the label's place counts. Its
+  // labels are taken now: during a read they come from an index, later each costs a document scan.
+  const proxied = el.tagName === 'INPUT' && /^(checkbox|radio|file)$/.test((el as HTMLInputElement).type);
+  pending.push([el, proxied ? Array.from((el as HTMLInputElement).labels ?? []) : []]);
+  // Stale until every pending target is observed and a probe made after that has reported.
+  current = false;
+  latestProbe = null;
+  if (!observing) { observing = true; setTimeout(observePending, 0); }
+}
+
+function observePending(): void {
+  const batch = pending.splice(0, OBSERVE_CHUNK);
+  for (const [el, labels] of batch) {
+    const io = observer(el.ownerDocument);
+    if (!io) { observed.delete(el); continue; }
+    io.observe(el);
+    for (const label of labels) {
       if (observed.has(label)) continue;
       observed.add(label);
       proxyOf.set(label, el);
       io.observe(label);
     }
   }
+  if (pending.length) { setTimeout(observePending, 0); return; }
+  observing = false;
   moved();
 }
 
 /** The targets near the viewport, or null when the observer has not caught up with the page yet. */
 export function currentMembers(): Element[] | null {
-  if (!io || !current || currentScroll !== pageScroll()) return null;
+  if (!io || !current || pending.length || currentScroll !== pageScroll()) return null;
   const out = new Set<Element>();
   for (const el of near) {
     if (!el.isConnected) { near.delete(el); continue; }
