@@ -101,8 +101,7 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
       const stale = !kept || fresh.dirtySince(el, kept.read, !!ctx.stale);
       const seen = inspect(el, ctx, { reuse: clean, store: fresh.store }, fresh.subtreeDirty(el, ctx.dirty), stale);
       let children = seen.children;
-      // Every field from the start: visits of one shape keep the hot loops over them monomorphic.
-      const v: Visit = { el, ctx, clip: undefined, opens: undefined, container: undefined, sizes: undefined, seen: undefined, box: undefined, rect: undefined, fixed: undefined, row: undefined, occ: undefined, next: null, checked: fresh.read, moved: false };
+      const v: Visit = { el, ctx, next: null, checked: fresh.read, moved: false };
       // A clip matters only to what the element holds (a field's own insides hold nothing; a child added later is a change).
       if ((children.viewClip !== ctx.viewClip || children.hardClip !== ctx.hardClip) && holdsTargets(el)) {
         v.clip = children.viewClip && children.viewClip !== ctx.viewClip ? clipBox(el) : null;

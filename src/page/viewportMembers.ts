@@ -77,13 +77,12 @@ function observer(doc: Document): IntersectionObserver | null {
 }
 
 /**
- * Targets waiting to be observed. Observing is left out of the read that finds them (20,000
- * `observe` calls are a tenth of a first read of a big page) and done in small tasks after it,
- * so that a call that comes meanwhile is not held up; until it is done the membership is not current.
+ * Targets waiting to be observed, with the labels that show them. Observing is left out of the
+ * read that finds them (20,000 `observe` calls are a tenth of a first read of a big page) and done
+ * in one task right after it; until then the membership is not current. One task, not several
+ * small ones: Chrome measures every observed target again at each frame between them.
  */
 const pending: Array<[Element, HTMLLabelElement[]]> = [];
-/** Observed per task: small enough for a call arriving meanwhile not to wait long. */
-const OBSERVE_CHUNK = 1e9;
 let observing = false;
 
 /** Starts watching a target (called whenever one is stamped; cheap when it is already watched). */
@@ -101,8 +100,7 @@ export function watchTarget(el: Element): void {
 }
 
 function observePending(): void {
-  const batch = pending.splice(0, OBSERVE_CHUNK);
-  for (const [el, labels] of batch) {
+  for (const [el, labels] of pending.splice(0)) {
     const io = observer(el.ownerDocument);
     if (!io) { observed.delete(el); continue; }
     io.observe(el);
@@ -113,7 +111,6 @@ function observePending(): void {
       io.observe(label);
     }
   }
-  if (pending.length) { setTimeout(observePending, 0); return; }
   observing = false;
   moved();
 }
