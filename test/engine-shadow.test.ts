@@ -134,6 +134,20 @@ test('a command queued behind a long read of the page is not timed out while tha
   await session.detach();
 });
 
+test('a command queued behind a long read gets a whole deadline once that read is answered', async () => {
+  const { page } = await h.open('engine-states.html');
+  const session = await page.context().newCDPSession(page);
+  const cdp = new Cdp(session, 400);
+  // The long call ends at about 1 s; the quick one then runs for 250 ms. Its deadline was first
+  // set at 0 and restarted at 400 and 800 ms: a deadline that ran out at 1200 ms, between the two
+  // answers, would call a command that had not yet had its 400 ms hung.
+  const long = cdp.send('Runtime.evaluate', { expression: '{ const t = Date.now(); while (Date.now() - t < 1000); } 1', returnByValue: true }, { long: true, timeoutMs: 10_000 });
+  const quick = cdp.send<{ result: { value: number } }>('Runtime.evaluate', { expression: '{ const t = Date.now(); while (Date.now() - t < 250); } 2', returnByValue: true });
+  await long;
+  assert.equal((await quick).result.value, 2);
+  await session.detach();
+});
+
 test('an open shadow root attached after a read is in the next viewport read, though no DOM change shows it', async () => {
   const { page, lens } = await h.open('engine-states.html');
   await lens.snapshot({ mode: 'semantic' });

@@ -47,8 +47,9 @@ export class Cdp {
   private readonly faults = new Map<string, string>();
   /** Commands made slow on purpose, in ms (tests of what a read does when a step is slow). */
   private readonly delays = new Map<string, number>();
-  /** Long commands (see SendOptions.long) still waiting for their answer. */
+  /** Long commands (see SendOptions.long) still waiting for their answer, and when the last one was answered. */
   private longInFlight = 0;
+  private longEndedAt = -Infinity;
 
   constructor(readonly session: CDPSession, private readonly timeoutMs = DEFAULT_CDP_TIMEOUT_MS) {}
 
@@ -71,7 +72,10 @@ export class Cdp {
     let timer: ReturnType<typeof setTimeout> | undefined;
     const deadline = new Promise<never>((_, reject) => {
       const expire = () => {
-        if (!opts.long && this.longInFlight > 0) { timer = setTimeout(expire, timeoutMs); return; }
+        // A command queued behind a long one gets a whole deadline once that one is answered, not
+        // what is left of a period that happened to start while it ran.
+        const sinceLong = performance.now() - this.longEndedAt;
+        if (!opts.long && (this.longInFlight > 0 || sinceLong < timeoutMs)) { timer = setTimeout(expire, this.longInFlight > 0 ? timeoutMs : timeoutMs - sinceLong); return; }
         reject(new PagelensError('CDP_TIMEOUT', `${method} got no answer within ${timeoutMs} ms`));
       };
       timer = setTimeout(expire, timeoutMs);
@@ -88,7 +92,7 @@ export class Cdp {
       if (e instanceof PagelensError) throw e;
       throw classifyCdpError((e as Error).message);
     } finally {
-      if (opts.long) this.longInFlight--;
+      if (opts.long) { this.longInFlight--; this.longEndedAt = performance.now(); }
       clearTimeout(timer);
       if (DEBUG && performance.now() - started > 200) process.stderr.write(`pagelens: slow CDP ${method} ${Math.round(performance.now() - started)} ms\n`);
     }
