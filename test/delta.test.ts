@@ -8,6 +8,7 @@ import { after, before, test } from 'node:test';
 import { diffList } from '../src/page/delta.js';
 import { applyPatch, patchRead } from '../src/model/pagemodel/frameRead.js';
 import { FrameRead } from '../src/model/contracts/engine.js';
+import { packNode } from '../src/model/contracts/packedNode.js';
 import { isPagelensError } from '../src/model/contracts/errors.js';
 import { startHarness, type Harness } from './harness.js';
 
@@ -56,11 +57,33 @@ test('a delta that does not fit the held read is refused as an engine error, nev
   assert.equal(FrameRead.safeParse({ ...snap, kind: 'delta', seq: 5, since: 4, nodes: [1, { id: 2 }] }).success, false);
 });
 
+test('nodes cross packed as arrays and are checked as nodes: the same read, and a malformed one refused', () => {
+  const snap = { doc: 'abcdefgh12345678', url: 'http://x/', base: 'http://x/', title: '', viewport: { width: 1, height: 1 }, scroll: { x: 0, y: 0, position: '0%' }, total: 2, timeMs: 1, kind: 'whole' };
+  const plain = { id: '1', role: 'button', name: 'Save', tag: 'button', states: [], box: [0, 0, 1, 1] as [number, number, number, number] };
+  const field = { id: '2', role: 'textbox', name: 'Note', tag: 'input', value: 'x', states: ['required'], type: 'text', box: [0, 2, 9, 1] as [number, number, number, number], occ: false };
+  assert.deepEqual(packNode(plain), ['1', 'button', 'Save', 'button', [], [0, 0, 1, 1]]);
+  assert.deepEqual(packNode(field), ['2', 'textbox', 'Note', 'input', ['required'], [0, 2, 9, 1], { value: 'x', type: 'text', occ: false }]);
+  const read = (nodes: unknown[]) => patchRead(undefined, FrameRead.parse({ ...snap, nodes }));
+  const packedRead = read([packNode(plain), packNode(field)]);
+  assert.deepEqual(packedRead.nodes, read([plain, field]).nodes);
+  assert.deepEqual(packedRead.nodes[1], field);
+  const refused = (nodes: unknown[]) => assert.equal(FrameRead.safeParse({ ...snap, nodes }).success, false, JSON.stringify(nodes));
+  refused([['1', 'button', 'Save', 'button', [], [0, 0, 1]]]);
+  refused([['1', 'button', 'Save']]);
+  refused([['1', 'button', 'Save', 'button', [], [0, 0, 1, 1], 'extra']]);
+  refused([['1', 'button', 'Save', 'button', [], [0, 0, 1, 1], {}, {}]]);
+  // The other fields cannot stand in for the six.
+  assert.equal(read([['1', 'button', 'Save', 'button', [], [0, 0, 1, 1], { id: '9', name: 'Forged' }]]).nodes[0].name, 'Save');
+});
+
 test('after one text change, the warm read crosses only what the change touched and is the read a cold one gives', async () => {
   const { page, lens, context } = await h.open('rag-shop.html');
   try {
     const cold = await lens.model({ fullPage: true });
     assert.equal(cold.engine.deltas, 0, 'the first read has no base: whole');
+    // The nodes crossed packed: fewer bytes than the same nodes as objects, links' targets left out.
+    const asObjects = JSON.stringify(cold.nodes.map(({ gid: _g, frame: _f, href: _h, ...n }) => n)).length;
+    assert.ok(cold.engine.bytes! < asObjects, `the read took ${cold.engine.bytes} bytes; its nodes as objects, without links' targets, ${asObjects}`);
     const first = cold.nodes.find((n) => n.role === 'link' && n.name)!;
     await page.evaluate((id) => { document.querySelector(`[data-llm-id="${id}"]`)!.textContent = 'Renamed'; }, first.id);
     const warm = await lens.model({ fullPage: true });

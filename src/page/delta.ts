@@ -12,9 +12,10 @@
 // It answers whole, and says why, when it cannot diff: a cold read (`fresh`, which must not
 // become a base), no read held by the host, or a base this engine no longer holds (another
 // document: a navigation makes a new engine; or a read of the same kind answered to someone else since).
-import type { EngineSnapshotOptions, FrameSnapshot } from '../model/contracts/schema.js';
+import type { EngineSnapshotOptions, FrameSnapshot, RawNode } from '../model/contracts/schema.js';
 import { DOC } from './document.js';
 import { readKind } from '../model/pagemodel/frameRead.js';
+import { packNode } from '../model/contracts/packedNode.js';
 
 /** The read the host holds: the document that answered it and its sequence number. */
 export interface HeldBase { doc: string; seq: number }
@@ -51,7 +52,7 @@ export function answerRead(read: FrameSnapshot, opts: EngineSnapshotOptions, sin
   const texts: Partial<Record<ListName, string[]>> = {};
   for (const l of LISTS) {
     const list = entries[l];
-    if (list) texts[l] = entryTexts(list, base?.entries[l], base?.lists[l]);
+    if (list) texts[l] = entryTexts(list, base?.entries[l], base?.lists[l], l === 'nodes' ? packed : plain);
   }
   if (opts.fresh) return wholeText(rest, texts, undefined, 'a cold read (fresh)');
   const seq = ++lastSeq;
@@ -83,8 +84,8 @@ function wholeText(rest: object, texts: Partial<Record<ListName, string[]>>, seq
  * place, then by ID) takes that entry's text, the very same string, which also makes diffList's
  * comparisons instant.
  */
-function entryTexts(list: object[], lastEntries: object[] | undefined, lastTexts: string[] | undefined): string[] {
-  if (!lastEntries || !lastTexts) return list.map((e) => JSON.stringify(e));
+function entryTexts(list: object[], lastEntries: object[] | undefined, lastTexts: string[] | undefined, text: (e: object) => string): string[] {
+  if (!lastEntries || !lastTexts) return list.map(text);
   let byId: Map<unknown, number> | undefined;
   return list.map((e, i) => {
     const id = (e as { id?: unknown }).id;
@@ -93,9 +94,13 @@ function entryTexts(list: object[], lastEntries: object[] | undefined, lastTexts
       byId ??= new Map(lastEntries.map((x, j) => [(x as { id?: unknown }).id, j]));
       at = byId.get(id) ?? -1;
     }
-    return at >= 0 && sameJson(e, lastEntries[at]) ? lastTexts[at] : JSON.stringify(e);
+    return at >= 0 && sameJson(e, lastEntries[at]) ? lastTexts[at] : text(e);
   });
 }
+
+/** How an entry crosses: nodes packed (src/model/contracts/packedNode.ts), the other lists as they are. */
+const packed = (e: object) => JSON.stringify(packNode(e as RawNode));
+const plain = (e: object) => JSON.stringify(e);
 
 /**
  * Whether two values have the same JSON text: the same keys in the same order, equal values. It

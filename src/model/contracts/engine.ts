@@ -8,6 +8,7 @@ import { DescribeAnswer, HiddenControls, PageLayout, RawElementContext, Selector
 import { ContentRead } from '../pagemodel/content.js';
 import { StructuredRead } from '../retrieval/productFacts.js';
 import { NativeOptions, SerializedDocument } from '../renderers/artifacts.js';
+import { unpackNode } from './packedNode.js';
 
 export const MutationEventSchema = z.object({
   timestamp: z.number(),
@@ -166,7 +167,14 @@ export const DeltaRead = FrameSnapshot.omit({ nodes: true, structure: true, head
 });
 export type DeltaRead = z.infer<typeof DeltaRead>;
 
-export const FrameRead = z.discriminatedUnion('kind', [WholeRead, DeltaRead]);
+/** A read as it crosses: its nodes packed (packedNode.ts), unpacked here so that each is checked as a RawNode. */
+export const FrameRead = z.preprocess(unpackNodes, z.discriminatedUnion('kind', [WholeRead, DeltaRead]));
+
+function unpackNodes(answer: unknown): unknown {
+  const nodes = (answer as { nodes?: unknown } | null)?.nodes;
+  if (!Array.isArray(nodes)) return answer;
+  return { ...(answer as object), nodes: nodes.map((e) => (typeof e === 'number' ? e : unpackNode(e))) };
+}
 export type FrameRead = z.infer<typeof FrameRead>;
 
 /**
