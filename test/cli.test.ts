@@ -65,7 +65,8 @@ test('bad input: a clear message on stderr and a non-zero exit', async () => {
 
 test('--cdp attaches to a browser that is already running', async () => {
   const profile = mkdtempSync(join(tmpdir(), 'pagelens-cdp-'));
-  const chrome = spawn(findChromium(), ['--headless', ...CHROMIUM_ARGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  // In a process group of its own: the cleanup ends its helper processes too, which write to the profile.
+  const chrome = spawn(findChromium(), ['--headless', ...CHROMIUM_ARGS, '--remote-debugging-port=0', `--user-data-dir=${profile}`, 'about:blank'], { stdio: ['ignore', 'ignore', 'pipe'], detached: true });
   try {
     const endpoint = await new Promise<string>((resolve, reject) => {
       let err = '';
@@ -81,10 +82,11 @@ test('--cdp attaches to a browser that is already running', async () => {
     assert.deepEqual(SemanticV3Result.parse(JSON.parse(r.stdout)).interactive_tree.map((n) => n.n), ['Leaf button', 'Leaf check']);
     assert.equal(chrome.exitCode, null, 'the remote browser is left running');
   } finally {
-    chrome.kill();
-    await new Promise((r) => chrome.once('exit', r));
-    // Chromium's helper processes can still be writing to the profile just after the browser exits.
-    rmSync(profile, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+    const exited = chrome.exitCode !== null ? Promise.resolve() : new Promise((r) => chrome.once('exit', r));
+    try { process.kill(-chrome.pid!, 'SIGKILL'); } catch { /* the group is gone already */ }
+    await exited;
+    // A helper killed with the group may still be closing a file of the profile for a moment.
+    rmSync(profile, { recursive: true, force: true, maxRetries: 50, retryDelay: 200 });
   }
 });
 
