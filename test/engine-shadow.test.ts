@@ -120,32 +120,38 @@ test('a slow search for closed shadow roots does not hold the read: it says so, 
   assert.equal(byName(later.nodes, 'Closed shadow button')?.isInShadow, true);
 });
 
-test('a command queued behind a long read of the page is not timed out while that read runs', async () => {
+/** A CDP session of its own on a page, with `deadlineMs` for its commands. */
+async function cdpWithDeadline(deadlineMs: number): Promise<{ cdp: Cdp; detach: () => Promise<void> }> {
   const { page } = await h.open('engine-states.html');
   const session = await page.context().newCDPSession(page);
-  const cdp = new Cdp(session, 300);
+  return { cdp: new Cdp(session, deadlineMs), detach: () => session.detach() };
+}
+
+/** An expression that keeps the renderer busy for `ms`, then answers `value`. */
+const busyFor = (ms: number, value: number) => `{ const t = Date.now(); while (Date.now() - t < ${ms}); } ${value}`;
+
+test('a command queued behind a long read of the page is not timed out while that read runs', async () => {
+  const { cdp, detach } = await cdpWithDeadline(300);
   // The renderer is busy for 1.5 s with a call known to be long; a quick one sent meanwhile waits behind it.
-  const long = cdp.send('Runtime.evaluate', { expression: '{ const t = Date.now(); while (Date.now() - t < 1500); } 1', returnByValue: true }, { long: true, timeoutMs: 10_000 });
+  const long = cdp.send('Runtime.evaluate', { expression: busyFor(1500, 1), returnByValue: true }, { long: true, timeoutMs: 10_000 });
   const quick = cdp.send<{ result: { value: number } }>('Runtime.evaluate', { expression: '2', returnByValue: true });
   assert.equal((await quick).result.value, 2);
   await long;
   // With nothing long running, the deadline holds.
-  await assert.rejects(cdp.send('Runtime.evaluate', { expression: '{ const t = Date.now(); while (Date.now() - t < 1000); } 1' }), (e: any) => e.code === 'CDP_TIMEOUT');
-  await session.detach();
+  await assert.rejects(cdp.send('Runtime.evaluate', { expression: busyFor(1000, 1) }), (e: any) => e.code === 'CDP_TIMEOUT');
+  await detach();
 });
 
 test('a command queued behind a long read gets a whole deadline once that read is answered', async () => {
-  const { page } = await h.open('engine-states.html');
-  const session = await page.context().newCDPSession(page);
-  const cdp = new Cdp(session, 400);
+  const { cdp, detach } = await cdpWithDeadline(400);
   // The long call ends at about 1 s; the quick one then runs for 250 ms. Its deadline was first
   // set at 0 and restarted at 400 and 800 ms: a deadline that ran out at 1200 ms, between the two
   // answers, would call a command that had not yet had its 400 ms hung.
-  const long = cdp.send('Runtime.evaluate', { expression: '{ const t = Date.now(); while (Date.now() - t < 1000); } 1', returnByValue: true }, { long: true, timeoutMs: 10_000 });
-  const quick = cdp.send<{ result: { value: number } }>('Runtime.evaluate', { expression: '{ const t = Date.now(); while (Date.now() - t < 250); } 2', returnByValue: true });
+  const long = cdp.send('Runtime.evaluate', { expression: busyFor(1000, 1), returnByValue: true }, { long: true, timeoutMs: 10_000 });
+  const quick = cdp.send<{ result: { value: number } }>('Runtime.evaluate', { expression: busyFor(250, 2), returnByValue: true });
   await long;
   assert.equal((await quick).result.value, 2);
-  await session.detach();
+  await detach();
 });
 
 test('an open shadow root attached after a read is in the next viewport read, though no DOM change shows it', async () => {
