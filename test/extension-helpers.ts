@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
-import { CHROMIUM_ARGS, findChromium } from '../src/browser/chromium.js';
+import { CHROMIUM_ARGS, DROPPED_DEFAULT_ARGS, findChromium } from '../src/browser/chromium.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const EXT = join(ROOT, 'extension/dist');
@@ -38,7 +38,7 @@ export async function launchWithExtension(profilePrefix: string, viewport = { wi
     headless: true,
     viewport,
     args: [...CHROMIUM_ARGS, `--disable-extensions-except=${EXT}`, `--load-extension=${EXT}`],
-    ignoreDefaultArgs: ['--disable-extensions'],
+    ignoreDefaultArgs: ['--disable-extensions', ...DROPPED_DEFAULT_ARGS],
   });
   // Loopback only, as the harness does, but the extension's own pages must load too.
   await context.route('**/*', (route) => {

@@ -10,6 +10,14 @@ export const CHROMIUM_ARGS = [
   '--disable-background-networking', '--disable-component-update', '--disable-sync',
 ];
 
+/**
+ * Playwright's launch flags that pagelens drops. Playwright turns off Chrome's IPC flooding
+ * protection; with it off, a page that calls history.pushState without end swamps the browser
+ * process, and every tab of the session stops answering (a new tab never opens, a title read
+ * times out). With it on, Chrome throttles that page alone, as it does for its own users.
+ */
+export const DROPPED_DEFAULT_ARGS = ['--disable-ipc-flooding-protection'];
+
 const SYSTEM_PATHS = [
   '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable',
   '/opt/google/chrome/chrome', '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',
@@ -48,6 +56,7 @@ export async function launchChromium(opts: LaunchChromiumOptions = {}): Promise<
     executablePath: opts.executablePath ?? findChromium(),
     headless: opts.headless ?? true,
     args: [...CHROMIUM_ARGS, ...(opts.extraArgs ?? [])],
+    ignoreDefaultArgs: DROPPED_DEFAULT_ARGS,
   };
   try {
     return await chromium.launch(launch);

@@ -4,8 +4,8 @@
 // the tabs — every page of the context, popups included — one lens per page, and the current tab.
 import { mkdir } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
-import { CHROMIUM_ARGS, connectChromium, findChromium, launchChromium, parseOriginRules, routeOriginRules } from '../browser/chromium.js';
+import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
+import { CHROMIUM_ARGS, DROPPED_DEFAULT_ARGS, connectChromium, findChromium, launchChromium, parseOriginRules, routeOriginRules } from '../browser/chromium.js';
 import { IdNumbering } from '../browser/ids.js';
 import { startOriginProxy } from '../browser/originProxy.js';
 import { hasOriginRules, type OriginRules } from '../model/safety/origins.js';
@@ -55,6 +55,8 @@ interface Opened {
 interface Tab {
   page: Page;
   lens?: Promise<Lens>;
+  /** The main frame's navigation request not yet committed (see watchLoading). */
+  loading?: Request;
 }
 
 const DEFAULT_VIEWPORT = { width: 1280, height: 800 };
@@ -117,6 +119,7 @@ export class BrowserSession implements TabHost {
       url: t.page.url(),
       title: await withTimeout(t.page.title(), TITLE_WAIT_MS, ''),
       current: t === current,
+      ...(t.loading && { loading: t.loading.url() }),
     })));
   }
 
@@ -259,6 +262,7 @@ export class BrowserSession implements TabHost {
       this.ownPages.add(page);
       this.lensOf(tab).catch(() => {});
     }
+    watchLoading(tab);
     watchConsole(page);
     watchNetwork(page);
     page.on('close', () => this.forget(page));
@@ -288,6 +292,19 @@ export class BrowserSession implements TabHost {
     if (!tab) throw new PagelensError('BAD_INPUT', `No tab ${index}: ${this.tabs.length} tab(s) are open (indexes 0-${this.tabs.length - 1}).`);
     return tab;
   }
+}
+
+/**
+ * Keeps the tab's navigation in flight: a call given up at its deadline may leave one behind,
+ * and the tab list then says where the tab is going rather than only the page it still shows.
+ */
+function watchLoading(tab: Tab): void {
+  const { page } = tab;
+  const settled = (r: Request) => { if (tab.loading === r) tab.loading = undefined; };
+  page.on('request', (r) => { if (r.isNavigationRequest() && r.frame() === page.mainFrame()) tab.loading = r; });
+  page.on('framenavigated', (f) => { if (f === page.mainFrame()) tab.loading = undefined; });
+  page.on('requestfailed', settled);
+  page.on('requestfinished', settled);
 }
 
 /** One browser (launched, or connected to) in which several sessions open contexts of their own. */
@@ -320,7 +337,7 @@ function startBrowser(opts: BrowserOptions): Promise<Browser> {
 async function launchPersistent(dir: string, viewport: { width: number; height: number }, headless: boolean, proxy?: { proxy: { server: string } }): Promise<BrowserContext> {
   const executablePath = findChromium();
   try {
-    return await chromium.launchPersistentContext(dir, { executablePath, headless, args: [...CHROMIUM_ARGS, ...WEBMCP_ARGS], viewport, ...proxy });
+    return await chromium.launchPersistentContext(dir, { executablePath, headless, args: [...CHROMIUM_ARGS, ...WEBMCP_ARGS], ignoreDefaultArgs: DROPPED_DEFAULT_ARGS, viewport, ...proxy });
   } catch (e) {
     throw new PagelensError('NO_BROWSER', `Chromium at ${executablePath} failed to start with the profile ${dir}: ${(e as Error).message.split('\n')[0]}`);
   }

@@ -9,6 +9,8 @@ export interface TabInfo {
   url: string;
   title: string;
   current: boolean;
+  /** A navigation of the tab that was asked for and has not yet committed: where it is going. */
+  loading?: string;
 }
 
 export interface TabHost {

@@ -11,7 +11,7 @@ import { defineTool, jsonResult, type ToolDef } from './types.js';
 /** The tab list as a model reads it: one line each, the current one marked; titles are page text, quoted. */
 function renderTabs(tabs: TabInfo[]): string {
   if (!tabs.length) return 'no tabs open (the next call opens one)';
-  return tabs.map((t) => `${t.current ? '*' : ' '} ${t.index}: ${t.title ? quotedPageText(t.title) : '(no title)'} <${t.url}>`).join('\n');
+  return tabs.map((t) => `${t.current ? '*' : ' '} ${t.index}: ${t.title ? quotedPageText(t.title) : '(no title)'} <${t.url}>${t.loading ? ` loading <${t.loading}>` : ''}`).join('\n');
 }
 
 const Tabs = z.strictObject({
