@@ -4,7 +4,9 @@ import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { startHarness, type Harness } from './harness.js';
 import { validSemantic } from './engine-helpers.js';
-import { coreOf } from '../src/browser/lens.js';
+import { blockExternalRequests } from '../src/browser/chromium.js';
+import { gotoSettled } from '../src/browser/goto.js';
+import { coreOf, Lens } from '../src/browser/lens.js';
 import { Cdp } from '../src/browser/cdp.js';
 
 let h: Harness;
@@ -71,12 +73,22 @@ test('elements added inside an adopted closed root are auto-tagged before any sn
   assert.equal(byName(result.nodes, 'Added inside closed root')?.id, ids[2]);
 });
 
+/** While `fn` runs, asking CDP for the whole document (its tree, or its flattened snapshot) fails. */
+async function withoutWholeDocument<T>(lens: Lens, fn: () => Promise<T>): Promise<T> {
+  const { cdp } = coreOf(lens).pageTarget;
+  for (const method of WHOLE_DOCUMENT) cdp.injectFault(method, 'whole-document search asked for');
+  try {
+    return await fn();
+  } finally {
+    for (const method of WHOLE_DOCUMENT) cdp.injectFault(method, null);
+  }
+}
+const WHOLE_DOCUMENT = ['DOM.getDocument', 'DOMSnapshot.captureSnapshot'];
+
 test('a page whose scripts made no closed shadow root is never searched for them: no walk of the whole document tree', async () => {
   const { lens } = await h.open('engine-states.html');
-  // The search asks CDP for the whole tree, which costs seconds on a huge page: here it would fail.
-  coreOf(lens).pageTarget.cdp.injectFault('DOM.getDocument', 'whole-tree walk asked for');
-  const snap = await lens.snapshot({ mode: 'semantic_v3', fullPage: true });
-  coreOf(lens).pageTarget.cdp.injectFault('DOM.getDocument', null);
+  // The search asks CDP for the whole document, which costs seconds on a huge page: here it would fail.
+  const snap = await withoutWholeDocument(lens, () => lens.snapshot({ mode: 'semantic_v3', fullPage: true }));
   assert.ok(snap.interactive_tree.some((n) => n.n === 'Open menu'), JSON.stringify(snap.interactive_tree.slice(0, 5)));
   assert.equal(snap.warnings, undefined);
 });
@@ -84,11 +96,34 @@ test('a page whose scripts made no closed shadow root is never searched for them
 test("closed shadow roots the page's scripts made are found without asking CDP for the whole document tree", async () => {
   const { lens } = await h.open('engine-shadow.html');
   // Issue 21: the whole tree is megabytes on a big page; the hook names the hosts, CDP confirms each.
-  coreOf(lens).pageTarget.cdp.injectFault('DOM.getDocument', 'whole-tree walk asked for');
-  const result = validSemantic(await lens.snapshot({ mode: 'semantic' }));
-  coreOf(lens).pageTarget.cdp.injectFault('DOM.getDocument', null);
+  const result = validSemantic(await withoutWholeDocument(lens, () => lens.snapshot({ mode: 'semantic' })));
   assert.equal(byName(result.nodes, 'Closed shadow button')?.isInShadow, true, JSON.stringify(result.warnings));
   assert.equal(result.warnings, undefined);
+});
+
+test('a document loaded before the lens: its closed roots, nested, in open roots or made by the parser, are found without the whole document tree', async () => {
+  const context = await h.browser.newContext();
+  try {
+    await blockExternalRequests(context);
+    const page = await context.newPage();
+    await gotoSettled(page, `${h.originA}engine-shadow-nested.html`);
+    // The document predates the lens, so it does not run the hook: it is searched once.
+    const lens = await Lens.attach(page);
+    coreOf(lens).pageTarget.cdp.injectFault('DOM.getDocument', 'whole-tree walk asked for');
+    let result = validSemantic(await lens.snapshot({ mode: 'semantic' }));
+    for (let tries = 0; !byName(result.nodes, 'Inner closed button') && tries < 5; tries++) {
+      assert.ok(result.warnings?.some((w) => /search for closed shadow roots took longer than/.test(w)), `closed content missing without a word: ${JSON.stringify(result.warnings)}`);
+      result = validSemantic(await lens.snapshot({ mode: 'semantic' }));
+    }
+    coreOf(lens).pageTarget.cdp.injectFault('DOM.getDocument', null);
+    for (const name of ['Outer closed button', 'Inner closed button', 'Top closed button', 'Closed in open button', 'Declarative closed button']) {
+      assert.equal(byName(result.nodes, name)?.isInShadow, true, `"${name}" is listed as shadow content: ${JSON.stringify(result.nodes.map((n) => n.name))} ${JSON.stringify(result.warnings)}`);
+    }
+    assert.ok(byName(result.nodes, 'Light button'));
+    assert.equal(result.nodes.filter((n) => n.name === 'Inner closed button').length, 1, 'a nested root is adopted once');
+  } finally {
+    await context.close();
+  }
 });
 
 test('a page that names a fake host of a closed root gets nothing for it: CDP decides what is a closed root', async () => {

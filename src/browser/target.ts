@@ -297,20 +297,60 @@ export class Target {
 
   /**
    * Closed shadow roots are invisible to every script in the page, ours included; CDP can see
-   * them. We walk the DOM once per document (and again after the page creates another closed
-   * root) and hand each one to the engine, which walks it from then on.
+   * them. A document that does not run the hook is searched once (and again after the page creates
+   * another closed root), and each root is handed to the engine, which walks it from then on.
    */
   private async adoptClosedShadowRoots(frameId: string, contextId: number): Promise<void> {
-    const { root } = await this.cdp.send<{ root: DomNode }>('DOM.getDocument', { depth: -1, pierce: true }, { long: true, timeoutMs: SHADOW_SEARCH_TIMEOUT_MS });
-    const closed: number[] = [];
-    const visit = (n: DomNode, inFrame: boolean) => {
-      if (inFrame) for (const sr of n.shadowRoots ?? []) if (sr.shadowRootType === 'closed') closed.push(sr.backendNodeId);
-      for (const c of n.children ?? []) visit(c, inFrame);
-      for (const sr of n.shadowRoots ?? []) visit(sr, inFrame);
-      if (n.contentDocument) visit(n.contentDocument, n.frameId === frameId);
+    await this.adoptRoots(frameId, contextId, await this.closedRootsOf(frameId));
+  }
+
+  /**
+   * The closed roots of a frame's document, by backend node ID. The whole document tree
+   * (`DOM.getDocument`) was 66 MB of CDP traffic for 50k elements; the flattened snapshot of the
+   * document is a sixth of that and four times as fast, and says which nodes lie in a closed root.
+   * It flattens roots into their hosts, so a closed root inside another cannot be told from the
+   * outer root's own elements: the outermost roots are then described with their whole subtree,
+   * which finds the roots nested in them (closed content is a small part of a page).
+   */
+  private async closedRootsOf(frameId: string): Promise<number[]> {
+    const snap = await this.cdp.send<DomSnapshot>('DOMSnapshot.captureSnapshot', { computedStyles: [] }, { long: true, timeoutMs: SHADOW_SEARCH_TIMEOUT_MS });
+    const doc = snap.documents.find((d) => snap.strings[d.frameId] === frameId);
+    if (!doc) return [];
+    const { parentIndex, backendNodeId, shadowRootType } = doc.nodes;
+    const closedAt = new Set(shadowRootType?.index.filter((_, k) => snap.strings[shadowRootType.value[k]] === 'closed'));
+    // A node in a closed root whose parent is not: that parent is the host of an outermost one.
+    const hosts = new Set<number>();
+    for (const i of closedAt) {
+      const parent = parentIndex[i];
+      if (parent !== undefined && parent >= 0 && !closedAt.has(parent)) hosts.add(backendNodeId[parent]);
+    }
+    const outermost = (await this.describeAll([...hosts], 0)).flatMap((host) => (host.shadowRoots ?? []).filter((sr) => sr.shadowRootType === 'closed'));
+    const closed = new Set<number>();
+    const visit = (n: DomNode) => {
+      for (const sr of n.shadowRoots ?? []) {
+        if (sr.shadowRootType === 'closed') closed.add(sr.backendNodeId);
+        visit(sr);
+      }
+      // An iframe's document (contentDocument) is another frame's: its own search finds its roots.
+      for (const c of n.children ?? []) visit(c);
     };
-    visit(root, (root.frameId ?? null) === frameId || (await this.isRootFrame(frameId)));
-    await this.adoptRoots(frameId, contextId, closed);
+    for (const root of await this.describeAll(outermost.map((sr) => sr.backendNodeId), -1)) {
+      closed.add(root.backendNodeId);
+      visit(root);
+    }
+    return [...closed];
+  }
+
+  /** DOM nodes by backend ID, all asked at once, to `depth` (-1: the whole subtree, shadow roots included); nodes gone since are left out. */
+  private async describeAll(ids: number[], depth: number): Promise<DomNode[]> {
+    const described = await Promise.all(ids.map((backendNodeId) => this.cdp.send<{ node: DomNode }>(
+      'DOM.describeNode', { backendNodeId, depth, pierce: true }, { long: true, timeoutMs: SHADOW_SEARCH_TIMEOUT_MS },
+    ).then((r) => r.node, (e: unknown) => {
+      // A node removed since it was found is simply gone; any other failure fails the search.
+      if (/No node with given id|Could not find node/i.test((e as Error).message)) return null;
+      throw e;
+    })));
+    return described.filter((n): n is DomNode => n !== null);
   }
 
   /**
@@ -392,16 +432,19 @@ export class Target {
     return out;
   }
 
-  private rootFrameId?: string;
-  private async isRootFrame(frameId: string): Promise<boolean> {
-    this.rootFrameId ??= (await this.frames())[0]?.frameId;
-    return this.rootFrameId === frameId;
-  }
-
   async detach(): Promise<void> {
     this.closed = true;
     await this.cdp.detach();
   }
+}
+
+/** What a search for closed roots reads of `DOMSnapshot.captureSnapshot` (strings are indexes into `strings`). */
+interface DomSnapshot {
+  strings: string[];
+  documents: Array<{
+    frameId: number;
+    nodes: { parentIndex: number[]; backendNodeId: number[]; shadowRootType?: { index: number[]; value: number[] } };
+  }>;
 }
 
 interface DomNode {
