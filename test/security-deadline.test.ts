@@ -48,12 +48,24 @@ async function startServer(): Promise<void> {
  */
 async function browserStarted(): Promise<void> {
   await call('browser_tabs', { action: 'new' });
-  for (;;) {
+  await listUntil((text) => /^\* \d+: /m.test(text) && !/still at work/.test(text));
+}
+
+/**
+ * Reads the tab list every 250 ms until `done` holds of it (or `reads` lists were read), and
+ * answers the last one; every read must be served. The test's own timeout bounds the wait.
+ */
+async function listUntil(done: (text: string) => boolean, reads = Infinity): Promise<string> {
+  for (let k = 1; ; k++) {
     const listed = await call('browser_tabs', { action: 'list' });
-    if (!listed.isError && /^\* \d+: /m.test(listed.text) && !/still at work/.test(listed.text)) return;
+    assert.equal(listed.isError, false, `${listed.text}\n--- server stderr ---\n${stderr}`);
+    if (done(listed.text) || k >= reads) return listed.text;
     await new Promise((r) => setTimeout(r, 250));
   }
 }
+
+/** The current tab's line of a tab list. */
+const currentLine = (text: string) => text.split('\n').find((l) => l.startsWith('*')) ?? '';
 
 after(async () => {
   held?.closeAllConnections();
@@ -74,14 +86,7 @@ test('browser_tabs new on a page that never settles answers within the call dead
   // Every later call is served. The given-up call may still be at work on a loaded machine, so
   // the list is asked again until the tab shows the page or says it is going there (the test's
   // own timeout bounds it).
-  for (;;) {
-    const listed = await call('browser_tabs', { action: 'list' });
-    assert.equal(listed.isError, false, `${listed.text}\n--- server stderr ---\n${stderr}`);
-    const current = listed.text.split('\n').find((l) => l.startsWith('*')) ?? '';
-    if (/<http:[^>]*security-urlchurn\.html/.test(current)) break;
-    t.diagnostic(`not there yet: ${listed.text}`);
-    await new Promise((r) => setTimeout(r, 250));
-  }
+  await listUntil((text) => /<http:[^>]*security-urlchurn\.html/.test(currentLine(text)));
 });
 
 test('a page flooding history.pushState does not stall the session: a tab opens beside it, and its title is read', { timeout: TEST_TIMEOUT_MS * 2 }, async (t) => {
@@ -95,15 +100,9 @@ test('a page flooding history.pushState does not stall the session: a tab opens 
   t.diagnostic(`the tab beside it: ${beside.text.slice(0, 400)}`);
   // On a loaded machine even a new tab may outlast the deadline: then the list shows it once it is
   // open (the test's own timeout bounds the wait).
-  let text = beside.text;
-  const opens = (lines: string[]) => /^\* \d+: \(no title\) <about:blank>$/.test(lines.find((l) => l.startsWith('*')) ?? '')
-    && lines.some((l) => /^ {2}\d+: "pushState flood" <http:[^>]*security-pushstate\.html/.test(l));
-  while (!opens(text.split('\n'))) {
-    await new Promise((r) => setTimeout(r, 250));
-    const listed = await call('browser_tabs', { action: 'list' });
-    assert.equal(listed.isError, false, listed.text);
-    text = listed.text;
-  }
+  const opens = (text: string) => /^\* \d+: \(no title\) <about:blank>$/.test(currentLine(text))
+    && text.split('\n').some((l) => /^ {2}\d+: "pushState flood" <http:[^>]*security-pushstate\.html/.test(l));
+  if (!opens(beside.text)) await listUntil(opens);
 });
 
 test('a tab whose navigation outlived its call says where it is going, until the page commits', { timeout: TEST_TIMEOUT_MS * 2 }, async () => {
@@ -119,19 +118,13 @@ test('a tab whose navigation outlived its call says where it is going, until the
   await browserStarted();
   const opened = await call('browser_tabs', { action: 'new', url });
   assert.match(opened.text, /^TIMEOUT: browser_tabs did not finish within 5 s/, opened.text);
-  const current = async () => {
-    const r = await call('browser_tabs', { action: 'list' });
-    assert.equal(r.isError, false, r.text);
-    return r.text.split('\n').find((l) => l.startsWith('*')) ?? '';
-  };
   // The request is held, so once the page has asked for it, it stays in flight. Its event may
   // reach the server under test a little after our server saw it: a few reads are allowed.
   await requested;
-  let line = await current();
-  for (let k = 0; k < 40 && !line.includes('loading'); k++) { await new Promise((r) => setTimeout(r, 250)); line = await current(); }
+  let line = currentLine(await listUntil((text) => currentLine(text).includes('loading'), 41));
   assert.ok(line.endsWith(` <about:blank> loading <${url}>`), line);
   release();
-  while (!line.includes('"Held"')) { await new Promise((r) => setTimeout(r, 250)); line = await current(); }
+  line = currentLine(await listUntil((text) => currentLine(text).includes('"Held"')));
   assert.equal(line.replace(/^\* \d+: /, ''), `"Held" <${url}>`, 'once the page has committed, it is no longer loading');
 });
 

@@ -449,9 +449,7 @@ interface DomSnapshot {
 
 interface DomNode {
   backendNodeId: number;
-  frameId?: string;
   children?: DomNode[];
-  shadowRoots?: Array<DomNode & { shadowRootType?: string }>;
+  shadowRoots?: DomNode[];
   shadowRootType?: string;
-  contentDocument?: DomNode;
 }
