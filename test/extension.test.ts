@@ -83,6 +83,18 @@ test('the same snapshot on nested frames: same-origin, cross-origin in it, a lea
   assert.deepEqual(ext.frames?.map(({ url: _u, ...f }) => f), reference.frames?.map(({ url: _u, ...f }) => f));
 });
 
+test('the same viewport snapshot of an iframe the page shows only part of, or none of', async () => {
+  for (const [path, listed] of [['frames-scrolled.html', ['Top button', 'Visible in frame']], ['frames-below.html', ['Top button']]] as const) {
+    const reference = await (await harness.open(path)).lens.snapshot();
+    const { page, tabId } = await openTab(harness.originA + path);
+    const ext = await extSnapshot(tabId);
+    await page.close();
+    assert.deepEqual(ext.interactive_tree.map((n) => n.n).sort(), [...listed].sort(), path);
+    assert.deepEqual(essentials(ext), essentials(reference), path);
+    assert.equal(ext.meta.totalElements, reference.meta.totalElements, path);
+  }
+});
+
 test('skeleton: the same artifact as the CDP host (structure, select options, frames inlined)', async () => {
   for (const path of ['actions-select.html', 'frames-main.html']) {
     const reference = await (await harness.open(path)).lens.snapshot({ mode: 'skeleton' });

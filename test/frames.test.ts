@@ -86,6 +86,32 @@ test('an iframe half outside the viewport: content scrolled or clipped out of it
   assert.equal(view.meta.prunedElements, 2);
 });
 
+// A frame's own viewport is the whole iframe, which can be far taller than the page's viewport: a
+// viewport read lists only the part the page shows (engine option `view`), so nothing else crosses.
+test('a viewport read of a frame crosses only what the page shows of it; a frame it does not show, nothing', async () => {
+  for (const [file, listed] of [['frames-scrolled.html', ['Top button', 'Visible in frame']], ['frames-below.html', ['Top button']]] as const) {
+    const { lens, context } = await h.open(file);
+    try {
+      const full = await lens.model({ fullPage: true });
+      assert.ok(full.nodes.some((n) => n.name === 'Below the page fold'), `${file}: the frame is read`);
+      let coldVisited = 0;
+      for (const fresh of [true, false]) {
+        const view = await lens.model({ fullPage: false, fresh });
+        if (fresh) coldVisited = view.engine.visited;
+        // A frame the page does not show is not walked again (its observer never catches up there: Chrome
+        // stops rendering it), only counted from its last walk.
+        else if (file === 'frames-below.html') assert.ok(view.engine.visited <= coldVisited / 2, `${file}: the warm read visited ${view.engine.visited} elements, the cold one ${coldVisited}`);
+        assert.deepEqual(view.nodes.map((n) => n.name).sort(), [...listed].sort(), file);
+        assert.equal(view.total, 4, `${file}: every target is still counted`);
+        // Every entry that crossed is listed: none was read only to be pruned.
+        if (fresh) assert.equal(view.engine.crossed, view.nodes.length, `${file}: entries crossed for ${view.nodes.length} listed`);
+      }
+    } finally {
+      await context.close();
+    }
+  }
+});
+
 test('a modal in the parent covering an iframe marks the covered frame element occluded', async () => {
   const { lens } = await h.open('frames-covered.html');
   const v3 = await lens.snapshot();

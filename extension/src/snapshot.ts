@@ -46,9 +46,9 @@ export async function readModel(tabId: number, opts: SnapshotOptions & { structu
   const { frames, warnings } = await layoutFrames(tabId, state, mainRead.snapshot.viewport);
   const read = new Set<ExtFrame>();
   const model = await readFrames(frames, {
-    read: async (f) => {
+    read: async (f, view) => {
       if (f.ordinal === 0) { f.origin = mainRead.origin; read.add(f); return mainRead.snapshot; }
-      const r = await ask(tabId, f.frameId, { kind: 'snapshot', options: engine, idBase: idBase(f.ordinal) });
+      const r = await ask(tabId, f.frameId, { kind: 'snapshot', options: view ? { ...engine, view } : engine, idBase: idBase(f.ordinal) });
       f.origin = r.origin;
       if (r.lastId) state.idHighWater = Math.max(state.idHighWater, r.lastId);
       read.add(f);

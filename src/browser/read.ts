@@ -4,7 +4,7 @@
 import { isPagelensError } from '../model/contracts/errors.js';
 import type { PageModel } from '../model/pagemodel/page.js';
 import { readFrames } from '../core/read.js';
-import type { EngineSnapshotOptions, FrameSnapshot } from '../model/contracts/schema.js';
+import type { Box, EngineSnapshotOptions, FrameSnapshot } from '../model/contracts/schema.js';
 import type { LensCore } from './core.js';
 import { engineCallWith, engineReadText } from './engine.js';
 import { entriesCrossed, patchRead } from '../model/pagemodel/frameRead.js';
@@ -46,11 +46,12 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
   const whole: string[] = [];
   let crossed = 0;
   let deltas = 0;
-  const read = async (f: Pick<LaidOutFrame, 'frameId' | 'target' | 'ordinal'>): Promise<FrameSnapshot> => {
+  const read = async (f: Pick<LaidOutFrame, 'frameId' | 'target' | 'ordinal'>, view?: Box): Promise<FrameSnapshot> => {
     const walk = f.target.takeShadowAttached(f.frameId);
+    const opts = { ...engine, ...(walk && { walk }), ...(view && { view }) };
     // Changes since the read the host holds of this frame and kind; a cold read asks for all.
     const base = engine.fresh ? undefined : held.get(f.frameId, engine);
-    const r = await engineReadText(f, 'read', [walk ? { ...engine, walk } : engine, base ? { doc: base.snapshot.doc, seq: base.seq } : null]);
+    const r = await engineReadText(f, 'read', [opts, base ? { doc: base.snapshot.doc, seq: base.seq } : null]);
     bytes += r.bytes;
     crossed += entriesCrossed(r.answer);
     if (r.answer.kind === 'delta') deltas++;
@@ -61,16 +62,17 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
     return snapshot;
   };
   // A frame's read does not depend on the frame layout: when the frames are known (the main frame,
-  // or every frame while the kept structure holds), their reads run alongside the layout.
-  const known = core.frames.keptFrames() ?? (main ? [main] : []);
+  // or every frame while the kept structure holds), their reads run alongside the layout. A
+  // viewport read of a child frame does: it lists the part of the frame the layout shows.
+  const known = (viewportOnly ? undefined : core.frames.keptFrames()) ?? (main ? [main] : []);
   const early = new Map(known.map((f) => [f.frameId, read(f).then(
     (value) => ({ value }), (error: unknown) => ({ error }))] as const));
   const answered = Promise.all(early.values());
   return core.frames.withLayout(async ({ frames: layout, warnings }) => {
     const model = await readFrames(layout, {
-      read: async (f) => {
+      read: async (f, view) => {
         const started = early.get(f.frameId);
-        if (!started) return read(f);
+        if (!started) return read(f, view);
         const r = await started;
         if ('error' in r) throw r.error;
         return r.value;

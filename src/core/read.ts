@@ -16,8 +16,11 @@ export interface LaidOut<F> extends NestedFrame<F> {
 }
 
 export interface FrameReader<F extends LaidOut<F>> {
-  /** The frame's read (whole, or patched from a delta): the host's transport. */
-  read(frame: F): Promise<FrameSnapshot>;
+  /**
+   * The frame's read (whole, or patched from a delta): the host's transport. `view`: a viewport
+   * read of a child frame lists only this part of it (engine option `view`).
+   */
+  read(frame: F, view?: Box): Promise<FrameSnapshot>;
   /** Whether the frame's iframe element is what its parent hits at each point (null: no element to ask). */
   ownerHits(frame: F, points: Array<[number, number]>): Promise<boolean[]> | null;
   /** The frame as the payload lists it. */
@@ -36,7 +39,7 @@ export async function readFrames<F extends LaidOut<F>>(frames: F[], reader: Fram
   const reads = await Promise.all(frames.map(async (f): Promise<FrameSnapshot | null> => {
     if (f.error) return null;
     try {
-      return await reader.read(f);
+      return await reader.read(f, viewportOnly && f.ordinal !== 0 ? frameView(f) : undefined);
     } catch (e) {
       if (f.ordinal === 0) throw e;
       f.error = reader.describe(e);
@@ -53,4 +56,13 @@ export async function readFrames<F extends LaidOut<F>>(frames: F[], reader: Fram
   });
   warnings.push(...await markOccludedByAncestors(placed, (ordinal) => frames.find((f) => f.ordinal === ordinal), reader.ownerHits, reader.describe));
   return composePage(main, placed, frames.map(reader.info), viewportOnly, 0, warnings);
+}
+
+/**
+ * The part of a child frame the page's viewport shows, in the frame's own coordinates (empty when
+ * it shows none): its viewport can be far taller than the page's (an iframe sized to its content),
+ * and what lies outside the page's viewport is pruned when the frames are composed anyway.
+ */
+function frameView(f: { offset: [number, number]; clip: Box | null }): Box {
+  return f.clip ? [f.clip[0] - f.offset[0], f.clip[1] - f.offset[1], f.clip[2], f.clip[3]] : [0, 0, 0, 0];
 }

@@ -32,18 +32,22 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
   const structure: StructNode[] = [];
   const structEls = new Map<Element, number>();
   const headings: HeadingNode[] = [];
+  // What a viewport read lists: what the frame's viewport shows or, when the host says (`view`), the
+  // part of it the page shows (an iframe taller than the page's viewport, or partly scrolled out).
+  const view = opts.view;
+  const inView = view ? (box: Box) => overlaps(box, view) : (box: Box) => intersectsViewport(box, width, height);
   const fresh = beginRead(doc, opts.fresh === true);
   const reuse: Reuse = { fresh, names: 0, still: false, held: null };
   let total = 0;
   // A viewport read visits only the targets near the viewport when the last walk still holds.
-  const members = opts.viewportOnly && !opts.structure && !opts.attributes && !opts.walk && !fresh.changed ? membersOverLastWalk() : null;
+  const members = opts.viewportOnly && !opts.structure && !opts.attributes && !opts.walk && !fresh.changed ? membersOverLastWalk(view) : null;
   const clipped = new ClipAccount(members ? lastWalk!.counts : undefined);
   const walkedAt = performance.now();
   const containers: Element[] = [];
   let visited = 0;
   const knownRows = new Map<Element, Element | null>();
   let rowsFound: ((el: Element, row: Element | null) => void) | undefined;
-  if (members) ({ total, visited } = readMembers(members, lastWalk!, nodes, elements, clipped, (el, id, box, seen, ctx) => describe(el, id, box, seen, ctx, focused, width, height, true, reuse)));
+  if (members) ({ total, visited } = readMembers(members, lastWalk!, nodes, elements, clipped, inView, (el, id, box, seen, ctx) => describe(el, id, box, seen, ctx, focused, width, height, true, reuse)));
   else {
     // A plain full-page read keeps its walk, and takes the last one's results for every subtree nothing changed in (liveWalk.ts).
     const keeps = !opts.viewportOnly && !opts.structure && !opts.attributes && fresh.store;
@@ -77,7 +81,7 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
         return;
       }
       total++;
-      if (opts.viewportOnly && (!intersectsViewport(box, width, height) || ctx.viewClip && !overlaps(box, ctx.viewClip))) return;
+      if (opts.viewportOnly && (!inView(box) || ctx.viewClip && !overlaps(box, ctx.viewClip))) return;
       const node = describe(el, id, box, seen, ctx, focused, width, height, clean, reuse, v);
       if (v.row !== undefined) knownRows.set(el, v.row);
       visitOf.set(el, v);
@@ -129,10 +133,10 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
     }
   }
   if (!members && fresh.store) lastWalk = { at: walkedAt, total, counts: clipped.counts, controls, containers: containers.map((el) => [el, el.scrollLeft, el.scrollTop]) };
-  clipped.report(nodes, elements, opts.viewportOnly ? [width, height] : null, focused);
+  clipped.report(nodes, elements, opts.viewportOnly ? inView : null, focused);
   dropWrapped(nodes, elements);
   const outEls: Element[] = [];
-  const out = addRows(nodes, elements, outEls, members ? lastWalk!.controls : controls, opts, structure, structEls, width, height, knownRows, rowsFound, fresh);
+  const out = addRows(nodes, elements, outEls, members ? lastWalk!.controls : controls, opts, structure, structEls, opts.viewportOnly ? inView : null, knownRows, rowsFound, fresh);
   total += out.length - nodes.length;
   markNameSources(out, outEls);
   if (opts.attributes) {
@@ -186,11 +190,16 @@ function holdsTargets(el: Element): boolean {
   return !!(el.firstElementChild || shadowRootOf(el));
 }
 
-/** The targets near the viewport, when the last walk still holds and the observer is current; else null. */
-function membersOverLastWalk(): Element[] | null {
+/**
+ * The targets near the viewport, when the last walk still holds and the observer is current; else
+ * null. None when the page shows none of the frame (`view` empty): then the observer need not be
+ * current, which it never is in an iframe scrolled out of the page (Chrome stops rendering those).
+ */
+function membersOverLastWalk(view: Box | undefined): Element[] | null {
   const walk = lastWalk;
   if (!walk || geometryChangedSince(walk.at) || walk.containers.length > MAX_CONTAINERS) return null;
   for (const [el, x, y] of walk.containers) if (!el.isConnected || el.scrollLeft !== x || el.scrollTop !== y) return null;
+  if (view && (view[2] <= 0 || view[3] <= 0)) return [];
   return currentMembers();
 }
 
@@ -200,7 +209,7 @@ function membersOverLastWalk(): Element[] | null {
  * frame's target count, which the last walk counted, and how many elements it looked at.
  */
 function readMembers(
-  members: Element[], walk: WalkResult, nodes: RawNode[], elements: Element[], clipped: ClipAccount,
+  members: Element[], walk: WalkResult, nodes: RawNode[], elements: Element[], clipped: ClipAccount, inView: (box: Box) => boolean,
   describeOne: (el: Element, id: string, box: Box, seen: Inspection, ctx: WalkContext) => RawNode,
 ): { total: number; visited: number } {
   const contexts = new Map<Element, WalkContext | null>();
@@ -218,7 +227,7 @@ function readMembers(
     const box = visibleBox(el);
     if (!box) continue;
     if (ctx.hardClip && !overlaps(box, ctx.hardClip)) continue;
-    if (!intersectsViewport(box, window.innerWidth, window.innerHeight) || ctx.viewClip && !overlaps(box, ctx.viewClip)) continue;
+    if (!inView(box) || ctx.viewClip && !overlaps(box, ctx.viewClip)) continue;
     nodes.push(describeOne(el, id, box, seen, ctx));
     elements.push(el);
   }
@@ -295,14 +304,15 @@ class ClipAccount {
   }
 
   /** Marks the containers already listed; inserts the others where they stand in document order. */
-  report(nodes: RawNode[], elements: Element[], viewport: [number, number] | null, focused: Element | null): void {
+  /** `inView`: a viewport read lists only the containers it shows. */
+  report(nodes: RawNode[], elements: Element[], inView: ((box: Box) => boolean) | null, focused: Element | null): void {
     const inserts: Array<[number, RawNode, Element]> = [];
     for (const [el, c] of this.counts) {
       const why = `clipped ${[...c.dirs].sort((a, b) => b[1] - a[1]).map(([d]) => d).join(', ')}`;
       const listed = elements.indexOf(el);
       if (listed >= 0) { nodes[listed].hidden = { n: c.n, why }; continue; }
       const box = visibleBox(el);
-      if (!box || (viewport && !intersectsViewport(box, viewport[0], viewport[1]))) continue;
+      if (!box || (inView && !inView(box))) continue;
       const role = el.getAttribute('role') || 'region';
       const node: RawNode = { id: stamp(el), role, name: structName(el), tag: el.tagName.toLowerCase(), states: statesOf(el, focused), box, hidden: { n: c.n, why } };
       inserts.push([this.at.get(el) ?? nodes.length, node, el]);
@@ -356,7 +366,7 @@ function readStructure(el: Element, ctx: WalkContext, children: WalkContext, str
  */
 function addRows(
   nodes: RawNode[], elements: Element[], outEls: Element[], controls: Set<Element>, opts: EngineSnapshotOptions,
-  structure: StructNode[], structEls: Map<Element, number>, width: number, height: number,
+  structure: StructNode[], structEls: Map<Element, number>, inView: ((box: Box) => boolean) | null,
   known: Map<Element, Element | null>, found: ((el: Element, row: Element | null) => void) | undefined, memory: RowMemory,
 ): RawNode[] {
   const finder = new RowFinder((e) => controls.has(e) || isInteractiveByMarkup(e), memory);
@@ -385,7 +395,7 @@ function addRows(
           structure.push({ id: stamp(rowEl), kind: 'row', role: rowRole(rowEl), tag: rowEl.tagName.toLowerCase(), name: row.name || firstName(nodes, rowOf, rowEl), box, parent: enclosingStruct(rowEl, structEls) });
         }
       }
-      const found = itemNode(row, nodes, rowOf, opts, width, height);
+      const found = itemNode(row, nodes, rowOf, inView);
       if (found) {
         const [item, itemEl] = found;
         if (opts.structure && rowIndex.has(rowEl)) item.ctx = rowIndex.get(rowEl);
@@ -432,13 +442,13 @@ function showsItsName(el: Element, name: string): boolean {
 }
 
 /** The row's identifying text as a node, with its element; a card whose name is its link gets the link's name. */
-function itemNode(row: Row, nodes: RawNode[], rowOf: Array<Element | null>, opts: EngineSnapshotOptions, width: number, height: number): [RawNode, Element] | null {
+function itemNode(row: Row, nodes: RawNode[], rowOf: Array<Element | null>, inView: ((box: Box) => boolean) | null): [RawNode, Element] | null {
   const target = row.title ?? (row.value ? row.el : null);
   if (!target) return null;
   const name = row.name || firstName(nodes, rowOf, row.el);
   if (!name) return null;
   const box = visibleBox(target);
-  if (!box || (opts.viewportOnly && !intersectsViewport(box, width, height))) return null;
+  if (!box || (inView && !inView(box))) return null;
   const item: RawNode = { id: stamp(target), role: 'item', name, tag: target.tagName.toLowerCase(), states: [], box };
   if (row.value) item.value = row.value;
   return [item, target];

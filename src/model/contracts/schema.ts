@@ -228,6 +228,8 @@ export const EngineSnapshotOptions = z.object({
   fresh: z.boolean().optional(),
   /** Walk the whole frame even for a viewport read: the host saw a change the engine cannot (a shadow root attached). */
   walk: z.boolean().optional(),
+  /** A viewport read of an iframe: the part of the frame's viewport the page shows, in the frame's coordinates (what else it holds is only counted). */
+  view: Box.optional(),
 });
 
 /** Options of lens.text(). */
