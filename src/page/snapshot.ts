@@ -303,8 +303,10 @@ class ClipAccount {
     c.dirs.set(dir, (c.dirs.get(dir) ?? 0) + 1);
   }
 
-  /** Marks the containers already listed; inserts the others where they stand in document order. */
-  /** `inView`: a viewport read lists only the containers it shows. */
+  /**
+   * Marks the containers already listed; inserts the others where they stand in document order
+   * (`inView`: a viewport read inserts only those it shows).
+   */
   report(nodes: RawNode[], elements: Element[], inView: ((box: Box) => boolean) | null, focused: Element | null): void {
     const inserts: Array<[number, RawNode, Element]> = [];
     for (const [el, c] of this.counts) {
