@@ -178,12 +178,14 @@ test('a command queued behind a long read of the page is not timed out while tha
 });
 
 test('a command queued behind a long read gets a whole deadline once that read is answered', async () => {
-  const { cdp, detach } = await cdpWithDeadline(400);
-  // The long call ends at about 1 s; the quick one then runs for 250 ms. Its deadline was first
-  // set at 0 and restarted at 400 and 800 ms: a deadline that ran out at 1200 ms, between the two
-  // answers, would call a command that had not yet had its 400 ms hung.
-  const long = cdp.send('Runtime.evaluate', { expression: busyFor(1000, 1), returnByValue: true }, { long: true, timeoutMs: 10_000 });
-  const quick = cdp.send<{ result: { value: number } }>('Runtime.evaluate', { expression: busyFor(250, 2), returnByValue: true });
+  const { cdp, detach } = await cdpWithDeadline(1000);
+  // The long call ends at about 2.85 s; the quick one then runs for 500 ms. Its deadline was first
+  // set at 0 and restarted at 1 s and 2 s: a deadline that ran out at 3 s, between the two answers,
+  // would call a command that had not yet had its 1 s hung. The margins are wide for a loaded
+  // machine: the long answer has 150 ms to beat that 3 s, the defect 350 ms to show, and the quick
+  // answer 500 ms to arrive within its whole deadline.
+  const long = cdp.send('Runtime.evaluate', { expression: busyFor(2850, 1), returnByValue: true }, { long: true, timeoutMs: 10_000 });
+  const quick = cdp.send<{ result: { value: number } }>('Runtime.evaluate', { expression: busyFor(500, 2), returnByValue: true });
   await long;
   assert.equal((await quick).result.value, 2);
   await detach();
