@@ -170,9 +170,9 @@ function onlyNamesItsControl(label: HTMLLabelElement, row: Element, isControl: (
   const control = label.control;
   if (!control) return false;
   if (OWN_HANDLERS.some((a) => label.hasAttribute(a))) return false;
+  // In document order, as far as the first other control (most rows have one near the top).
   let seen = 0;
-  for (const el of Array.from(row.getElementsByTagName('*'))) {
-    if (++seen > 300) break;
+  for (let el = row.firstElementChild; el && ++seen <= 300; el = nextInside(el, row)) {
     if (el !== control && el !== label && isControl(el)) return false;
   }
   return true;
@@ -210,7 +210,14 @@ function isTitleText(own: string): boolean {
 export function ownText(el: Element): string {
   let t = '';
   for (let c = el.firstChild; c; c = c.nextSibling) if (c.nodeType === Node.TEXT_NODE) t += c.textContent;
-  return t.replace(/\s+/g, ' ').trim();
+  return t && t.replace(/\s+/g, ' ').trim();
+}
+
+/** The element after `el` in document order without leaving `root` (light tree only, as getElementsByTagName). */
+function nextInside(el: Element, root: Element): Element | null {
+  if (el.firstElementChild) return el.firstElementChild;
+  for (let n: Element | null = el; n && n !== root; n = n.parentElement) if (n.nextElementSibling) return n.nextElementSibling;
+  return null;
 }
 
 function priceIn(row: Element, title: Element | null): string | undefined {

@@ -379,7 +379,11 @@ function addRows(
     return row;
   });
   const members = new Map<Element, Element[]>();
-  rowOf.forEach((row, i) => { if (row) members.set(row, [...members.get(row) ?? [], elements[i]]); });
+  rowOf.forEach((row, i) => {
+    if (!row) return;
+    const held = members.get(row);
+    if (held) held.push(elements[i]); else members.set(row, [elements[i]]);
+  });
   const out: RawNode[] = [];
   const placed = new Set<Element>();
   const rowIndex = new Map<Element, number>();
@@ -427,16 +431,18 @@ const sharedKey = (n: RawNode) => `${n.role}\u0000${n.name}`;
  * cart" button on every card is read with the card it sits in, as a person reads it).
  */
 function sharedNames(nodes: RawNode[], rowOf: Array<Element | null>, finder: RowFinder, members: Map<Element, Element[]>): Set<string> {
-  const rowsByName = new Map<string, Set<Element>>();
+  // Per name, the one row it was met in so far; a name met in a second row is shared. One entry per
+  // name, not a set of rows: on a table of thousands of rows nearly every name is a row's own.
+  const firstRow = new Map<string, Element>();
+  const shared = new Set<string>();
   nodes.forEach((n, i) => {
     const rowEl = rowOf[i];
     if (!n.name || !rowEl || !finder.describe(rowEl, members.get(rowEl)!)?.name) return;
     const key = sharedKey(n);
-    const rows = rowsByName.get(key) ?? new Set();
-    rows.add(rowEl);
-    rowsByName.set(key, rows);
+    const first = firstRow.get(key);
+    if (!first) firstRow.set(key, rowEl); else if (first !== rowEl) shared.add(key);
   });
-  return new Set([...rowsByName].filter(([, rows]) => rows.size >= 2).map(([key]) => key));
+  return shared;
 }
 
 function showsItsName(el: Element, name: string): boolean {
