@@ -117,6 +117,18 @@ export class FrameMap {
       .map((f) => ({ frameId: f.frameId, target: f.target, ordinal: this.ordinals.get(f.frameId)! }));
   }
 
+  /**
+   * For a layout to run beside reads about to be sent: one empty command to every target of the
+   * kept structure, sent before them, answered once every frame event of a change made before
+   * the reads has arrived (see layout()). The layout's calls then queue behind the reads in the
+   * renderer instead of waiting for their answers to reach us. Undefined when no structure is kept
+   * or it has no child frame: such a layout measures nothing over CDP, and the reads serve.
+   */
+  barrierBeforeReads(): Promise<unknown> | undefined {
+    const kept = this.structure;
+    return kept && this.current(kept) && kept.children.size ? syncTargets(kept) : undefined;
+  }
+
   /** A fresh layout of every frame; iframe owner handles stay valid until `fn` returns. */
   async withLayout<T>(fn: (layout: Layout) => Promise<T>, after?: Promise<unknown>): Promise<T> {
     const { layout, structure } = await this.layout(after);
@@ -137,7 +149,7 @@ export class FrameMap {
    */
   private async layout(after?: Promise<unknown>): Promise<{ layout: Layout; structure: Structure }> {
     const kept = this.structure;
-    if (kept && this.current(kept)) await (after ?? Promise.all(structureTargets(kept).map((t) => t.cdp.send('Runtime.evaluate', { expression: '0' }).catch(() => {}))));
+    if (kept && this.current(kept)) await (after ?? syncTargets(kept));
     for (let attempt = 0; ; attempt++) {
       const warnings: string[] = [];
       const structure = await this.currentStructure(warnings);
@@ -366,6 +378,11 @@ export function frameInfo(f: LaidOutFrame): FrameInfo {
 /** Every target a structure's frames live in. */
 function structureTargets(s: Structure): Target[] {
   return [...new Set([s.main, ...[...s.children.values()].flat()].map((f) => f.target))];
+}
+
+/** One empty command to every target of a structure: answered after the events each sent before it. */
+function syncTargets(s: Structure): Promise<unknown> {
+  return Promise.all(structureTargets(s).map((t) => t.cdp.send('Runtime.evaluate', { expression: '0' }).catch(() => {})));
 }
 
 /** Frees the iframe handles a structure took, in the targets that hold them. */

@@ -65,6 +65,8 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
   // or every frame while the kept structure holds), their reads run alongside the layout. A
   // viewport read of a child frame does: it lists the part of the frame the layout shows.
   const known = (viewportOnly ? undefined : core.frames.keptFrames()) ?? (main ? [main] : []);
+  // Sent before the reads, so that the layout waits for it rather than for them.
+  const barrier = core.frames.barrierBeforeReads();
   const early = new Map(known.map((f) => [f.frameId, read(f).then(
     (value) => ({ value }), (error: unknown) => ({ error }))] as const));
   const answered = Promise.all(early.values());
@@ -94,5 +96,5 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
     model.engine.deltas = deltas;
     if (whole.length) model.engine.whole = whole;
     return model;
-  }, answered);
+  }, barrier ?? answered);
 }

@@ -77,12 +77,29 @@ export function parseGlobalId(gid: string): { frame: number; local: string } | n
   return m ? { frame: m[1] ? Number(m[1]) : 0, local: m[2] } : null;
 }
 
+/**
+ * Links resolved against their document's base, kept across reads: a warm read lists the same
+ * links again, and parsing a URL costs more than the rest of placing a node.
+ */
+const resolved = new Map<string, Map<string, string>>();
+let resolvedCount = 0;
+const MAX_RESOLVED = 20_000;
+
 function absoluteUrl(href: string, base: string): string {
+  let forBase = resolved.get(base);
+  const known = forBase?.get(href);
+  if (known !== undefined) return known;
+  let abs: string;
   try {
-    return new URL(href, base).href;
+    abs = new URL(href, base).href;
   } catch {
-    return href;
+    abs = href;
   }
+  if (resolvedCount >= MAX_RESOLVED) { resolved.clear(); resolvedCount = 0; forBase = undefined; }
+  if (!forBase) resolved.set(base, forBase = new Map());
+  forBase.set(href, abs);
+  resolvedCount++;
+  return abs;
 }
 
 export function intersect(a: Box, b: Box): Box | null {
