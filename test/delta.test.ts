@@ -74,6 +74,9 @@ test('nodes cross packed as arrays and are checked as nodes: the same read, and 
   refused([['1', 'button', 'Save', 'button', [], [0, 0, 1, 1], {}, {}]]);
   // The other fields cannot stand in for the six.
   assert.equal(read([['1', 'button', 'Save', 'button', [], [0, 0, 1, 1], { id: '9', name: 'Forged' }]]).nodes[0].name, 'Save');
+  // Nor can a `__proto__` key of the parsed answer lend the node fields it inherits.
+  const proto = read(JSON.parse('[["1","button","Save","button",[],[0,0,1,1],{"__proto__":{"value":"Forged","href":"http://evil/"},"type":"submit"}]]'));
+  assert.deepEqual(proto.nodes[0], { id: '1', role: 'button', name: 'Save', tag: 'button', states: [], box: [0, 0, 1, 1], type: 'submit' });
 });
 
 test('after one text change, the warm read crosses only what the change touched and is the read a cold one gives', async () => {

