@@ -79,7 +79,7 @@ export function parseGlobalId(gid: string): { frame: number; local: string } | n
 
 /**
  * Links resolved against their document's base, kept across reads: a warm read lists the same
- * links again, and parsing a URL costs more than the rest of placing a node.
+ * links again, and parsing a URL costs about as much as the rest of placing a node.
  */
 const resolved = new Map<string, Map<string, string>>();
 let resolvedCount = 0;
