@@ -13,6 +13,18 @@ after(async () => { await h?.close(); });
 
 const FRAME_BUTTONS = ['Main button', 'Same-origin button', 'Closed in cross', 'Leaf button', 'Sandboxed button', 'Scripted sandbox button', 'Main link'];
 
+/**
+ * frames-main.html once every frame of it has loaded: the harness stops waiting for the load after
+ * 15 s and reads the page as it is, and a CI machine under load (average 23 on 2 cores) once had the
+ * innermost cross-origin frame still loading then. These tests are about reading frames, not about
+ * a page that is still loading, so they wait for the load itself.
+ */
+async function openFramesMain(): Promise<Awaited<ReturnType<Harness['open']>>> {
+  const opened = await h.open('frames-main.html');
+  await opened.page.waitForLoadState('load', { timeout: 120_000 });
+  return opened;
+}
+
 /** Reads a marker from the element an ID resolves to, through the lens's resolver. */
 async function describeResolved(lens: Lens, id: string): Promise<{ text: string; llmId: string | null }> {
   const r = await coreOf(lens).resolve(id, 'test');
@@ -22,7 +34,7 @@ async function describeResolved(lens: Lens, id: string): Promise<{ text: string;
 }
 
 test('nested same-origin and cross-origin frames: every element once, prefixed IDs, frames listed in order', async () => {
-  const { lens } = await h.open('frames-main.html');
+  const { lens } = await openFramesMain();
   const v3 = SemanticV3Result.parse(await lens.snapshot({ fullPage: true }));
   const names = v3.interactive_tree.map((n) => n.n);
   for (const want of FRAME_BUTTONS) assert.equal(names.filter((n) => n === want).length, 1, `${want} appears exactly once in ${JSON.stringify(names)}`);
@@ -58,7 +70,7 @@ test('nested same-origin and cross-origin frames: every element once, prefixed I
 });
 
 test('geometry is in the top-level viewport, offsets of nested frames added', async () => {
-  const { page, lens } = await h.open('frames-main.html');
+  const { page, lens } = await openFramesMain();
   const v3 = await lens.snapshot({ fullPage: true, boxes: true });
   for (const [name, frameUrlPart] of [['Leaf button', 'frames-leaf'], ['Closed in cross', 'frames-cross'], ['Same-origin button', 'frames-same']] as const) {
     const node = v3.interactive_tree.find((n) => n.n === name)!;
@@ -131,7 +143,7 @@ test('frames removed during extraction: a result for the rest of the page, never
 });
 
 test('axtree mode: one combined tree over all frames, IDs tie back to data-llm-id, names agree', async () => {
-  const { lens } = await h.open('frames-main.html');
+  const { lens } = await openFramesMain();
   const ax = AxTreeResult.parse(await lens.axtree());
   const semantic = SemanticResult.parse(await lens.snapshot({ mode: 'semantic', fullPage: true }));
   for (const want of FRAME_BUTTONS) {
@@ -164,7 +176,7 @@ test('axtree mode: one combined tree over all frames, IDs tie back to data-llm-i
 });
 
 test('unknown and malformed IDs are clear errors', async () => {
-  const { lens } = await h.open('frames-main.html');
+  const { lens } = await openFramesMain();
   await lens.snapshot();
   const core = coreOf(lens);
   await assert.rejects(core.resolve('nonsense', 'test'), { name: 'PagelensError', code: 'BAD_INPUT' });
