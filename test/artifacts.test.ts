@@ -74,7 +74,7 @@ async function liveDom(page: Page): Promise<string[]> {
 
 for (const fixture of ['actions-frames.html', 'frames-main.html', 'artifacts-page.html']) {
   test(`${fixture}: the same IDs in semantic_v3, skeleton, full and the set-of-mark labels (frames and closed shadow roots included)`, async () => {
-    const { lens } = await h.open(fixture);
+    const { lens } = await h.open(fixture, { loaded: fixture === 'frames-main.html' });
     const v3 = await lens.snapshot({ fullPage: true });
     const ids = sorted(v3.interactive_tree.map((n) => n.i));
     assert.ok(ids.some((i) => /^f\d+_/.test(i)), `a frame's elements are there: ${ids}`);
@@ -176,7 +176,7 @@ test('the skeleton tells look-alikes apart: each "Subscribe" in its section, eac
 
 test('templatize round-trips on real full output, and shrinks what repeats', async () => {
   for (const fixture of ['artifacts-page.html', 'dashboard.html', 'frames-main.html', 'todo-app.html', 'actions-select.html']) {
-    const { lens } = await h.open(fixture);
+    const { lens } = await h.open(fixture, { loaded: fixture === 'frames-main.html' });
     const full = await lens.snapshot({ mode: 'full' });
     const raw = untemplatize(full.dom);
     assert.equal(raw.length, full.meta.rawChars, fixture);

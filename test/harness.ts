@@ -17,7 +17,11 @@ export interface Harness {
   originA: string;
   /** http://localhost:B/ — a different site, so its frames run in another process. */
   originB: string;
-  open(path: string, opts?: { viewport?: { width: number; height: number }; origin?: 'A' | 'B' }): Promise<Opened>;
+  /**
+   * `loaded`: wait for the page's load (every frame of it) however slow the machine, up to 120 s,
+   * for tests about reading a page's frames rather than a page still loading.
+   */
+  open(path: string, opts?: { viewport?: { width: number; height: number }; origin?: 'A' | 'B'; loaded?: boolean }): Promise<Opened>;
   close(): Promise<void>;
 }
 
@@ -50,7 +54,8 @@ export async function startHarness(): Promise<Harness> {
       // Tests read pages as loaded (every iframe included), however slow a loaded CI machine is;
       // gotoSettled alone gives up waiting after a short grace period, as the CLI should. Pages that
       // navigate forever (engine-navloop) never get there: only a wait, then they are read as they are.
-      await page.waitForLoadState('load', { timeout: 15_000 }).catch(() => {});
+      if (opts.loaded) await page.waitForLoadState('load', { timeout: 120_000 });
+      else await page.waitForLoadState('load', { timeout: 15_000 }).catch(() => {});
       return { context, page, lens };
     },
     async close() {

@@ -171,8 +171,9 @@ function onlyNamesItsControl(label: HTMLLabelElement, row: Element, isControl: (
   if (!control) return false;
   if (OWN_HANDLERS.some((a) => label.hasAttribute(a))) return false;
   // In document order, as far as the first other control (most rows have one near the top).
+  const walker = row.ownerDocument.createTreeWalker(row, NodeFilter.SHOW_ELEMENT);
   let seen = 0;
-  for (let el = row.firstElementChild; el && ++seen <= 300; el = nextInside(el, row)) {
+  for (let el = walker.nextNode() as Element | null; el && ++seen <= 300; el = walker.nextNode() as Element | null) {
     if (el !== control && el !== label && isControl(el)) return false;
   }
   return true;
@@ -213,12 +214,6 @@ export function ownText(el: Element): string {
   return t && t.replace(/\s+/g, ' ').trim();
 }
 
-/** The element after `el` in document order without leaving `root` (light tree only, as getElementsByTagName). */
-function nextInside(el: Element, root: Element): Element | null {
-  if (el.firstElementChild) return el.firstElementChild;
-  for (let n: Element | null = el; n && n !== root; n = n.parentElement) if (n.nextElementSibling) return n.nextElementSibling;
-  return null;
-}
 
 function priceIn(row: Element, title: Element | null): string | undefined {
   const walker = row.ownerDocument.createTreeWalker(row, NodeFilter.SHOW_TEXT);

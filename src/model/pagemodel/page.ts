@@ -79,15 +79,15 @@ export function parseGlobalId(gid: string): { frame: number; local: string } | n
 
 /**
  * Links resolved against their document's base, kept across reads: a warm read lists the same
- * links again, and parsing a URL costs about as much as the rest of placing a node.
+ * links again, and parsing a URL costs about as much as the rest of placing a node. The key starts
+ * with the base's length, so that no base and href (both as the page sent them) can pass for another.
  */
-const resolved = new Map<string, Map<string, string>>();
-let resolvedCount = 0;
+const resolved = new Map<string, string>();
 const MAX_RESOLVED = 20_000;
 
 function absoluteUrl(href: string, base: string): string {
-  let forBase = resolved.get(base);
-  const known = forBase?.get(href);
+  const key = `${base.length}:${base}${href}`;
+  const known = resolved.get(key);
   if (known !== undefined) return known;
   let abs: string;
   try {
@@ -95,10 +95,8 @@ function absoluteUrl(href: string, base: string): string {
   } catch {
     abs = href;
   }
-  if (resolvedCount >= MAX_RESOLVED) { resolved.clear(); resolvedCount = 0; forBase = undefined; }
-  if (!forBase) resolved.set(base, forBase = new Map());
-  forBase.set(href, abs);
-  resolvedCount++;
+  if (resolved.size >= MAX_RESOLVED) resolved.clear();
+  resolved.set(key, abs);
   return abs;
 }
 
