@@ -1,6 +1,7 @@
 // Schemas are the types: every payload that crosses a boundary (page → Node, Node → user)
 // is described once here with zod, and its TypeScript type is inferred from that.
 import { z } from 'zod';
+import { exactList } from './exactCopy.js';
 
 /** [x, y, width, height] in CSS pixels. */
 export const Box = z.tuple([z.number(), z.number(), z.number(), z.number()]);
@@ -99,7 +100,8 @@ export const FrameSnapshot = z.object({
   title: z.string(),
   viewport: z.object({ width: z.number(), height: z.number() }),
   scroll: z.object({ x: z.number(), y: z.number(), position: z.string() }),
-  nodes: z.array(RawNode),
+  /** (Its lists are checked by an exact copy where it can vouch for them, exactCopy.ts: a read of a big page is mostly entries.) */
+  nodes: exactList(RawNode),
   /** Visible interactive elements in the frame, before viewport pruning. */
   total: z.number(),
   timeMs: z.number(),
@@ -110,9 +112,9 @@ export const FrameSnapshot = z.object({
   /** What the engine could not do for some elements (a name computation that threw), with the reason. */
   warnings: z.array(z.string()).optional(),
   /** The frame's structure, in document order (when asked for; never pruned to the viewport). */
-  structure: z.array(StructNode).optional(),
+  structure: exactList(StructNode).optional(),
   /** Visible headings in document order (with the structure). */
-  headings: z.array(HeadingNode).optional(),
+  headings: exactList(HeadingNode).optional(),
 });
 export type FrameSnapshot = z.infer<typeof FrameSnapshot>;
 
