@@ -133,7 +133,8 @@ export function exactList<T extends z.ZodType>(entry: T) {
     if (fast !== UNSURE) return fast as z.infer<T>[];
     const r = list.safeParse(value);
     if (r.success) return r.data;
-    for (const issue of r.error.issues) ctx.issues.push({ ...issue, input: value } as never);
+    // zod's own issues, paths relative to the list as z.array's would be (they keep no input).
+    for (const issue of r.error.issues) ctx.issues.push({ ...issue, input: undefined } as never);
     return z.NEVER;
   });
 }

@@ -100,7 +100,7 @@ export const FrameSnapshot = z.object({
   title: z.string(),
   viewport: z.object({ width: z.number(), height: z.number() }),
   scroll: z.object({ x: z.number(), y: z.number(), position: z.string() }),
-  /** (Its lists are checked by an exact copy where it can vouch for them, exactCopy.ts: a read of a big page is mostly entries.) */
+  /** Checked, like `structure` and `headings`, by an exact copy where it can vouch for them (exactCopy.ts): a read of a big page is mostly entries. */
   nodes: exactList(RawNode),
   /** Visible interactive elements in the frame, before viewport pruning. */
   total: z.number(),
