@@ -35,13 +35,9 @@ const odd = (): unknown[] => [
   new (class Odd { x = 1; })(), new Date(0),
 ];
 
-function mulberry(seed: number): () => number {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+/** A repeatable sequence in [0, 1): a failure names the same variants on every run. */
+function seeded(seed: number): () => number {
+  return () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
 }
 
 /** A variant of `sample`: keys dropped, added or replaced, at the top or one level down. */
@@ -82,7 +78,7 @@ for (const [name, schema, sample] of SAMPLES) {
     const full = copy(sample);
     assert.notEqual(full, UNSURE);
     assert.ok(sameShape(full, schema.parse(sample)));
-    const rnd = mulberry(name.length * 7919);
+    const rnd = seeded(name.length * 7919);
     let vouched = 0;
     let refused = 0;
     for (let i = 0; i < 20_000; i++) {
@@ -102,7 +98,7 @@ for (const [name, schema, sample] of SAMPLES) {
 }
 
 test('a list parses as z.array would: the same data when it is sound, the same issues at the same paths when it is not', () => {
-  const rnd = mulberry(42);
+  const rnd = seeded(42);
   for (const [, schema, sample] of SAMPLES) {
     const fast = exactList(schema);
     const slow = z.array(schema);
