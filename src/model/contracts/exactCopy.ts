@@ -53,6 +53,8 @@ export function compileExactCopy(schema: z.ZodType): Copy | null {
     }
     case 'enum': {
       const values = Object.values(def.entries ?? {});
+      // A numeric TypeScript enum lists its names as values too (reverse mappings), which zod does not accept.
+      if (!values.every((x) => typeof x === 'string')) return null;
       return (v) => (typeof v === 'string' && values.includes(v) ? v : UNSURE);
     }
     case 'array': {
