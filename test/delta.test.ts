@@ -11,14 +11,14 @@ import { FrameRead } from '../src/model/contracts/engine.js';
 import { packNode } from '../src/model/contracts/packedNode.js';
 import { isPagelensError } from '../src/model/contracts/errors.js';
 import { startHarness, type Harness } from './harness.js';
+import { seeded } from './engine-helpers.js';
 
 let h: Harness;
 before(async () => { h = await startHarness(); });
 after(async () => { await h?.close(); });
 
 test('a list patch rebuilds the new list from the held one, whatever was inserted, removed, changed or moved', () => {
-  let seed = 7;
-  const rand = () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+  const rand = seeded(7);
   let crossed = 0, fresh = 0, total = 0;
   for (let round = 0; round < 300; round++) {
     const held = Array.from({ length: Math.floor(rand() * 40) }, (_, i) => JSON.stringify({ id: String(i), n: i }));

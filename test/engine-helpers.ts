@@ -39,3 +39,8 @@ export function validSemantic(result: unknown): SemanticResult {
 export function names(result: SemanticV3Result): string[] {
   return result.interactive_tree.map((n) => n.n);
 }
+
+/** A repeatable sequence in [0, 1): a failure names the same random cases on every run. */
+export function seeded(seed: number): () => number {
+  return () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
+}

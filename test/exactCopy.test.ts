@@ -12,6 +12,7 @@ import { HeadingNode, RawNode, StructNode } from '../src/model/contracts/schema.
 import { unpackNode } from '../src/model/contracts/packedNode.js';
 import { coreOf } from '../src/browser/lens.js';
 import { startHarness, type Harness } from './harness.js';
+import { seeded } from './engine-helpers.js';
 
 let h: Harness;
 before(async () => { h = await startHarness(); });
@@ -34,11 +35,6 @@ const odd = (): unknown[] => [
   JSON.parse('{"__proto__": {"a": "b"}}'), JSON.parse('{"__proto__": "x", "a": "b"}'), Object.create(null),
   new (class Odd { x = 1; })(), new Date(0),
 ];
-
-/** A repeatable sequence in [0, 1): a failure names the same variants on every run. */
-function seeded(seed: number): () => number {
-  return () => { seed = (seed * 1103515245 + 12345) % 2147483648; return seed / 2147483648; };
-}
 
 /** A variant of `sample`: keys dropped, added or replaced, at the top or one level down. */
 function variant(sample: Record<string, unknown>, rnd: () => number): unknown {

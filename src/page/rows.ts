@@ -214,7 +214,6 @@ export function ownText(el: Element): string {
   return t && t.replace(/\s+/g, ' ').trim();
 }
 
-
 function priceIn(row: Element, title: Element | null): string | undefined {
   const walker = row.ownerDocument.createTreeWalker(row, NodeFilter.SHOW_TEXT);
   let seen = 0;
