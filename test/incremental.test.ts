@@ -357,6 +357,22 @@ test('the warm read sees geometry that moved without a mutation, straight after 
   }
 });
 
+// A row's identity (its title text) is kept from an earlier read while nothing in the row or above
+// it changed (rows.ts, changes.ts untouchedSince). A class set on an element around the list changes
+// what every row's title reads as (text-transform is inherited) with no change inside the rows.
+test('a warm read takes a row\'s identity again when an element around the row changed', async () => {
+  const { page, lens } = await h.open('reread-row-inherited.html');
+  await lens.model({ fullPage: true });
+  const before = await lens.model({ fullPage: true });
+  // The row's title is listed as the row's item.
+  assert.ok(before.nodes.some((n) => n.role === 'item' && n.name === 'Trail shoes'), JSON.stringify(before.nodes.map((n) => n.name)));
+  await page.evaluate(() => { document.getElementById('wrap')!.className = 'shout'; });
+  const warm = await lens.model({ fullPage: true });
+  const cold = await lens.model({ fullPage: true, fresh: true });
+  assert.deepEqual(warm.nodes.map((n) => [n.role, n.name]), cold.nodes.map((n) => [n.role, n.name]));
+  assert.ok(warm.nodes.some((n) => n.role === 'item' && n.name === 'TRAIL SHOES'), JSON.stringify(warm.nodes.map((n) => n.name)));
+});
+
 // Occlusion after a text change (src/page/editedRegions.ts): a warm read keeps an earlier hit
 // test's answer only where it proves the answer unchanged. Each page here has a target that no
 // change moves, and something that is no target (so has no kept box) that a text change moves over

@@ -8,6 +8,7 @@ import { isSecretFieldFacts, REDACTED } from '../model/safety/secrets.js';
 import { mayHavePseudoRule } from './pseudoRules.js';
 import { generatedContent, transformText } from './pseudo.js';
 import { shadowRootOf } from './shadow.js';
+import { styleOf } from './styleOf.js';
 
 /** Roles named by their content when nothing else names them. */
 export const NAME_FROM_CONTENT = new Set([
@@ -440,7 +441,7 @@ class Computation {
 
   private style(el: Element): CSSStyleDeclaration {
     let style = this.styles.get(el);
-    if (!style) { style = getComputedStyle(el); this.styles.set(el, style); }
+    if (!style) { style = styleOf(el); this.styles.set(el, style); }
     return style;
   }
 

@@ -188,6 +188,23 @@ export function beginRead(doc: Document, fresh: boolean): Freshness {
   for (const r of roots) rootAt.set(r, read);
   for (const a of ancestors) aboveAt.set(a, read);
   const since = (at: WeakMap<Node, number>, el: Node, k: number) => (at.get(el) ?? 0) > k;
+  // Per read number: whether no subtree rooted at a node or at any node above it changed since then.
+  // Rows met outside the walk share their ancestors, so each ancestor is asked once per read.
+  const clearAbove = new Map<number, Map<Node, boolean>>();
+  const noRootAbove = (from: Node | null, k: number): boolean => {
+    let known = clearAbove.get(k);
+    if (!known) clearAbove.set(k, known = new Map());
+    const climbed: Node[] = [];
+    let clear = true;
+    for (let a = from; a; a = composedParent(a)) {
+      const memo = known.get(a);
+      if (memo !== undefined) { clear = memo; break; }
+      climbed.push(a);
+      if (since(rootAt, a, k)) { clear = false; break; }
+    }
+    for (const a of climbed) known.set(a, clear);
+    return clear;
+  };
   return {
     read,
     store: true,
@@ -200,10 +217,6 @@ export function beginRead(doc: Document, fresh: boolean): Freshness {
     subtreeDirty: (el, parentDirty) => everywhere || parentDirty || roots.has(el),
     cleanSince: (el, k, aboveDirty) => !aboveDirty && everywhereAt <= k && !since(rootAt, el, k) && !since(aboveAt, el, k),
     dirtySince: (el, k, aboveDirty) => aboveDirty || everywhereAt > k || since(rootAt, el, k),
-    untouchedSince: (el, k) => {
-      if (everywhereAt > k || since(rootAt, el, k) || since(aboveAt, el, k)) return false;
-      for (let a = composedParent(el); a; a = composedParent(a)) if (since(rootAt, a, k)) return false;
-      return true;
-    },
+    untouchedSince: (el, k) => !(everywhereAt > k || since(rootAt, el, k) || since(aboveAt, el, k)) && noRootAbove(composedParent(el), k),
   };
 }

@@ -4,6 +4,7 @@ import type { Freshness } from './changes.js';
 import { mayHavePseudoRule } from './pseudoRules.js';
 import { generatedContent, mayHavePseudo, transformText } from './pseudo.js';
 import { shadowRootOf } from './shadow.js';
+import { styleOf } from './styleOf.js';
 import { noteWarning } from './warnings.js';
 
 export const MAX_NAME = 160;
@@ -132,7 +133,7 @@ export function fastName(el: Element, role: string): string | null {
   const text = only.nodeValue ?? '';
   if (!/\S/.test(text)) return null;
   if (generatedContent(el, '::before') || generatedContent(el, '::after')) return null;
-  const style = getComputedStyle(el);
+  const style = styleOf(el);
   return clean(firstLetter(el, transformText(text, style.textTransform), style.display));
 }
 

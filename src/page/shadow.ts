@@ -22,12 +22,22 @@ export function onShadowRootAdopted(listener: (root: ShadowRoot) => void): void 
 
 /** Parent across shadow boundaries: the host stands in for a shadow root. */
 export function composedParent(node: Node): Node | null {
-  if (node.parentNode instanceof ShadowRoot) return node.parentNode.host;
-  return node.parentNode;
+  // An element parent, the common case, is answered without asking what kind of node the parent is.
+  const el = node.parentElement;
+  if (el) return el;
+  const parent = node.parentNode;
+  return parent instanceof ShadowRoot ? parent.host : parent;
 }
 
-export function composedContains(ancestor: Node, node: Node | null): boolean {
-  for (let n: Node | null = node; n; n = composedParent(n)) if (n === ancestor) return true;
+/** Whether `node` is `ancestor` or lies under it, shadow roots included (their hosts stand above them). */
+export function composedContains(ancestor: Element, node: Node | null): boolean {
+  // Node.contains answers within one tree without a step in script per ancestor (a walk's replay
+  // asks this for every target it replays); a node in a shadow tree goes on from its host.
+  for (let n = node; n; ) {
+    if (ancestor.contains(n)) return true;
+    const root = n.getRootNode();
+    n = root instanceof ShadowRoot ? root.host : null;
+  }
   return false;
 }
 

@@ -15,6 +15,7 @@ import { ROOT_CONTEXT, SKIP, walkElements, type Clipper, type WalkContext } from
 import { currentMembers, geometryChangedSince, watchTarget } from './viewportMembers.js';
 import { onlyWraps } from './wrapped.js';
 import { sceneQuiet } from './stillScene.js';
+import { releaseStyle } from './styleOf.js';
 import { answerHolds, editedRegions, regionsHold, type Region } from './editedRegions.js';
 import { takeWarnings } from './warnings.js';
 
@@ -144,6 +145,7 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
     for (const st of structure) { const el = lookup(st.id); if (el) st.attrs = keyAttributes(el); }
   }
   flushStamps();
+  releaseStyle();
   const warnings = takeWarnings();
   return {
     doc: DOC,
@@ -330,12 +332,17 @@ const WRAP_DEPTH = 3;
 /** Removes, in place, each listed control that only repeats the listed control wrapped around it (see wrapped.ts). */
 function dropWrapped(nodes: RawNode[], elements: Element[]): void {
   const listed = new Set(elements);
-  for (let i = elements.length - 1; i >= 0; i--) {
+  // Compacted in one pass: a splice per dropped control is quadratic on a page that wraps many.
+  let kept = 0;
+  for (let i = 0; i < elements.length; i++) {
     let outer: Element | null = null;
     let p = composedParent(elements[i]);
     for (let d = 0; d < WRAP_DEPTH && p instanceof Element; d++, p = composedParent(p)) if (listed.has(p)) { outer = p; break; }
-    if (outer && onlyWraps(outer, elements[i])) { nodes.splice(i, 1); elements.splice(i, 1); }
+    if (outer && onlyWraps(outer, elements[i])) continue;
+    nodes[kept] = nodes[i];
+    elements[kept++] = elements[i];
   }
+  nodes.length = elements.length = kept;
 }
 
 /** Notes a structure element or a heading; returns the context the element's children get. */

@@ -5,6 +5,7 @@ import { watchForChanges } from './changes.js';
 import { DOC } from './document.js';
 import { isInteractiveByMarkup, isScrollingOverflow, listensAsTarget, looksClickable, scrollOverflow } from './interactive.js';
 import { onShadowRootAdopted, shadowRootOf } from './shadow.js';
+import { styleOf } from './styleOf.js';
 import type { Box } from '../model/contracts/schema.js';
 import { ROOT_CONTEXT, walkElements, type WalkContext } from './walker.js';
 import { clipBox } from './visibility.js';
@@ -38,8 +39,9 @@ export function stamp(el: Element): string {
     id = String(++counter);
     idOf.set(el, id);
     byId.set(id, new WeakRef(el));
-  }
-  if (el.getAttribute(ID_ATTR) !== id) pendingWrites.push([el, id]);
+    // Written by flushStamps, which looks at the attribute first (a page can copy one onto any element).
+    pendingWrites.push([el, id]);
+  } else if (el.getAttribute(ID_ATTR) !== id) pendingWrites.push([el, id]);
   return id;
 }
 
@@ -124,7 +126,7 @@ class StyleFacts {
   private disp?: string;
 
   constructor(private readonly el: Element) {
-    const style = getComputedStyle(el);
+    const style = styleOf(el);
     this.cursor = style.cursor;
     this.overflowX = style.overflowX;
     // CSS turns a lone `visible` into `auto` when the other axis is not visible, so a visible x
@@ -133,8 +135,8 @@ class StyleFacts {
     this.markup = isInteractiveByMarkup(el);
   }
 
-  get position(): string { return this.pos ??= getComputedStyle(this.el).position; }
-  get display(): string { return this.disp ??= getComputedStyle(this.el).display; }
+  get position(): string { return this.pos ??= styleOf(this.el).position; }
+  get display(): string { return this.disp ??= styleOf(this.el).display; }
 }
 
 // Facts of earlier reads, reused by a snapshot for elements that nothing has changed since (see changes.ts).
