@@ -12,8 +12,6 @@
 // full of the holes its LRU moves leave, gets slower with every count: the same 490k-token answer
 // took 3.8 s instead of 0.12 s. So the cache is kept small (a page's repeated pieces still hit)
 // and emptied before each count, which then costs the same whatever was counted before.
-import { O200K_TOKEN_SPLIT_REGEX } from 'gpt-tokenizer/encodingParams/constants';
-
 type Counter = (text: string) => number;
 let counter: Promise<Counter> | undefined;
 
@@ -21,13 +19,15 @@ let counter: Promise<Counter> | undefined;
 const MERGE_CACHE_SIZE = 4096;
 
 type Tokenizer = typeof import('gpt-tokenizer/encoding/o200k_base');
-let tokenizer: Promise<Tokenizer> | undefined;
+/** The tokenizer, and its own pre-tokenizer pattern (a copy: exec moves a pattern's lastIndex). */
+interface Loaded { m: Tokenizer; split: RegExp }
+let tokenizer: Promise<Loaded> | undefined;
 
 /** The o200k tokenizer, loaded once (about a second: start it early, see preloadTokenizer). */
-function o200k(): Promise<Tokenizer> {
-  tokenizer ??= import('gpt-tokenizer/encoding/o200k_base').then((m) => {
+function o200k(): Promise<Loaded> {
+  tokenizer ??= Promise.all([import('gpt-tokenizer/encoding/o200k_base'), import('gpt-tokenizer/encodingParams/constants')]).then(([m, c]) => {
     m.setMergeCacheSize(MERGE_CACHE_SIZE);
-    return m;
+    return { m, split: new RegExp(c.O200K_TOKEN_SPLIT_REGEX.source, c.O200K_TOKEN_SPLIT_REGEX.flags) };
   });
   return tokenizer;
 }
@@ -39,12 +39,15 @@ function o200k(): Promise<Tokenizer> {
  */
 const AS_TEXT = { disallowedSpecial: new Set<string>() };
 
+/** How a text is counted: the tokenizer's count of a text, and the pattern that cuts it into pre-tokens. */
+interface Words { count: (text: string) => number; split: RegExp }
+
 /** One exact count, independent of what was counted before (see the merge cache above). */
-function countFresh(m: Tokenizer): Counter {
-  const count = (piece: string) => m.countTokens(piece, AS_TEXT);
+function countFresh({ m, split }: Loaded): Counter {
+  const words: Words = { count: (text) => m.countTokens(text, AS_TEXT), split };
   return (text) => {
     m.clearMergeCache();
-    return countByPieces(count, text);
+    return countByPieces(words, text);
   };
 }
 
@@ -66,7 +69,7 @@ const MAX_PIECES = 150_000;
 /** Longer pieces are counted, never remembered: they are not an answer's entries. */
 const MAX_PIECE = 2000;
 
-function countByPieces(count: (text: string) => number, text: string): number {
+function countByPieces(words: Words, text: string): number {
   let tokens = 0;
   let from = 0;
   // Pieces not remembered, in a row: where the first begins and where each ends.
@@ -78,7 +81,7 @@ function countByPieces(count: (text: string) => number, text: string): number {
       if (!missed.length) missedFrom = from;
       missed.push(end);
     } else {
-      if (missed.length) { tokens += countPieces(count, text, missedFrom, missed); missed = []; }
+      if (missed.length) { tokens += countPieces(words, text, missedFrom, missed); missed = []; }
       tokens += known;
     }
     from = end;
@@ -87,17 +90,16 @@ function countByPieces(count: (text: string) => number, text: string): number {
     const cut = at + 2;
     if (isAsciiLetter(text.charCodeAt(cut))) piece(cut);
   }
-  if (from === 0) return count(text);
+  if (from === 0) return words.count(text);
   piece(text.length);
-  if (missed.length) tokens += countPieces(count, text, missedFrom, missed);
+  if (missed.length) tokens += countPieces(words, text, missedFrom, missed);
   return tokens;
 }
 
-// The tokenizer's own pre-tokenizer pattern: it counts a text as the sum of what it counts for
-// each of the pre-tokens this pattern cuts it into. A first read of a big page remembers thousands
-// of new pieces; counting each alone costs the library's set-up per call (twice the time of one
-// call over the whole text), so the pieces in a row are cut into pre-tokens in one pass instead.
-const SPLIT = new RegExp(O200K_TOKEN_SPLIT_REGEX.source, O200K_TOKEN_SPLIT_REGEX.flags);
+// The tokenizer counts a text as the sum of what it counts for each of the pre-tokens its split
+// pattern cuts the text into. A first read of a big page remembers thousands of new pieces;
+// counting each alone costs the library's set-up per call (twice the time of one call over the
+// whole text), so the pieces in a row are cut into pre-tokens in one pass instead.
 // Counts of pre-tokens ("Save", " 12", '":"'): an answer repeats a few thousand of them.
 const wordCounts = new Map<string, number>();
 const MAX_WORDS = 50_000;
@@ -107,7 +109,7 @@ const MAX_WORDS = 50_000;
  * ends where a pre-token does (see the cut above), so each pre-token belongs to the piece it
  * starts in, and a piece's count is the sum of its pre-tokens' counts.
  */
-function countPieces(count: (text: string) => number, text: string, start: number, ends: number[]): number {
+function countPieces({ count, split }: Words, text: string, start: number, ends: number[]): number {
   const run = text.slice(start, ends[ends.length - 1]);
   let total = 0;
   let sum = 0;
@@ -120,8 +122,8 @@ function countPieces(count: (text: string) => number, text: string, start: numbe
     sum = 0;
     pieceStart = end;
   };
-  SPLIT.lastIndex = 0;
-  for (let m = SPLIT.exec(run); m; m = SPLIT.exec(run)) {
+  split.lastIndex = 0;
+  for (let m = split.exec(run); m; m = split.exec(run)) {
     while (start + m.index >= ends[i]) close();
     const word = m[0];
     let n = wordCounts.get(word);
@@ -168,7 +170,7 @@ export interface TokenCount {
 }
 
 export function loadTokenizer(): Promise<Counter> {
-  counter ??= o200k().then((m) => { const count = countFresh(m); return (text: string) => boundedCount(count, text).tokens; });
+  counter ??= o200k().then((loaded) => { const count = countFresh(loaded); return (text: string) => boundedCount(count, text).tokens; });
   return counter;
 }
 
