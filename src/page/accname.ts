@@ -519,7 +519,7 @@ function isRendered(el: Element): boolean {
   if (el.closest('[aria-hidden="true"]')) return false;
   // An element with display: contents has no box of its own: its parent decides.
   let target: Element | null = el;
-  while (target && getComputedStyle(target).display === 'contents') target = target.parentElement;
+  while (target && styleOf(target).display === 'contents') target = target.parentElement;
   if (!target) return true;
   return target.checkVisibility({ visibilityProperty: true, checkVisibilityCSS: true } as CheckVisibilityOptions);
 }
