@@ -53,20 +53,42 @@ async function timeAdaptive(runs: number, fn: () => Promise<unknown>): Promise<{
  * The re-read ratio end to end (Node included): a full-page model after one element's text
  * changed, against a cold one (`fresh: true`: everything derived again) in the same session.
  */
-async function rereadAfterOneChange(page: Page, lens: Lens, runs: number): Promise<{ rereadMs: number; coldMs: number; rereadRatio: number; cdpBytesReread: number }> {
-  const warm: number[] = [];
-  const cold: number[] = [];
-  const setNote = (text: string) => page.evaluate((t) => {
+/** Sets the text of a note at the top of the page (in view), made the first time. */
+function setNote(page: Page, text: string): Promise<void> {
+  return page.evaluate((t) => {
     let p = document.getElementById('bench-note');
     if (!p) { p = document.createElement('p'); p.id = 'bench-note'; document.body.prepend(p); }
     p.textContent = t;
   }, text);
+}
+
+/**
+ * A viewport snapshot after one text in view changed, once the page has rendered the change (as
+ * after an action, which waits for the page to settle): what maintaining the viewport's members
+ * costs, where a read of an unchanged page (`viewportMs`) can take much from the last one.
+ */
+async function viewportAfterOneChange(page: Page, lens: Lens, runs: number): Promise<number> {
+  const ms: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    await setNote(page, `Shown ${i % 10}`);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    const t0 = performance.now();
+    await lens.snapshot({ mode: 'semantic_v3' });
+    ms.push(performance.now() - t0);
+    if (ms[0] > SLOW_MS) break;
+  }
+  return round(median(ms), 1);
+}
+
+async function rereadAfterOneChange(page: Page, lens: Lens, runs: number): Promise<{ rereadMs: number; coldMs: number; rereadRatio: number; cdpBytesReread: number }> {
+  const warm: number[] = [];
+  const cold: number[] = [];
   // The note is inserted (pushing every row down) and read once before timing: the timed change
   // is then a text change only, of the same length, that moves nothing else.
-  await setNote('Changed -');
+  await setNote(page, 'Changed -');
   await lens.model({ fullPage: true });
   for (let i = 0; i < runs; i++) {
-    await setNote(`Changed ${i % 10}`);
+    await setNote(page, `Changed ${i % 10}`);
     let t0 = performance.now();
     await lens.model({ fullPage: true });
     warm.push(performance.now() - t0);
@@ -76,7 +98,7 @@ async function rereadAfterOneChange(page: Page, lens: Lens, runs: number): Promi
     if (cold[0] > SLOW_MS * 4) break;
   }
   // One more, metered (outside the timed ones: metering serializes every answer): what a re-read moves over CDP.
-  await setNote('Changed +');
+  await setNote(page, 'Changed +');
   const { bytes: cdpBytesReread } = await meterCdp(() => lens.model({ fullPage: true }));
   return { rereadMs: round(median(warm), 1), coldMs: round(median(cold), 1), rereadRatio: round(median(warm) / median(cold), 3), cdpBytesReread };
 }
@@ -151,6 +173,7 @@ async function measureScale(browser: Browser, url: string, plan: ScalePlan, runs
     const bytesFull = (await lens.model({ fullPage: true })).engine.bytes;
     const bytesViewport = (await lens.model({ fullPage: false })).engine.bytes;
     const reread = await rereadAfterOneChange(page, lens, runs);
+    const viewportChangedMs = await viewportAfterOneChange(page, lens, runs);
     // What the page keeps once pagelens has read it (its live model, caches), after a GC.
     await cdp.send('HeapProfiler.collectGarbage');
     const retained = await heapUsage(cdp);
@@ -179,6 +202,7 @@ async function measureScale(browser: Browser, url: string, plan: ScalePlan, runs
       firstMs: round(firstMs, 1),
       fullMs: full.ms,
       viewportMs: viewport.ms,
+      viewportChangedMs,
       modelMs: model.ms,
       playwrightAiMs,
       ...(playwrightAiFirstMs !== undefined && { playwrightAiFirstMs }),

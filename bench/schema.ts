@@ -103,7 +103,10 @@ export const ScaleResult = z.object({
   /** The first full-page extraction on the page (cold: the engine tags everything first). */
   firstMs: Num,
   fullMs: Num,
+  /** A viewport snapshot of the unchanged page (warm median). */
   viewportMs: Num,
+  /** A viewport snapshot after one text in view changed, once the page rendered it (median). */
+  viewportChangedMs: z.number().optional(),
   /** The page model alone (no rendering, no token count): what the engine and CDP cost. */
   modelMs: Num,
   /** Playwright's AI snapshot, warm (its second call on the page). */

@@ -80,13 +80,13 @@ export function renderTable(r: Results, compared?: { regressions: Regression[]; 
   if (s.scale.length) {
     const rows = s.scale.map((x) => x.error
       ? [x.variant, String(x.elements), x.error.startsWith('skipped') ? x.error : `failed: ${x.error}`.slice(0, 90)]
-      : [x.variant, String(x.elements), human(x.firstMs), human(x.fullMs), human(x.viewportMs), human(x.modelMs),
+      : [x.variant, String(x.elements), human(x.firstMs), human(x.fullMs), human(x.viewportMs), human(x.viewportChangedMs), human(x.modelMs),
         x.playwrightAiOverMs !== undefined ? `>${human(x.playwrightAiOverMs)}` : human(x.playwrightAiFirstMs), x.playwrightAiOverMs !== undefined ? '–' : human(x.playwrightAiMs),
         pct(x.rereadRatio, 0), human(x.cdpBytesFirst), human(x.cdpBytesFull), human(x.cdpBytesReread), human(x.cdpBytesViewport),
         x.listedWarm !== undefined && x.listedWarm !== x.listedFull ? `${x.listedFull}/${x.listedWarm}` : String(x.listedFull), human(x.tokensFull), human(x.heapGrowthMb), human(x.heapRetainedMb), human(x.heapTotalMb)]);
-    out.push('', grid('SCALE (generated pages; first = cold call, then warm medians; model = lens.model, no rendering or token count; PW = Playwright AI snapshot first/warm; reread = full model after one text change / cold model, from Node; CDP = bytes of every CDP answer during the first / a warm full (nothing changed) / a re-read after one text change / a viewport read; heap = main renderer: +MB during the first read, kept MB after all reads and a GC, committed MB)', [
-      ['variant', 'elements', 'first ms', 'full ms', 'vp ms', 'model ms', 'PW1 ms', 'PW ms', 'reread', 'CDP 1st', 'CDP full', 'CDP re', 'CDP vp', 'listed', 'tokens', 'heap +MB', 'kept MB', 'heap MB'], ...rows,
-    ], [8, 9, 9, 9, 8, 9, 8, 8, 7, 8, 9, 7, 7, 10, 8, 9, 8, 8]));
+    out.push('', grid('SCALE (generated pages; first = cold call, then warm medians; vp = viewport read of the unchanged page, vp chg = after one text in view changed and the page rendered it; model = lens.model, no rendering or token count; PW = Playwright AI snapshot first/warm; reread = full model after one text change / cold model, from Node; CDP = bytes of every CDP answer during the first / a warm full (nothing changed) / a re-read after one text change / a viewport read; heap = main renderer: +MB during the first read, kept MB after all reads and a GC, committed MB)', [
+      ['variant', 'elements', 'first ms', 'full ms', 'vp ms', 'vp chg ms', 'model ms', 'PW1 ms', 'PW ms', 'reread', 'CDP 1st', 'CDP full', 'CDP re', 'CDP vp', 'listed', 'tokens', 'heap +MB', 'kept MB', 'heap MB'], ...rows,
+    ], [8, 9, 9, 9, 8, 10, 9, 8, 8, 7, 8, 9, 7, 7, 10, 8, 9, 8, 8]));
     const top = (m: Record<string, number> | undefined) => Object.entries(m ?? {}).slice(0, 3).map(([k, n]) => `${k} ${human(n)}`).join(', ') || '–';
     out.push('CDP bytes by command (first read | warm full read | viewport read), largest three; listed a/b = first read / warm read');
     for (const x of s.scale) if (x.cdpMethods) out.push(`  ${x.variant} ${x.elements}: ${top(x.cdpMethods.first)} | ${top(x.cdpMethods.full)} | ${top(x.cdpMethods.viewport)}`);

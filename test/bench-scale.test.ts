@@ -120,7 +120,7 @@ test('the scale runner measures every variant end to end at a tiny size, and the
     assert.equal(r.error, undefined, at);
     // Every planned element is listed (what the engine lists besides, e.g. labels, is the engine's business, not the bench's).
     assert.ok(r.listedFull >= SIZE, at);
-    for (const k of ['firstMs', 'fullMs', 'viewportMs', 'modelMs', 'heapGrowthMb', 'heapTotalMb', 'rereadRatio'] as const) assert.ok(Number.isFinite(r[k]), `${k} ${at}`);
+    for (const k of ['firstMs', 'fullMs', 'viewportMs', 'viewportChangedMs', 'modelMs', 'heapGrowthMb', 'heapTotalMb', 'rereadRatio'] as const) assert.ok(Number.isFinite(r[k]), `${k} ${at}`);
     assert.ok(r.playwrightAiFirstMs! > 0 && r.playwrightAiMs! > 0, at);
     assert.equal(r.playwrightAiOverMs, undefined, at);
     // The first read carries at least the engine's full answer (a later warm one may carry only a delta).

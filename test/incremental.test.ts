@@ -297,6 +297,42 @@ test('a re-snapshot after one change re-derives only what the change touched', a
   assert.ok(after.engine.reusedNames > 0 && after.engine.reusedNames < quiet.engine.reusedNames + 1);
 });
 
+// A viewport read after a change (census.ts): once the page has rendered the change, it walks only
+// what changed and looks at the targets near the viewport, yet counts the whole page's targets,
+// and what a clip cuts off, as a walk of the whole page would.
+test('a viewport read after a change walks only what changed, and counts as a whole-page walk does', async () => {
+  const { page, lens } = await h.open('viewport-census.html');
+  const key = (m: PageModel) => JSON.stringify({ nodes: m.nodes, total: m.total });
+  const rendered = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  // [what, the change, whether it stays inside one small subtree]
+  const changes: Array<[string, () => Promise<unknown>, boolean]> = [
+    ['a button in view is renamed', () => page.evaluate(() => { document.querySelector('#row1 button')!.textContent = 'Open first'; }), true],
+    ['a link far below is hidden (one target fewer)', () => page.evaluate(() => { document.querySelector('#row500 a')!.setAttribute('style', 'display:none'); }), true],
+    ['a button is added far below (one target more)', () => page.evaluate(() => { document.getElementById('row550')!.append(Object.assign(document.createElement('button'), { textContent: 'Extra' })); }), true],
+    ['a button is added where the strip cuts it off', () => page.evaluate(() => { document.querySelector('#strip div')!.append(Object.assign(document.createElement('button'), { textContent: 'Archived' })); }), true],
+    ['nothing changed', async () => {}, true],
+    // Only the side panel's text changes, yet the strip beside it narrows and cuts off one more button.
+    ['the panel beside the strip grows', () => page.evaluate(() => { document.getElementById('side')!.textContent = 'A much longer side panel than before, so long'; }), true],
+    ['a row in view is removed (what follows moves up)', () => page.evaluate(() => { document.getElementById('row2')!.remove(); }), false],
+    ['a row in view is hidden by a class', () => page.evaluate(() => { document.getElementById('row3')!.classList.add('gone'); }), false],
+  ];
+  await lens.model({ fullPage: false });
+  await rendered();
+  await lens.model({ fullPage: false });
+  for (const [what, change, local] of changes) {
+    await change();
+    await rendered();
+    const warm = await lens.model({ fullPage: false });
+    const cold = await lens.model({ fullPage: false, fresh: true });
+    assert.equal(key(warm), key(cold), `${what}: the viewport read differs from a cold one (total ${warm.total} vs ${cold.total})`);
+    if (local) assert.ok(warm.engine.visited < cold.engine.visited / 4, `${what}: the viewport read looked at ${warm.engine.visited} elements of ${cold.engine.visited}`);
+  }
+  // What the changes did shows: the total follows them, and the strip counts the button it cuts off.
+  const last = await lens.model({ fullPage: false });
+  const strip = last.nodes.find((n) => n.name === 'Filters');
+  assert.ok(strip?.hidden && strip.hidden.n >= 4, JSON.stringify(strip));
+});
+
 // Geometry that moves with no mutation at all: the live walk (src/page/liveWalk.ts) must see
 // each of these in a read made right after it, though no observer has told it anything yet.
 test('the warm read sees geometry that moved without a mutation, straight after the change', async () => {
@@ -355,6 +391,50 @@ test('the warm read sees geometry that moved without a mutation, straight after 
       assert.ok(warm.engine.visited < cold.engine.visited / 2, `${what}: the warm read walked ${warm.engine.visited} elements of ${cold.engine.visited}`);
     }
   }
+});
+
+// A read of a page that did not change takes the last read's occlusion answers (hit tests cost most
+// of a viewport read on a big page), but only while the whole page is still: each change here covers
+// or uncovers targets with no mutation, and the read after it must test again.
+test('a read keeps occlusion answers only while the page is still', async () => {
+  const { page, lens } = await h.open('live-geometry.html');
+  const key = (m: PageModel) => JSON.stringify({ nodes: m.nodes, total: m.total });
+  const rendered = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  const changes: Array<[string, () => Promise<unknown>]> = [
+    ['nothing changed', async () => {}],
+    ['an overlay slides over targets (a Web Animation set by script)', () => page.evaluate(() => {
+      const a = document.getElementById('overlay')!.animate([{ transform: 'none' }, { transform: 'translateX(-890px)' }], { duration: 1000, fill: 'forwards' });
+      a.pause();
+      a.currentTime = 1000;
+    })],
+    ['the overlay is gone again', () => page.evaluate(() => { for (const a of document.getAnimations()) a.cancel(); })],
+    ['a rule moves a target (a transform through the CSSOM)', () => page.evaluate(() => {
+      ((document.getElementById('rules') as HTMLStyleElement).sheet!.cssRules[1] as CSSStyleRule).style.setProperty('transform', 'translate(40px, 30px)');
+    })],
+    ['a popover shown by script covers targets', () => page.evaluate(() => (document.getElementById('pop') as HTMLElement & { showPopover(): void }).showPopover())],
+  ];
+  // Both reads keep answers while the page is still: the viewport's (census.ts) and the full page's (liveWalk.ts).
+  for (const fullPage of [false, true]) {
+    await page.evaluate(() => {
+      for (const a of document.getAnimations()) a.cancel();
+      (document.getElementById('pop') as HTMLElement & { hidePopover(): void }).hidePopover();
+      ((document.getElementById('rules') as HTMLStyleElement).sheet!.cssRules[1] as CSSStyleRule).style.removeProperty('transform');
+    });
+    await lens.model({ fullPage });
+    for (const [what, change] of changes) {
+      await rendered();
+      // The read before the change: its answers are what a careless read after it would keep.
+      await lens.model({ fullPage });
+      await change();
+      await rendered();
+      const warm = await lens.model({ fullPage });
+      const cold = await lens.model({ fullPage, fresh: true });
+      assert.equal(key(warm), key(cold), `${what}: the ${fullPage ? 'full-page' : 'viewport'} read differs from a cold one`);
+    }
+  }
+  // The overlay and the popover covered something: the test compared reads that differ.
+  const covered = await lens.model({ fullPage: false, fresh: true });
+  assert.ok(covered.nodes.some((n) => n.occ), JSON.stringify(covered.nodes.map((n) => [n.name, n.occ])));
 });
 
 // A row's identity (its title text) is kept from an earlier read while nothing in the row or above

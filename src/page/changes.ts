@@ -12,6 +12,7 @@ import { composedParent, onShadowRootAdopted } from './shadow.js';
 import { DOC_ATTR } from './document.js';
 import { ID_ATTR } from '../model/pagemodel/page.js';
 import type { Reach } from './accname.js';
+import { moved } from './viewportMembers.js';
 
 export interface Freshness {
   /** True when nothing that `el`'s derived facts depend on changed since they were last derived. */
@@ -26,6 +27,11 @@ export interface Freshness {
   subtreeDirty(el: Element, parentDirty: boolean): boolean;
   /** Anything at all changed since the previous read (always true for a cold read). */
   readonly changed: boolean;
+  /**
+   * The roots of the subtrees that changed since the previous read (each changed node's parent),
+   * or null when anything may have (a cold read, a new style sheet, too many changes).
+   */
+  readonly roots: readonly Element[] | null;
   /**
    * Nothing changed since the previous read, not even what no dirty subtree shows (fonts that
    * arrived): with no box moved and nothing animating either, the page looks as it did then.
@@ -91,8 +97,10 @@ export function noteChange(node: Node): void {
 }
 
 function onRecords(records: MutationRecord[]): void {
+  let any = false;
   for (const r of records) {
     if (r.type === 'attributes' && OWN_ATTRS.has(r.attributeName ?? '')) continue;
+    any = true;
     if (r.type === 'attributes' && (r.attributeName === 'id' || r.attributeName === 'for')) labelsTouched = true;
     for (const n of Array.from(r.removedNodes)) if (n.nodeName === 'LABEL' || (n as Element).querySelector?.('label')) labelsTouched = true;
     const target = r.target;
@@ -103,11 +111,14 @@ function onRecords(records: MutationRecord[]): void {
     if (r.type === 'childList') for (const n of Array.from(r.addedNodes)) if (n.nodeName === 'STYLE' || n.nodeName === 'LINK') allDirty = true;
     for (const n of Array.from(r.removedNodes)) if (n.nodeName === 'STYLE' || n.nodeName === 'LINK') allDirty = true;
   }
+  // What changed can push targets into or out of the viewport: the observer must catch up first.
+  if (any) moved();
 }
 
 function onEvent(e: Event): void {
   const path = e.composedPath();
   note((path[0] as Node | undefined) ?? (e.target as Node | null));
+  moved();
 }
 
 export function watchForChanges(root: Node): void {
@@ -142,7 +153,7 @@ function currentSignature(doc: Document): string {
 
 /** A cold read: reuses nothing, and leaves the caches and the pending changes as they were. */
 const COLD: Freshness = {
-  read: 0, store: false, changed: true, still: false, edits: null, clean: () => false, changedSince: () => true, subtreeDirty: () => true,
+  read: 0, store: false, changed: true, roots: null, still: false, edits: null, clean: () => false, changedSince: () => true, subtreeDirty: () => true,
   cleanSince: () => false, dirtySince: () => true, untouchedSince: () => false,
 };
 
@@ -209,6 +220,7 @@ export function beginRead(doc: Document, fresh: boolean): Freshness {
     read,
     store: true,
     changed: everywhere || labels || dirtyNodes.size > 0,
+    roots: everywhere ? null : [...roots] as Element[],
     still: !everywhere && !labels && dirtyNodes.size === 0 && !touched,
     edits: textOnly && !everywhere && !labels && !touched && dirtyNodes.size > 0 && [...dirtyNodes].every((n) => n.nodeType === Node.TEXT_NODE && n.isConnected && (n as Text).data !== '')
       ? [...dirtyNodes] as Text[] : null,

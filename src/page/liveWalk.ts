@@ -47,8 +47,6 @@ export interface Visit {
   /** What describing it found that only its markup and ancestors decide (role, tag, attributes), and its repeated row. */
   fixed?: FixedFacts;
   row?: Element | null;
-  /** Whether it was covered (isOccluded) at read `read`, with the box it was tested at and what each tested point hit. */
-  occ?: { read: number; box: Box; value: boolean | undefined; hits: Element[] };
   next: Visit | null;
   /** Read at which the pre-pass last looked, and whether the box moved then. */
   checked: number;

@@ -11,7 +11,8 @@ import { isSecretField, statesOf, valueOf } from './state.js';
 import { flushStamps, inspect, lookup, stamp, type Inspection } from './tagger.js';
 import { clipBox, intersectsViewport, isOccluded, visibleBox } from './visibility.js';
 import { checkGeometry, heldSize, replayable, sameBox, VisitList, type FixedFacts, type LiveWalk, type Visit } from './liveWalk.js';
-import { ROOT_CONTEXT, SKIP, walkElements, type Clipper, type WalkContext } from './walker.js';
+import { walkElements, type WalkContext } from './walker.js';
+import { Census, Contexts, overlaps, retakeCensus, type ClipCounts } from './census.js';
 import { currentMembers, geometryChangedSince, watchTarget } from './viewportMembers.js';
 import { onlyWraps } from './wrapped.js';
 import { sceneQuiet } from './stillScene.js';
@@ -29,7 +30,6 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
   const focused = deepActiveElement(doc);
   const nodes: RawNode[] = [];
   const elements: Element[] = [];
-  const controls = new Set<Element>();
   const structure: StructNode[] = [];
   const structEls = new Map<Element, number>();
   const headings: HeadingNode[] = [];
@@ -39,17 +39,30 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
   const inView = view ? (box: Box) => overlaps(box, view) : (box: Box) => intersectsViewport(box, width, height);
   const fresh = beginRead(doc, opts.fresh === true);
   const reuse: Reuse = { fresh, names: 0, still: false, held: null };
-  let total = 0;
-  // A viewport read visits only the targets near the viewport when the last walk still holds.
-  const members = opts.viewportOnly && !opts.structure && !opts.attributes && !opts.walk && !fresh.changed ? membersOverLastWalk(view) : null;
-  const clipped = new ClipAccount(members ? lastWalk!.counts : undefined);
   const walkedAt = performance.now();
-  const containers: Element[] = [];
+  // A viewport read visits only the targets near the viewport when the last census still holds,
+  // taken again where something changed (census.ts).
+  const contexts = new Contexts(fresh);
+  const members = opts.viewportOnly && !opts.structure && !opts.attributes && !opts.walk ? membersOverCensus(view, fresh, contexts, inView) : null;
+  const census = members ? lastCensus! : new Census(walkedAt);
+  const clipped = new ClipAccount();
   let visited = 0;
   const knownRows = new Map<Element, Element | null>();
   let rowsFound: ((el: Element, row: Element | null) => void) | undefined;
-  if (members) ({ total, visited } = readMembers(members, lastWalk!, nodes, elements, clipped, inView, (el, id, box, seen, ctx) => describe(el, id, box, seen, ctx, focused, width, height, true, reuse)));
-  else {
+  if (members) {
+    const read = readMembers(members.near, census.counts(), contexts, inView);
+    visited = members.walked + read.visited;
+    // Occlusion answers hold while the whole page is still: nothing changed, and every target near the viewport is where it was.
+    reuse.still = sceneQuiet(doc, !sameMembers(read.boxes, fresh.read), fresh.still);
+    lastMembers = { read: fresh.read, boxes: read.boxes };
+    for (const m of read.listed) {
+      if (m instanceof Element) { clipped.opened(m, nodes.length); continue; }
+      if (!m.clean) forgetName(m.el);
+      nodes.push(describe(m.el, m.id, m.box, m.seen, m.ctx, focused, width, height, m.clean, reuse));
+      elements.push(m.el);
+    }
+  } else {
+    if (fresh.store) lastMembers = null;
     // A plain full-page read keeps its walk, and takes the last one's results for every subtree nothing changed in (liveWalk.ts).
     const keeps = !opts.viewportOnly && !opts.structure && !opts.attributes && fresh.store;
     const kept = keeps && !opts.walk && liveWalk ? liveWalk : null;
@@ -68,20 +81,14 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
     const emit = (v: Visit, clean: boolean) => {
       const el = v.el;
       if (v.opens) clipped.opened(el, nodes.length);
-      if (v.container) containers.push(el);
+      if (v.container) census.container(el);
       const seen = v.seen;
       if (!seen) return;
-      if (seen.interactive) controls.add(el);
       const id = stamp(el);
       const box = v.box ?? null;
-      if (!box) return;
       const ctx = v.ctx;
-      // Cut off by an overflow: hidden ancestor: nobody can see or reach it, but its container says so.
-      if (ctx.hardClip && !overlaps(box, ctx.hardClip)) {
-        if (seen.interactive && ctx.clipper) clipped.add(ctx.clipper, box);
-        return;
-      }
-      total++;
+      // Cut off by an overflow: hidden ancestor: nobody can see or reach it, but its container says so (the census counts it).
+      if (!census.target(el, seen, box, ctx) || !box) return;
       if (opts.viewportOnly && (!inView(box) || ctx.viewClip && !overlaps(box, ctx.viewClip))) return;
       const node = describe(el, id, box, seen, ctx, focused, width, height, clean, reuse, v);
       if (v.row !== undefined) knownRows.set(el, v.row);
@@ -116,7 +123,7 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
       if (children.viewClip !== ctx.viewClip && children.viewClip && children.hardClip === ctx.hardClip) v.sizes = heldSize(el);
       if (children.clipper?.el === el) v.opens = true;
       // A container's scroll can move targets in or out of view, or out of its clip; one without children (a field) cannot.
-      if (children.viewClip !== ctx.viewClip && children.viewClip && holdsTargets(el)) v.container = true;
+      if (isContainer(el, ctx, children)) v.container = true;
       if (opts.structure) children = readStructure(el, ctx, children, structure, structEls, headings);
       if (seen.interactive || seen.scroll) {
         v.seen = seen;
@@ -133,11 +140,13 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
       liveWalk = { read: fresh.read, head: list.head, spans };
     }
   }
-  if (!members && fresh.store) lastWalk = { at: walkedAt, total, counts: clipped.counts, controls, containers: containers.map((el) => [el, el.scrollLeft, el.scrollTop]) };
-  clipped.report(nodes, elements, opts.viewportOnly ? inView : null, focused);
+  if (!members && fresh.store) lastCensus = census;
+  let total = census.total;
+  const counts = census.counts();
+  clipped.report(counts, nodes, elements, opts.viewportOnly ? inView : null, focused);
   dropWrapped(nodes, elements);
   const outEls: Element[] = [];
-  const out = addRows(nodes, elements, outEls, members ? lastWalk!.controls : controls, opts, structure, structEls, opts.viewportOnly ? inView : null, knownRows, rowsFound, fresh);
+  const out = addRows(nodes, elements, outEls, census.controls, opts, structure, structEls, opts.viewportOnly ? inView : null, knownRows, rowsFound, fresh);
   total += out.length - nodes.length;
   markNameSources(out, outEls);
   if (opts.attributes) {
@@ -164,22 +173,12 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
   };
 }
 
-type ClipCounts = Map<Element, { n: number; dirs: Map<string, number> }>;
-
 /**
- * What the last walk over the whole frame found that a viewport read cannot see without one: how
- * many targets there are, what each clipping container hides, which elements are controls. It
- * holds while nothing changed but the page's scroll (see viewportMembers.ts).
+ * What the last walk over the whole frame counted (census.ts), kept up to date by the viewport
+ * reads after it. It holds while nothing moved but the page's scroll and what changed since (see
+ * viewportMembers.ts).
  */
-interface WalkResult {
-  at: number;
-  total: number;
-  counts: ClipCounts;
-  controls: Set<Element>;
-  /** Every container that clips (overflow other than visible) and holds elements, with its scroll offsets then. */
-  containers: Array<[Element, number, number]>;
-}
-let lastWalk: WalkResult | null = null;
+let lastCensus: Census | null = null;
 /** The last plain full-page walk, which the next one takes unchanged subtrees from (liveWalk.ts). */
 let liveWalk: LiveWalk | null = null;
 
@@ -192,63 +191,87 @@ function holdsTargets(el: Element): boolean {
   return !!(el.firstElementChild || shadowRootOf(el));
 }
 
-/**
- * The targets near the viewport, when the last walk still holds and the observer is current; else
- * null. None when the page shows none of the frame (`view` empty): then the observer need not be
- * current, which it never is in an iframe scrolled out of the page (Chrome stops rendering those).
- */
-function membersOverLastWalk(view: Box | undefined): Element[] | null {
-  const walk = lastWalk;
-  if (!walk || geometryChangedSince(walk.at) || walk.containers.length > MAX_CONTAINERS) return null;
-  for (const [el, x, y] of walk.containers) if (!el.isConnected || el.scrollLeft !== x || el.scrollTop !== y) return null;
-  if (view && (view[2] <= 0 || view[3] <= 0)) return [];
-  return currentMembers();
+/** Whether an element scrolls or clips targets it holds: a viewport read checks that it did not scroll. */
+function isContainer(el: Element, ctx: WalkContext, children: WalkContext): boolean {
+  return children.viewClip !== ctx.viewClip && !!children.viewClip && holdsTargets(el);
 }
+
+/**
+ * The targets near the viewport, when the last census still holds (taken again where something
+ * changed: how many elements that looked at) and the observer is current; else null. None when the page shows none of the frame
+ * (`view` empty): then the observer need not be current, which it never is in an iframe scrolled
+ * out of the page (Chrome stops rendering those).
+ */
+function membersOverCensus(view: Box | undefined, fresh: Freshness, contexts: Contexts, inView: (box: Box) => boolean): { near: Element[]; walked: number } | null {
+  const census = lastCensus;
+  if (!census || !fresh.roots || geometryChangedSince(census.at) || census.containers.size > MAX_CONTAINERS) return null;
+  // A container removed since is no change of scroll: the census forgets it.
+  for (const [el, [x, y]] of census.containers) if (el.isConnected && (el.scrollLeft !== x || el.scrollTop !== y)) return null;
+  const near = view && (view[2] <= 0 || view[3] <= 0) ? [] : currentMembers();
+  if (!near || fresh.roots.length === 0) return near && { near, walked: 0 };
+  // Targets in what changed are found by walking it: the observer may not know them yet.
+  const found = new Set(near);
+  const walked = retakeCensus(census, fresh.roots, contexts, (el, ctx, seen) => {
+    // A changed element passed without being named takes its old name with it (see forgetName).
+    if (!contexts.clean(el, ctx)) forgetName(el);
+    if (isContainer(el, ctx, seen.children)) census.container(el);
+    if (!seen.interactive && !seen.scroll) return;
+    watchTarget(el);
+    stamp(el);
+    const box = visibleBox(el);
+    if (census.target(el, seen, box, ctx) && box && inView(box)) found.add(el);
+  });
+  return walked === null ? null : { near: [...found], walked };
+}
+
+/** A target near the viewport that a viewport read lists, found as a walk would find it. */
+interface Member { el: Element; id: string; box: Box; seen: Inspection; ctx: WalkContext; clean: boolean }
 
 /**
  * The viewport read over the targets near it: each is looked at exactly as the walk would (its
- * context built from its ancestors, shared between members), in the walk's order. Returns the
- * frame's target count, which the last walk counted, and how many elements it looked at.
+ * context built from its ancestors, shared between members), in the walk's order. Returns what it
+ * lists (an element stands for a clipping container met there), every member's box, and how many
+ * elements it looked at.
  */
 function readMembers(
-  members: Element[], walk: WalkResult, nodes: RawNode[], elements: Element[], clipped: ClipAccount, inView: (box: Box) => boolean,
-  describeOne: (el: Element, id: string, box: Box, seen: Inspection, ctx: WalkContext) => RawNode,
-): { total: number; visited: number } {
-  const contexts = new Map<Element, WalkContext | null>();
-  // Containers the walk counted hidden targets for: they go in where the walk would have met them.
+  members: Element[], counts: ClipCounts, contexts: Contexts, inView: (box: Box) => boolean,
+): { listed: Array<Member | Element>; boxes: Map<Element, Box | null>; visited: number } {
+  // Containers the census counts hidden targets for: they go in where the walk would have met them.
   const visits: Array<[Element, boolean]> = members.map((el) => [el, true]);
-  for (const el of walk.counts.keys()) if (el.isConnected) visits.push([el, false]);
+  for (const el of counts.keys()) if (el.isConnected) visits.push([el, false]);
   visits.sort((a, b) => walkOrder(a[0], b[0]));
+  const listed: Array<Member | Element> = [];
+  const boxes = new Map<Element, Box | null>();
   for (const [el, member] of visits) {
-    if (!member) { clipped.opened(el, nodes.length); continue; }
-    const ctx = contextOf(el, contexts);
+    if (!member) { listed.push(el); continue; }
+    const ctx = contexts.of(el);
     if (!ctx) continue;
-    const seen = inspect(el, ctx, { reuse: true, store: true });
+    const clean = contexts.clean(el, ctx);
+    const seen = contexts.inspect(el, ctx);
     if (!seen.interactive && !seen.scroll) continue;
     const id = stamp(el);
     const box = visibleBox(el);
+    boxes.set(el, box);
     if (!box) continue;
     if (ctx.hardClip && !overlaps(box, ctx.hardClip)) continue;
     if (!inView(box) || ctx.viewClip && !overlaps(box, ctx.viewClip)) continue;
-    nodes.push(describeOne(el, id, box, seen, ctx));
-    elements.push(el);
+    listed.push({ el, id, box, seen, ctx, clean });
   }
-  return { total: walk.total, visited: members.length + contexts.size };
+  return { listed, boxes, visited: members.length + contexts.size };
 }
 
-/** The context a walk from the document would give `el` (null: the walk never reaches it). */
-function contextOf(el: Element, memo: Map<Element, WalkContext | null>): WalkContext | null {
-  const parent = composedParent(el);
-  if (!parent || parent.nodeType !== Node.ELEMENT_NODE) return ROOT_CONTEXT;
-  const host = parent as Element;
-  let below = memo.get(host);
-  if (below === undefined) {
-    const above = SKIP.has(host.tagName) ? null : contextOf(host, memo);
-    below = above && inspect(host, above, { reuse: true, store: true }).children;
-    memo.set(host, below);
+/** The members of the last viewport read, with their boxes (null: none), when the last stored read was one. */
+let lastMembers: { read: number; boxes: Map<Element, Box | null> } | null = null;
+
+/** Whether the previous read was a viewport read over the same members, each where it is now. */
+function sameMembers(boxes: Map<Element, Box | null>, read: number): boolean {
+  const last = lastMembers;
+  if (!last || last.read !== read - 1 || last.boxes.size !== boxes.size) return false;
+  for (const [el, box] of boxes) {
+    const was = last.boxes.get(el);
+    if (was === undefined || !sameBox(was, box)) return false;
   }
-  if (!below) return null;
-  return el.parentNode instanceof ShadowRoot && !below.inShadow ? { ...below, inShadow: true } : below;
+  return true;
 }
 
 /** The walk's order: document order, a host before its shadow content, shadow content before the host's children. */
@@ -281,37 +304,20 @@ function scopes(el: Element): Element[] {
  * `region` when it is nothing else) with how many it hides and in which direction.
  */
 class ClipAccount {
-  readonly counts: ClipCounts;
   private readonly at = new Map<Element, number>();
 
-  /** `counts`: what an earlier walk counted, when this read reuses it. */
-  constructor(counts?: ClipCounts) {
-    this.counts = counts ? new Map(counts) : new Map();
-  }
-
+  /** A container that clips is met at `index` of the listed nodes: it goes there if it is listed for what it hides. */
   opened(el: Element, index: number): void {
     this.at.set(el, index);
-  }
-
-  /** Counts `box` for the container that cuts it off: the innermost one it lies wholly outside of, else (cut off only by several together) the innermost. */
-  add(chain: Clipper, box: Box): void {
-    let by = chain;
-    for (let c: Clipper | null = chain; c; c = c.outer) if (!overlaps(box, c.box)) { by = c; break; }
-    const clip = by.box;
-    let c = this.counts.get(by.el);
-    if (!c) { c = { n: 0, dirs: new Map() }; this.counts.set(by.el, c); }
-    c.n++;
-    const dir = box[0] >= clip[0] + clip[2] ? 'right' : box[0] + box[2] <= clip[0] ? 'left' : box[1] >= clip[1] + clip[3] ? 'below' : box[1] + box[3] <= clip[1] ? 'above' : 'outside';
-    c.dirs.set(dir, (c.dirs.get(dir) ?? 0) + 1);
   }
 
   /**
    * Marks the containers already listed; inserts the others where they stand in document order
    * (`inView`: a viewport read inserts only those it shows).
    */
-  report(nodes: RawNode[], elements: Element[], inView: ((box: Box) => boolean) | null, focused: Element | null): void {
+  report(counts: ClipCounts, nodes: RawNode[], elements: Element[], inView: ((box: Box) => boolean) | null, focused: Element | null): void {
     const inserts: Array<[number, RawNode, Element]> = [];
-    for (const [el, c] of this.counts) {
+    for (const [el, c] of counts) {
       const why = `clipped ${[...c.dirs].sort((a, b) => b[1] - a[1]).map(([d]) => d).join(', ')}`;
       const listed = elements.indexOf(el);
       if (listed >= 0) { nodes[listed].hidden = { n: c.n, why }; continue; }
@@ -321,7 +327,8 @@ class ClipAccount {
       const node: RawNode = { id: stamp(el), role, name: structName(el), tag: el.tagName.toLowerCase(), states: statesOf(el, focused), box, hidden: { n: c.n, why } };
       inserts.push([this.at.get(el) ?? nodes.length, node, el]);
     }
-    inserts.sort((a, b) => b[0] - a[0]);
+    // Last first, so that each splice leaves the places still to fill as they were; containers met at one place go in walk order.
+    inserts.sort((a, b) => b[0] - a[0] || walkOrder(b[2], a[2]));
     for (const [i, node, el] of inserts) { nodes.splice(i, 0, node); elements.splice(i, 0, el); }
   }
 }
@@ -503,6 +510,9 @@ function keyAttributes(el: Element): Record<string, string> {
   return out;
 }
 
+/** Whether each target was covered (isOccluded) at read `read`, with the box it was tested at and what each tested point hit. */
+const occlusion = new WeakMap<Element, { read: number; box: Box; value: boolean | undefined; hits: Element[] }>();
+
 /** What a read may take from the last one: names (counted), and occlusion answers (see describe()). */
 interface Reuse { fresh: Freshness; names: number; still: boolean; held: Region[] | null }
 
@@ -528,12 +538,12 @@ function describe(
   if (intersectsViewport(box, width, height)) {
     // Hit tests see the whole page: the last read's answer holds only while the whole page is still
     // (stillScene.ts), or when only text changed and the answer provably cannot see it (editedRegions.ts).
-    const last = kept?.occ;
+    const last = occlusion.get(el);
     const holds = !!last && last.read === reuse.fresh.read - 1 && sameBox(last.box, box)
       && (reuse.still || (!!reuse.held && answerHolds(reuse.held, box, last.hits)));
     const hits: Element[] = [];
     const occ = holds ? last!.value : isOccluded(el, box, el.ownerDocument, width, height, hits);
-    if (kept && reuse.fresh.store) kept.occ = { read: reuse.fresh.read, box, value: occ, hits: holds ? last!.hits : hits };
+    if (reuse.fresh.store) occlusion.set(el, { read: reuse.fresh.read, box, value: occ, hits: holds ? last!.hits : hits });
     if (occ !== undefined) node.occ = occ;
   }
   if (seen.scroll) node.scr = scrollInfo(el, seen.scroll.v);
@@ -552,9 +562,6 @@ function fixedFacts(el: Element, seen: Inspection, ctx: WalkContext): FixedFacts
   return facts;
 }
 
-function overlaps(box: Box, clip: Box): boolean {
-  return clip[2] > 0 && clip[3] > 0 && box[0] < clip[0] + clip[2] && box[0] + box[2] > clip[0] && box[1] < clip[1] + clip[3] && box[1] + box[3] > clip[1];
-}
 
 function scrollInfo(el: Element, vertical: boolean): ScrollInfo {
   const pos = vertical ? el.scrollTop : el.scrollLeft;

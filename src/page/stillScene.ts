@@ -10,17 +10,21 @@
 // paused or holding its end state, makes the page count as moving.
 
 let lastView = '';
+/** Whether anything was animating at the previous stored read: the answers it made saw a moving page. */
+let lastMoving = true;
 
 /**
  * Called once per stored read: true when `wanted` (the caller can use the answer: nothing changed,
  * changes.ts `still`, or only text it can account for, `edits`), no kept box or clip moved
  * (`moved`), and neither the page's scroll nor any animation can have moved anything since the
- * previous stored read.
+ * previous stored read (nor was anything animating at that read).
  */
 export function sceneQuiet(doc: Document, moved: boolean, wanted: boolean): boolean {
   const view = `${window.scrollX},${window.scrollY},${window.innerWidth},${window.innerHeight},${window.devicePixelRatio}`;
   const sameView = view === lastView;
   lastView = view;
-  if (!wanted || moved || !sameView) return false;
-  return doc.getAnimations().length === 0;
+  const wasMoving = lastMoving;
+  // Asked at every stored read: an animation that ended (or was cancelled) since the last read moved what that read saw.
+  lastMoving = doc.getAnimations().length > 0;
+  return wanted && !moved && sameView && !lastMoving && !wasMoving;
 }

@@ -35,8 +35,11 @@ let geometryAt = 0;
 
 const pageScroll = () => `${window.scrollX},${window.scrollY}`;
 
-/** Something moved: the observer's membership is stale until the observers' next update has reported. */
-function moved(): void {
+/**
+ * Something moved, or may have (a change of the DOM or of state can push content around): the
+ * observer's membership is stale until the observers' next update has reported.
+ */
+export function moved(): void {
   current = false;
   if (probedThisTask || !sentinel?.isConnected) return;
   probedThisTask = true;
