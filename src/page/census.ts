@@ -142,17 +142,18 @@ const MAX_ROOTS = 64;
 
 /**
  * Takes the census again where something changed since the read it holds: the changed subtrees
- * (`roots`, from the change tracking) and their ancestors are walked again, and every target under
- * a clip is measured again. `visit` takes each element a walk would meet, with its context and
+ * (`fresh.roots`, from the change tracking) and their ancestors are walked again, and every target
+ * under a clip is measured again. `visit` takes each element a walk would meet, with its context and
  * what it was found to be, after its entry was forgotten. Returns how many elements it looked at,
  * or null (the census is left as it was) when there are too many subtrees to walk: the caller
  * walks the whole frame then.
  */
 export function retakeCensus(
-  census: Census, roots: readonly Element[], contexts: Contexts,
+  census: Census, fresh: Pick<Freshness, 'roots' | 'removed'>, contexts: Contexts,
   visit: (el: Element, ctx: WalkContext, seen: Inspection) => void,
 ): number | null {
-  if (roots.length > MAX_ROOTS) return null;
+  const roots = fresh.roots;
+  if (!roots || roots.length > MAX_ROOTS) return null;
   // Only the outermost changed subtrees: an inner one is walked with the one around it.
   const outer = roots.filter((r) => r.isConnected && !roots.some((o) => o !== r && composedContains(o, r)));
   const walked = new Set<Element>();
@@ -183,6 +184,7 @@ export function retakeCensus(
     const ctx = contexts.of(el);
     if (ctx) once(el, ctx); else census.forget(el);
   }
-  census.sweep();
+  // Only a removal takes elements out of the document (a sweep looks at every one the census holds).
+  if (fresh.removed) census.sweep();
   return walked.size;
 }

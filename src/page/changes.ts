@@ -32,6 +32,8 @@ export interface Freshness {
    * or null when anything may have (a cold read, a new style sheet, too many changes).
    */
   readonly roots: readonly Element[] | null;
+  /** Whether any node left the document since the previous read (a cold read: true). */
+  readonly removed: boolean;
   /**
    * Nothing changed since the previous read, not even what no dirty subtree shows (fonts that
    * arrived): with no box moved and nothing animating either, the page looks as it did then.
@@ -75,6 +77,8 @@ let signature = '';
 let sceneTouched = false;
 /** Every change noted since the last read was an edit of a text node's data that kept it non-empty (Freshness.edits). */
 let textEditsOnly = true;
+/** A node left the document since the last read (what a read kept about it is to be let go). */
+let nodesRemoved = false;
 /** The last read at which each element was the root of a dirty subtree, or an ancestor of one; and at which everything was. */
 const rootAt = new WeakMap<Node, number>();
 const aboveAt = new WeakMap<Node, number>();
@@ -108,6 +112,7 @@ function onRecords(records: MutationRecord[]): void {
     // Children added or removed: the target's own subtree is what changed, and a child still in
     // place stands for it (its parent's subtree is what a note makes dirty).
     note(r.type === 'childList' ? target.firstChild ?? target : target, r.type === 'characterData' && !!r.oldValue && target.nodeType === Node.TEXT_NODE);
+    if (r.removedNodes.length) nodesRemoved = true;
     if (r.type === 'childList') for (const n of Array.from(r.addedNodes)) if (n.nodeName === 'STYLE' || n.nodeName === 'LINK') allDirty = true;
     for (const n of Array.from(r.removedNodes)) if (n.nodeName === 'STYLE' || n.nodeName === 'LINK') allDirty = true;
   }
@@ -153,7 +158,7 @@ function currentSignature(doc: Document): string {
 
 /** A cold read: reuses nothing, and leaves the caches and the pending changes as they were. */
 const COLD: Freshness = {
-  read: 0, store: false, changed: true, roots: null, still: false, edits: null, clean: () => false, changedSince: () => true, subtreeDirty: () => true,
+  read: 0, store: false, changed: true, roots: null, removed: true, still: false, edits: null, clean: () => false, changedSince: () => true, subtreeDirty: () => true,
   cleanSince: () => false, dirtySince: () => true, untouchedSince: () => false,
 };
 
@@ -174,6 +179,8 @@ export function beginRead(doc: Document, fresh: boolean): Freshness {
   const dirtyNodes = dirty;
   const textOnly = textEditsOnly;
   textEditsOnly = true;
+  const removed = nodesRemoved;
+  nodesRemoved = false;
   dirty = new Set();
   allDirty = false;
   // Roots of dirty subtrees (the parent of each changed node) and the ancestors above them.
@@ -221,6 +228,7 @@ export function beginRead(doc: Document, fresh: boolean): Freshness {
     store: true,
     changed: everywhere || labels || dirtyNodes.size > 0,
     roots: everywhere ? null : [...roots] as Element[],
+    removed,
     still: !everywhere && !labels && dirtyNodes.size === 0 && !touched,
     edits: textOnly && !everywhere && !labels && !touched && dirtyNodes.size > 0 && [...dirtyNodes].every((n) => n.nodeType === Node.TEXT_NODE && n.isConnected && (n as Text).data !== '')
       ? [...dirtyNodes] as Text[] : null,

@@ -211,7 +211,7 @@ function membersOverCensus(view: Box | undefined, fresh: Freshness, contexts: Co
   if (!near || fresh.roots.length === 0) return near && { near, walked: 0 };
   // Targets in what changed are found by walking it: the observer may not know them yet.
   const found = new Set(near);
-  const walked = retakeCensus(census, fresh.roots, contexts, (el, ctx, seen) => {
+  const walked = retakeCensus(census, fresh, contexts, (el, ctx, seen) => {
     // A changed element passed without being named takes its old name with it (see forgetName).
     if (!contexts.clean(el, ctx)) forgetName(el);
     if (isContainer(el, ctx, seen.children)) census.container(el);
