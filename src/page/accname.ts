@@ -515,7 +515,7 @@ function isLabelable(el: Element): boolean {
 }
 
 /** Shown: rendered, visible, and not under aria-hidden. */
-function isRendered(el: Element): boolean {
+export function isRendered(el: Element): boolean {
   if (el.closest('[aria-hidden="true"]')) return false;
   // An element with display: contents has no box of its own: its parent decides.
   let target: Element | null = el;

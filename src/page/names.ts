@@ -1,5 +1,5 @@
 import type { RawNode } from '../model/contracts/schema.js';
-import { accessibleNameWithReach, type Reach } from './accname.js';
+import { accessibleNameWithReach, isRendered, type Reach } from './accname.js';
 import type { Freshness } from './changes.js';
 import { mayHavePseudoRule } from './pseudoRules.js';
 import { generatedContent, mayHavePseudo, transformText } from './pseudo.js';
@@ -123,11 +123,12 @@ const NAME_FROM_TEXT_ROLES = new Set(['link', 'button', 'menuitem', 'tab', 'opti
  * option's label, generated content (::before/::after), or no text at all (the title would name it).
  */
 export function fastName(el: Element, role: string): string | null {
+  if (role === 'checkbox' || role === 'radio') return wrappingLabelName(el);
   // One text node and nothing else (a comment beside whitespace changes how Chrome spaces it).
   const only = el.firstChild;
   if (!NAME_FROM_TEXT_ROLES.has(role) || !only || only !== el.lastChild || only.nodeType !== Node.TEXT_NODE) return null;
   if (!mayHavePseudo(el) || shadowRootOf(el)) return null;
-  if (el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.hasAttribute('aria-labeledby') || el.hasAttribute('aria-owns')) return null;
+  if (namedByAria(el)) return null;
   if (el.tagName === 'BUTTON' && (el as HTMLButtonElement).labels?.length) return null;
   if (el.tagName === 'OPTION' && el.hasAttribute('label')) return null;
   const text = only.nodeValue ?? '';
@@ -135,6 +136,34 @@ export function fastName(el: Element, role: string): string | null {
   if (generatedContent(el, '::before') || generatedContent(el, '::after')) return null;
   const style = styleOf(el);
   return clean(firstLetter(el, transformText(text, style.textTransform), style.display));
+}
+
+/**
+ * The full computation's answer for a box to tick inside its only <label>, beside one text and
+ * nothing else (`<label><input type="checkbox"> Remember me</label>`): that text, as the label
+ * shows it. null whenever anything else could take part: ARIA naming on either, a second label,
+ * the label hidden or given a role, a shadow root, generated content, a ::first-letter rule on the
+ * label or a block around it (the full computation applies those), or any other child.
+ */
+function wrappingLabelName(el: Element): string | null {
+  if (el.tagName !== 'INPUT' || namedByAria(el)) return null;
+  const label = el.parentElement;
+  if (label?.tagName !== 'LABEL' || namedByAria(label) || label.hasAttribute('role') || shadowRootOf(label)) return null;
+  const labels = (el as HTMLInputElement).labels;
+  if (labels?.length !== 1 || labels[0] !== label) return null;
+  const first = label.firstChild;
+  const last = label.lastChild;
+  if (!first || first === last || first.nextSibling !== last) return null;
+  const text = first === el ? last : last === el ? first : null;
+  const data = text?.nodeType === Node.TEXT_NODE ? text.nodeValue ?? '' : '';
+  if (!/\S/.test(data) || !isRendered(label)) return null;
+  if (generatedContent(label, '::before') || generatedContent(label, '::after')) return null;
+  for (let a: Element | null = label; a; a = a.parentElement) if (mayHavePseudoRule(a, 'first-letter')) return null;
+  return clean(transformText(data, styleOf(label).textTransform));
+}
+
+function namedByAria(el: Element): boolean {
+  return el.hasAttribute('aria-label') || el.hasAttribute('aria-labelledby') || el.hasAttribute('aria-labeledby') || el.hasAttribute('aria-owns');
 }
 
 /** ::first-letter { text-transform } of the element itself, as the full computation applies it. */
