@@ -10,9 +10,6 @@ import { after, before, test } from 'node:test';
 import { engineCall } from '../src/browser/engine.js';
 import { coreOf, type Lens } from '../src/browser/lens.js';
 import { serveFolder } from '../src/browser/static.js';
-import { blockExternalRequests } from '../src/browser/chromium.js';
-import { gotoSettled } from '../src/browser/goto.js';
-import { Lens as LensClass } from '../src/browser/lens.js';
 import { FIXTURES, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
@@ -66,12 +63,8 @@ test('every shortcut answer equals the full computation on real pages', async (t
     for (const set of ['forms', 'shop', 'news']) {
       const files = readdirSync(join(CORPUS, set)).filter((f) => f.endsWith('.html')).sort().slice(0, 4);
       for (const file of files) {
-        const context = await h.browser.newContext({ viewport: { width: 1280, height: 800 } });
+        const { lens, context } = await h.openUrl(`${server.url}${set}/${file}`);
         try {
-          await blockExternalRequests(context);
-          const page = await context.newPage();
-          const lens = await LensClass.attach(page);
-          await gotoSettled(page, `${server.url}${set}/${file}`, 20_000);
           const paths = await namePaths(lens);
           assert.deepEqual(disagreements(paths), [], `${set}/${file}`);
           answered += paths.filter((p) => p.fast !== null).length;

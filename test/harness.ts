@@ -22,6 +22,8 @@ export interface Harness {
    * for tests about reading a page's frames rather than a page still loading.
    */
   open(path: string, opts?: { viewport?: { width: number; height: number }; origin?: 'A' | 'B'; loaded?: boolean }): Promise<Opened>;
+  /** open() for a page of another loopback server (the corpus), in a context of its own that the caller closes. */
+  openUrl(url: string, opts?: { viewport?: { width: number; height: number }; loaded?: boolean }): Promise<Opened>;
   close(): Promise<void>;
 }
 
@@ -39,25 +41,27 @@ export async function startHarness(): Promise<Harness> {
   replacements['{{ORIGIN_B}}'] = b.url.slice(0, -1);
   const browser = await launchChromium();
   const contexts: BrowserContext[] = [];
+  const openUrl: Harness['openUrl'] = async (url, opts = {}) => {
+    const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 800 } });
+    contexts.push(context);
+    await blockExternalRequests(context);
+    const page = await context.newPage();
+    page.on('dialog', (d) => { void d.dismiss().catch(() => {}); });
+    const lens = await Lens.attach(page);
+    await gotoSettled(page, url);
+    // Tests read pages as loaded (every iframe included), however slow a loaded CI machine is;
+    // gotoSettled alone gives up waiting after a short grace period, as the CLI should. Pages that
+    // navigate forever (engine-navloop) never get there: only a wait, then they are read as they are.
+    if (opts.loaded) await page.waitForLoadState('load', { timeout: 120_000 });
+    else await page.waitForLoadState('load', { timeout: 15_000 }).catch(() => {});
+    return { context, page, lens };
+  };
   return {
     browser,
     originA: a.url,
     originB: b.url,
-    async open(path, opts = {}) {
-      const context = await browser.newContext({ viewport: opts.viewport ?? { width: 1280, height: 800 } });
-      contexts.push(context);
-      await blockExternalRequests(context);
-      const page = await context.newPage();
-      page.on('dialog', (d) => { void d.dismiss().catch(() => {}); });
-      const lens = await Lens.attach(page);
-      await gotoSettled(page, (opts.origin === 'B' ? b.url : a.url) + path);
-      // Tests read pages as loaded (every iframe included), however slow a loaded CI machine is;
-      // gotoSettled alone gives up waiting after a short grace period, as the CLI should. Pages that
-      // navigate forever (engine-navloop) never get there: only a wait, then they are read as they are.
-      if (opts.loaded) await page.waitForLoadState('load', { timeout: 120_000 });
-      else await page.waitForLoadState('load', { timeout: 15_000 }).catch(() => {});
-      return { context, page, lens };
-    },
+    open: (path, opts = {}) => openUrl((opts.origin === 'B' ? b.url : a.url) + path, opts),
+    openUrl,
     async close() {
       for (const c of contexts) await c.close().catch(() => {});
       await browser.close().catch(() => {});

@@ -11,9 +11,6 @@ import { after, before, test } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { Lens } from '../src/browser/lens.js';
 import type { PageModel } from '../src/model/pagemodel/page.js';
-import { blockExternalRequests } from '../src/browser/chromium.js';
-import { Lens as LensClass } from '../src/browser/lens.js';
-import { gotoSettled } from '../src/browser/goto.js';
 import { serveFolder, type StaticServer } from '../src/browser/static.js';
 import { FIXTURES, startHarness, type Harness } from './harness.js';
 
@@ -250,12 +247,8 @@ test('re-snapshots after random changes equal cold reads (corpus pages)', async 
       // The set's first page that holds still by itself: a page whose own scripts never stop
       // (a slideshow swapping images) leaves no moment at which two reads can be compared.
       for (const file of files.slice(0, 6)) {
-        const context = await h.browser.newContext({ viewport: { width: 1280, height: 800 } });
+        const { page, lens, context } = await h.openUrl(`${server.url}${set}/${file}`);
         try {
-          await blockExternalRequests(context);
-          const page = await context.newPage();
-          const lens = await LensClass.attach(page);
-          await gotoSettled(page, `${server.url}${set}/${file}`, 20_000);
           if (!await holdsStill(page)) continue;
           await differential(page, lens, 101 + k, 40);
           tested = true;
