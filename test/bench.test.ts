@@ -99,7 +99,7 @@ test('summary, goals, files and the baseline comparison', () => {
   const s = results.summary.sets.fixtures;
   assert.equal(s.pages, 2);
   assert.ok(s.tokenRatio.v3Full > 0 && s.coverage! > 0 && s.formsNamed !== null);
-  assert.equal(results.summary.goals.length, 18);
+  assert.equal(results.summary.goals.length, 20);
   assert.ok(results.summary.goals.every((g) => g.measured.length > 0));
   // The four of the engine-quality issue are each measured: names, coverage, scale (here 'not run': no 50k page), speed.
   for (const name of ['accname conformance (WPT, listed cases)', 'coverage: listed or accounted for', 're-read after one change / cold read (from Node)']) {
