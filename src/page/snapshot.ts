@@ -198,9 +198,9 @@ function isContainer(el: Element, ctx: WalkContext, children: WalkContext): bool
 
 /**
  * The targets near the viewport, when the last census still holds (taken again where something
- * changed: how many elements that looked at) and the observer is current; else null. None when the page shows none of the frame
- * (`view` empty): then the observer need not be current, which it never is in an iframe scrolled
- * out of the page (Chrome stops rendering those).
+ * changed; `walked`: how many elements that looked at) and the observer is current; else null.
+ * None when the page shows none of the frame (`view` empty): then the observer need not be
+ * current, which it never is in an iframe scrolled out of the page (Chrome stops rendering those).
  */
 function membersOverCensus(view: Box | undefined, fresh: Freshness, contexts: Contexts, inView: (box: Box) => boolean): { near: Element[]; walked: number } | null {
   const census = lastCensus;
