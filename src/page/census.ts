@@ -184,7 +184,8 @@ export function retakeCensus(
     const ctx = contexts.of(el);
     if (ctx) once(el, ctx); else census.forget(el);
   }
-  // Only a removal takes elements out of the document (a sweep looks at every one the census holds).
+  // Only a removal takes elements out of the document (a sweep looks at every one the census holds;
+  // text replaced through textContent removes only a text node).
   if (fresh.removed) census.sweep();
   return walked.size;
 }

@@ -32,7 +32,7 @@ export interface Freshness {
    * or null when anything may have (a cold read, a new style sheet, too many changes).
    */
   readonly roots: readonly Element[] | null;
-  /** Whether any node left the document since the previous read (a cold read: true). */
+  /** Whether any element left the document since the previous read (a cold read: true). */
   readonly removed: boolean;
   /**
    * Nothing changed since the previous read, not even what no dirty subtree shows (fonts that
@@ -77,7 +77,7 @@ let signature = '';
 let sceneTouched = false;
 /** Every change noted since the last read was an edit of a text node's data that kept it non-empty (Freshness.edits). */
 let textEditsOnly = true;
-/** A node left the document since the last read (what a read kept about it is to be let go). */
+/** An element left the document since the last read (what a read kept about it is to be let go). */
 let nodesRemoved = false;
 /** The last read at which each element was the root of a dirty subtree, or an ancestor of one; and at which everything was. */
 const rootAt = new WeakMap<Node, number>();
@@ -106,13 +106,16 @@ function onRecords(records: MutationRecord[]): void {
     if (r.type === 'attributes' && OWN_ATTRS.has(r.attributeName ?? '')) continue;
     any = true;
     if (r.type === 'attributes' && (r.attributeName === 'id' || r.attributeName === 'for')) labelsTouched = true;
-    for (const n of Array.from(r.removedNodes)) if (n.nodeName === 'LABEL' || (n as Element).querySelector?.('label')) labelsTouched = true;
+    for (const n of Array.from(r.removedNodes)) {
+      if (n.nodeType !== Node.ELEMENT_NODE) continue;
+      nodesRemoved = true;
+      if (n.nodeName === 'LABEL' || (n as Element).querySelector('label')) labelsTouched = true;
+    }
     const target = r.target;
     if (target.nodeName === 'STYLE' || target.nodeName === 'LINK' || target.parentNode?.nodeName === 'STYLE') { allDirty = true; continue; }
     // Children added or removed: the target's own subtree is what changed, and a child still in
     // place stands for it (its parent's subtree is what a note makes dirty).
     note(r.type === 'childList' ? target.firstChild ?? target : target, r.type === 'characterData' && !!r.oldValue && target.nodeType === Node.TEXT_NODE);
-    if (r.removedNodes.length) nodesRemoved = true;
     if (r.type === 'childList') for (const n of Array.from(r.addedNodes)) if (n.nodeName === 'STYLE' || n.nodeName === 'LINK') allDirty = true;
     for (const n of Array.from(r.removedNodes)) if (n.nodeName === 'STYLE' || n.nodeName === 'LINK') allDirty = true;
   }
