@@ -2,7 +2,7 @@
 // are handed to the engine over CDP, including those the page creates after a snapshot.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { startHarness, type Harness } from './harness.js';
+import { rendered, startHarness, type Harness } from './harness.js';
 import { validSemantic } from './engine-helpers.js';
 import { blockExternalRequests } from '../src/browser/chromium.js';
 import { gotoSettled } from '../src/browser/goto.js';
@@ -195,7 +195,7 @@ test('an open shadow root attached after a read is in the next viewport read, th
   const { page, lens } = await h.open('engine-states.html');
   await lens.snapshot({ mode: 'semantic' });
   // A frame later the viewport read may visit only the targets it already knows near the viewport.
-  await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+  await rendered(page);
   const quiet = await lens.model({ fullPage: false });
   assert.ok(quiet.engine.visited < 60, `the quiet read visited only what is near the viewport (${quiet.engine.visited})`);
   await page.evaluate(() => { document.querySelector('h1')!.attachShadow({ mode: 'open' }).innerHTML = '<slot></slot><button>Open late button</button>'; });

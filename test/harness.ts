@@ -70,3 +70,8 @@ export async function startHarness(): Promise<Harness> {
     },
   };
 }
+
+/** Once the page has rendered what changed: two animation frames (an observer's reports come with the first). */
+export function rendered(page: Page): Promise<unknown> {
+  return page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+}

@@ -12,7 +12,7 @@ import type { Page } from 'playwright-core';
 import type { Lens } from '../src/browser/lens.js';
 import type { PageModel } from '../src/model/pagemodel/page.js';
 import { serveFolder, type StaticServer } from '../src/browser/static.js';
-import { FIXTURES, startHarness, type Harness } from './harness.js';
+import { FIXTURES, rendered, startHarness, type Harness } from './harness.js';
 
 let h: Harness;
 before(async () => { h = await startHarness(); });
@@ -176,7 +176,7 @@ async function differential(page: Page, lens: Lens, seed: number, steps: number)
       // the page has rendered a frame, when it may visit only the targets near the viewport.
       const viewportFirst = step % 2 === 1;
       const readViewport = async () => {
-        if (!viewportFirst) await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+        if (!viewportFirst) await rendered(page);
         return { seenWarm: await lens.model({ fullPage: false }), seenCold: await lens.model({ fullPage: false, fresh: true }) };
       };
       const early = viewportFirst ? await readViewport() : null;
@@ -296,7 +296,6 @@ test('a re-snapshot after one change re-derives only what the change touched', a
 test('a viewport read after a change walks only what changed, and counts as a whole-page walk does', async () => {
   const { page, lens } = await h.open('viewport-census.html');
   const key = (m: PageModel) => JSON.stringify({ nodes: m.nodes, total: m.total });
-  const rendered = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   // [what, the change, whether it stays inside one small subtree]
   const changes: Array<[string, () => Promise<unknown>, boolean]> = [
     ['a button in view is renamed', () => page.evaluate(() => { document.querySelector('#row1 button')!.textContent = 'Open first'; }), true],
@@ -310,11 +309,11 @@ test('a viewport read after a change walks only what changed, and counts as a wh
     ['a row in view is hidden by a class', () => page.evaluate(() => { document.getElementById('row3')!.classList.add('gone'); }), false],
   ];
   await lens.model({ fullPage: false });
-  await rendered();
+  await rendered(page);
   await lens.model({ fullPage: false });
   for (const [what, change, local] of changes) {
     await change();
-    await rendered();
+    await rendered(page);
     const warm = await lens.model({ fullPage: false });
     const cold = await lens.model({ fullPage: false, fresh: true });
     assert.equal(key(warm), key(cold), `${what}: the viewport read differs from a cold one (total ${warm.total} vs ${cold.total})`);
@@ -392,7 +391,6 @@ test('the warm read sees geometry that moved without a mutation, straight after 
 test('a read keeps occlusion answers only while the page is still', async () => {
   const { page, lens } = await h.open('live-geometry.html');
   const key = (m: PageModel) => JSON.stringify({ nodes: m.nodes, total: m.total });
-  const rendered = () => page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
   const changes: Array<[string, () => Promise<unknown>]> = [
     ['nothing changed', async () => {}],
     ['an overlay slides over targets (a Web Animation set by script)', () => page.evaluate(() => {
@@ -415,11 +413,11 @@ test('a read keeps occlusion answers only while the page is still', async () => 
     });
     await lens.model({ fullPage });
     for (const [what, change] of changes) {
-      await rendered();
+      await rendered(page);
       // The read before the change: its answers are what a careless read after it would keep.
       await lens.model({ fullPage });
       await change();
-      await rendered();
+      await rendered(page);
       const warm = await lens.model({ fullPage });
       const cold = await lens.model({ fullPage, fresh: true });
       assert.equal(key(warm), key(cold), `${what}: the ${fullPage ? 'full-page' : 'viewport'} read differs from a cold one`);

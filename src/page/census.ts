@@ -15,9 +15,9 @@
 //   resize, a load, a new style sheet or a container's scroll), not by this one.
 import type { Box } from '../model/contracts/schema.js';
 import type { Freshness } from './changes.js';
-import { composedContains, composedParent, shadowRootOf } from './shadow.js';
+import { composedContains, composedParent } from './shadow.js';
 import { inspect, type Inspection } from './tagger.js';
-import { ROOT_CONTEXT, SKIP, walkElements, type Clipper, type WalkContext } from './walker.js';
+import { ROOT_CONTEXT, SKIP, walkSubtree, type Clipper, type WalkContext } from './walker.js';
 
 /** A target a clip cuts off: the container that counts it, and where the target lies from it. */
 export type Hidden = [container: Element, direction: string];
@@ -102,11 +102,12 @@ export function overlaps(box: Box, clip: Box): boolean {
  * change tracking says nothing it depends on changed.
  */
 export class Contexts {
-  private readonly memo = new Map<Element, WalkContext | null>();
+  /** What the walk finds each element asked about (as an ancestor, or itself) to be; null: it never reaches it. */
+  private readonly memo = new Map<Element, Inspection | null>();
 
   constructor(private readonly fresh: Freshness) {}
 
-  /** How many ancestors were looked at. */
+  /** How many elements were looked at. */
   get size(): number {
     return this.memo.size;
   }
@@ -115,15 +116,20 @@ export class Contexts {
   of(el: Element): WalkContext | null {
     const parent = composedParent(el);
     if (!parent || parent.nodeType !== Node.ELEMENT_NODE) return ROOT_CONTEXT;
-    const host = parent as Element;
-    let below = this.memo.get(host);
-    if (below === undefined) {
-      const above = SKIP.has(host.tagName) ? null : this.of(host);
-      below = above && this.inspect(host, above).children;
-      this.memo.set(host, below);
-    }
+    const below = this.seen(parent as Element)?.children;
     if (!below) return null;
     return el.parentNode instanceof ShadowRoot && !below.inShadow ? { ...below, inShadow: true } : below;
+  }
+
+  /** What a walk finds `el` to be, asked once (null: the walk never reaches it). */
+  seen(el: Element): Inspection | null {
+    let seen = this.memo.get(el);
+    if (seen === undefined) {
+      const ctx = SKIP.has(el.tagName) ? null : this.of(el);
+      seen = ctx && this.inspect(el, ctx);
+      this.memo.set(el, seen);
+    }
+    return seen;
   }
 
   /** Whether nothing that what was derived for `el` depends on changed since. */
@@ -157,27 +163,23 @@ export function retakeCensus(
   // Only the outermost changed subtrees: an inner one is walked with the one around it.
   const outer = roots.filter((r) => r.isConnected && !roots.some((o) => o !== r && composedContains(o, r)));
   const walked = new Set<Element>();
-  const once = (el: Element, ctx: WalkContext): Inspection => {
+  const once = (el: Element, ctx: WalkContext, seen = contexts.inspect(el, ctx)): Inspection => {
     walked.add(el);
     census.forget(el);
-    const seen = contexts.inspect(el, ctx);
     visit(el, ctx, seen);
     return seen;
   };
   for (const root of outer) {
-    // Its ancestors: what one holds decides whether it overflows (scrolls), and `:has()` can restyle it.
+    // Its ancestors: what one holds decides whether it overflows (scrolls), and `:has()` can restyle
+    // it. Each is inspected once, for its own entry and for the context it gives the root.
     const above: Element[] = [];
     for (let a = composedParent(root); a instanceof Element && !walked.has(a); a = composedParent(a)) above.push(a);
     for (const a of above.reverse()) {
-      const ctx = contexts.of(a);
-      if (ctx && !SKIP.has(a.tagName)) once(a, ctx);
+      const seen = contexts.seen(a);
+      if (seen) once(a, contexts.of(a)!, seen);
     }
     const ctx = contexts.of(root);
-    if (!ctx || SKIP.has(root.tagName)) continue;
-    const children = once(root, ctx).children;
-    walkElements(root, (el, c) => once(el, c).children, children);
-    const shadow = shadowRootOf(root);
-    if (shadow) walkElements(shadow, (el, c) => once(el, c).children, children.inShadow ? children : { ...children, inShadow: true });
+    if (ctx) walkSubtree(root, ctx, (el, c) => once(el, c).children);
   }
   for (const el of [...census.underClip]) {
     if (walked.has(el) || !el.isConnected) continue;

@@ -49,8 +49,11 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
   let visited = 0;
   const knownRows = new Map<Element, Element | null>();
   let rowsFound: ((el: Element, row: Element | null) => void) | undefined;
+  // What each clip cuts off, by container: a viewport read over the census has it at once, a walk once it is done.
+  let counts: ClipCounts | null = null;
   if (members) {
-    const read = readMembers(members.near, census.counts(), contexts, inView);
+    counts = census.counts();
+    const read = readMembers(members.near, counts, contexts, inView);
     visited = members.walked + read.visited;
     // Occlusion answers hold while the whole page is still: nothing changed, and every target near the viewport is where it was.
     reuse.still = sceneQuiet(doc, !sameMembers(read.boxes, fresh.read), fresh.still);
@@ -142,7 +145,7 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
   }
   if (!members && fresh.store) lastCensus = census;
   let total = census.total;
-  const counts = census.counts();
+  counts ??= census.counts();
   clipped.report(counts, nodes, elements, opts.viewportOnly ? inView : null, focused);
   dropWrapped(nodes, elements);
   const outEls: Element[] = [];

@@ -45,6 +45,15 @@ export function walkElements(
   const els: Element[] = [];
   const ctxs: WalkContext[] = [];
   pushChildren(root, start, els, ctxs);
+  drain(els, ctxs, visit);
+}
+
+/** walkElements() from `root` itself, which the walk meets with `ctx`. */
+export function walkSubtree(root: Element, ctx: WalkContext, visit: (el: Element, ctx: WalkContext) => WalkContext | null): void {
+  drain([root], [ctx], visit);
+}
+
+function drain(els: Element[], ctxs: WalkContext[], visit: (el: Element, ctx: WalkContext) => WalkContext | null): void {
   while (els.length) {
     const el = els.pop()!;
     const ctx = ctxs.pop()!;
