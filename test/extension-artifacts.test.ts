@@ -201,18 +201,19 @@ test('set-of-mark and hash: the same page gives the same marks and the same hash
 test('engine answers are checked against the engine contract in the extension too: a bent answer is ENGINE_ERROR, never believed', async () => {
   const { page, tabId } = await openTab(harness.originA + 'frames-leaf.html');
   try {
-    // Fault injection in the service worker: the main frame's snapshot answer arrives with its document token bent.
+    // Fault injection in the service worker: the main frame's read arrives with its document token bent.
     await worker.evaluate(() => {
       const tabs = (self as any).chrome.tabs;
       const real = tabs.sendMessage.bind(tabs);
       (self as any).__realSendMessage = tabs.sendMessage;
       tabs.sendMessage = async (tab: number, msg: any, opts: any) => {
         const reply = await real(tab, msg, opts);
-        if (msg?.kind === 'snapshot' && reply?.ok) reply.value.snapshot.doc = 42;
+        if (msg?.kind === 'read' && reply?.ok) reply.value.text = JSON.stringify({ ...JSON.parse(reply.value.text), doc: 42 });
         return reply;
       };
     });
-    await assert.rejects(extSnapshot(tabId, {}), /frame 0 answered snapshot with something the engine contract does not allow \(snapshot\.doc: /);
+    // The very words of the CDP host (one check, src/core/heldReads.ts).
+    await assert.rejects(extSnapshot(tabId, {}), /The in-page engine answered read with something it never returns \(doc: .*the page may have tampered with it/);
   } finally {
     await worker.evaluate(() => { (self as any).chrome.tabs.sendMessage = (self as any).__realSendMessage; });
     await page.close();

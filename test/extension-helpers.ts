@@ -25,6 +25,7 @@ function ensureBuilt(): void {
 
 export interface ExtensionBrowser {
   context: BrowserContext;
+  /** The running service worker (restartServiceWorker replaces it). */
   worker: Worker;
   close(): Promise<void>;
 }
@@ -69,4 +70,42 @@ export async function openTab(ext: ExtensionBrowser, url: string): Promise<{ pag
   }, page.url());
   assert.ok(tabId >= 0, `the service worker sees the tab of ${url}`);
   return { page, tabId };
+}
+
+/**
+ * Stops the extension's service worker, as Chrome does when it has been idle, and wakes it with a
+ * message: the worker that answers then starts with nothing in memory. Returns it.
+ */
+export async function restartServiceWorker(ext: ExtensionBrowser): Promise<Worker> {
+  const id = new URL(ext.worker.url()).host;
+  // An extension page shares the worker's origin, so its CDP session sees (and can stop) that worker.
+  const page = await ext.context.newPage();
+  try {
+    await page.goto(`chrome-extension://${id}/sidepanel.html`);
+    const cdp = await ext.context.newCDPSession(page);
+    const running = new Promise<string>((resolve) => cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+      const v = versions.find((x) => x.scriptURL.endsWith('/background.js') && x.runningStatus === 'running');
+      if (v) resolve(v.versionId);
+    }));
+    await cdp.send('ServiceWorker.enable');
+    const versionId = await running;
+    const stopped = new Promise<void>((resolve) => cdp.on('ServiceWorker.workerVersionUpdated', ({ versions }) => {
+      if (versions.some((x) => x.versionId === versionId && x.runningStatus === 'stopped')) resolve();
+    }));
+    await cdp.send('ServiceWorker.stopWorker', { versionId });
+    await stopped;
+    await page.evaluate(() => (globalThis as any).chrome.runtime.sendMessage({ type: 'wake' }).catch(() => {}));
+    // Playwright may hand the restarted worker out as a new Worker or keep the old one attached to it.
+    let worker: Worker | undefined;
+    for (let tries = 0; !worker && tries < 100; tries++) {
+      const candidate = ext.context.serviceWorkers().at(-1);
+      if (candidate && await candidate.evaluate(() => typeof (self as any).pagelens === 'object').catch(() => false)) worker = candidate;
+      else await new Promise((r) => setTimeout(r, 100));
+    }
+    assert.ok(worker, 'the restarted service worker answers');
+    ext.worker = worker;
+    return worker;
+  } finally {
+    await page.close();
+  }
 }

@@ -13,7 +13,7 @@ import { DEMO_TASK } from '../src/model/tasks/demo.js';
 import type { ActionResult, ExpectedOutcome } from '../src/model/contracts/outcome.js';
 import type { SemanticV3Result } from '../src/model/contracts/schema.js';
 import { startServer, type RunningServer } from '../src/server/serve.js';
-import { launchWithExtension, openTab as openTabIn, ROOT, type ExtensionBrowser } from './extension-helpers.js';
+import { launchWithExtension, openTab as openTabIn, restartServiceWorker, ROOT, type ExtensionBrowser } from './extension-helpers.js';
 import { startHarness, type Harness } from './harness.js';
 
 const SCREENSHOT = '/tmp/pagelens-extension-sidepanel.png';
@@ -116,6 +116,58 @@ function sameGeometry(ext: SemanticV3Result, reference: SemanticV3Result): void 
     assert.equal(a.occ, b.occ, `${a.i} occluded alike`);
   });
 }
+
+interface ModelShape { nodes: Array<{ gid: string; role: string; name: string; box: number[]; occ?: boolean }>; docs: Record<string, string>; engine: { bytes?: number; crossed?: number; deltas?: number; whole?: string[] } }
+const extModel = (tabId: number, options: { fullPage?: boolean; fresh?: boolean }) =>
+  worker.evaluate(([id, o]) => (self as any).pagelens.model(id, o), [tabId, options] as const) as Promise<ModelShape>;
+const listed = (m: ModelShape) => m.nodes.map((n) => ({ gid: n.gid, role: n.role, name: n.name, box: n.box, occ: n.occ }));
+
+test('the extension reads as the CDP host does (issue 21): after one change only the delta crosses, the patched read equals a cold one; a new document crosses whole', async () => {
+  const { page, tabId } = await openTab(harness.originA + 'viewport-census.html');
+  const first = await extModel(tabId, { fullPage: true });
+  assert.ok(first.nodes.length > 500, `a page of many targets: ${first.nodes.length}`);
+  assert.equal(first.engine.deltas, 0, 'nothing held yet: the first read crosses whole');
+  assert.equal(first.engine.crossed, first.nodes.length);
+  const rename = () => { document.querySelector('button')!.textContent = 'Renamed in place'; };
+  await page.evaluate(rename);
+  const warm = await extModel(tabId, { fullPage: true });
+  assert.equal(warm.engine.deltas, 1, JSON.stringify(warm.engine));
+  // What crosses is what the change touched (the button and the strip's buttons it pushes), as in the CDP host.
+  const { page: cdpPage, lens } = await harness.open('viewport-census.html');
+  await lens.model({ fullPage: true });
+  await cdpPage.evaluate(rename);
+  const cdpWarm = await lens.model({ fullPage: true });
+  assert.equal(warm.engine.crossed, cdpWarm.engine.crossed, `crossed: extension ${warm.engine.crossed}, CDP host ${cdpWarm.engine.crossed}`);
+  assert.ok(warm.engine.crossed! < 10, `crossed ${warm.engine.crossed} of ${warm.nodes.length}`);
+  assert.ok(warm.engine.bytes! * 20 < first.engine.bytes!, `the delta is a small part of the whole: ${warm.engine.bytes} of ${first.engine.bytes} bytes`);
+  assert.ok(warm.nodes.some((n) => n.name === 'Renamed in place'));
+  const cold = await extModel(tabId, { fullPage: true, fresh: true });
+  assert.deepEqual(listed(warm), listed(cold), 'the patched read is the cold read, node for node');
+  // A reload is another document: the held read is of the one before, so nothing is patched onto it.
+  await page.reload({ waitUntil: 'load' });
+  await page.waitForTimeout(300);
+  const after = await extModel(tabId, { fullPage: true });
+  assert.equal(after.engine.deltas, 0, JSON.stringify(after.engine));
+  assert.ok(after.engine.whole?.some((w) => /another document/.test(w)), JSON.stringify(after.engine.whole));
+  assert.notEqual(after.docs[0], warm.docs[0]);
+  assert.ok(!after.nodes.some((n) => n.name === 'Renamed in place'), 'nothing of the old document survives');
+  await page.close();
+});
+
+test('what the service worker knows of a tab outlives the worker: after a restart, an ID whose element changed is still refused as stale', async () => {
+  const { page, tabId } = await openTab(harness.originA + 'viewport-census.html');
+  const snap = await extSnapshot(tabId);
+  const all = snap.interactive_tree.find((n) => n.n === 'All');
+  assert.ok(all, 'the strip\'s first button is listed');
+  await worker.evaluate(() => { (self as any).__pagelensMarker = 1; });
+  worker = await restartServiceWorker(ext);
+  assert.equal(await worker.evaluate(() => (self as any).__pagelensMarker), undefined, 'a new worker, with nothing in memory');
+  await page.evaluate(() => { document.querySelector('button')!.textContent = 'Delete everything'; });
+  const r = await extAct(tabId, `click(${all!.i})`);
+  assert.equal(r.error?.code, 'STALE_ID', JSON.stringify(r));
+  assert.match(r.error!.message, /Delete everything/);
+  await page.close();
+});
 
 test('act: a trusted click inside the cross-origin iframe and one in the closed shadow root', async () => {
   const { page, tabId } = await openTab(harness.originA + 'actions-frames.html');

@@ -11,7 +11,8 @@ import type { RequestBody } from './messages.js';
  * so the service worker believes an answer only after it fits (tab.ts ask()).
  */
 export const ANSWER_SCHEMAS: { [K in Exclude<RequestBody['kind'], 'element' | 'engine'>]: z.ZodType } = {
-  snapshot: z.object({ snapshot: ENGINE_CALLS.snapshot, origin: z.string(), lastId: z.number().int().nonnegative().optional() }),
+  // The text itself is checked as the engine contract's read once parsed (src/core/heldReads.ts checkReadText).
+  read: z.object({ text: z.string(), origin: z.string(), lastId: z.number().int().nonnegative().optional() }),
   owners: z.array(z.object({ frameId: z.number(), info: OwnerInfo })),
   announce: z.boolean(),
   ownerHits: ENGINE_CALLS.ownerHits,

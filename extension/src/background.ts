@@ -1,19 +1,21 @@
 // The service worker: the second host of the one engine. It reads and acts through the content
 // scripts (snapshot.ts, act.ts), runs the agent loop against `pagelens serve` (agent.ts), and
 // serves the side panel over a port. For automation and tests it exposes
-//   self.pagelens = { snapshot(tabId, options), act(tabId, action, options), runTask(tabId, task, { backend }),
+//   self.pagelens = { snapshot(tabId, options), model(tabId, options), act(tabId, action, options), runTask(tabId, task, { backend }),
 //                     tools: { list(tabId), call(tabId, name, args) } }   (also as tools/list, tools/call messages)
 // where snapshot's options.mode is semantic_v3 (default), skeleton, full or hybrid (quality, marks).
 import { act, type ActOptions } from './act.js';
 import { runTask, type TaskOptions, type TaskStep } from './agent.js';
 import type { PanelCommand, PanelEvent } from './panel.js';
-import { snapshot, type SnapshotOptions } from './snapshot.js';
+import { readModel, snapshot, type SnapshotOptions } from './snapshot.js';
 import { releaseInput } from './input.js';
 import { callTool, listTools } from './tools.js';
 import type { Action } from '../../src/model/contracts/actions.js';
 
 const api = {
   snapshot: (tabId: number, options: SnapshotOptions = {}) => snapshot(tabId, options),
+  /** The page model under the payloads (as `lens.model()`): its `engine` figures say what each read carried. `fresh`: reuse nothing (a cold read). */
+  model: (tabId: number, options: { fullPage?: boolean; fresh?: boolean } = {}) => readModel(tabId, options),
   act: (tabId: number, action: string | Action, options: ActOptions = {}) => act(tabId, action, options),
   // The debugger is given back when a task ends, so that Chrome's "debugging this browser" bar goes.
   runTask: (tabId: number, task: string, options: Omit<TaskOptions, 'onStep' | 'stopped'>) => runTask(tabId, task, options).finally(() => releaseInput(tabId)),

@@ -109,11 +109,11 @@ function onEngine(api: EngineApi, name: string, args: unknown[]): unknown {
 
 async function answer(api: EngineApi, msg: Request): Promise<Answers[Request['kind']]> {
   switch (msg.kind) {
-    case 'snapshot': {
+    case 'read': {
       adoptClosedRoots(api);
       // A document continues the tab's numbering: an ID from an earlier page never names an element of this one.
       if (msg.idBase !== undefined) api.numberFrom(msg.idBase);
-      return { snapshot: api.snapshot(msg.options), origin: location.origin, lastId: api.lastIssuedId() };
+      return { text: api.read(msg.options, msg.base), origin: location.origin, lastId: api.lastIssuedId() };
     }
     case 'owners': {
       adoptClosedRoots(api);

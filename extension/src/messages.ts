@@ -3,7 +3,8 @@
 // { ok: true, value } or { ok: false, error }, so that a failure inside a frame travels back
 // as a reason instead of an undefined answer.
 import type { Cover, DomActivity, ElementCall, ElementState, EngineCall, FindResult, OwnerInfo, PrepareResult } from '../../src/model/contracts/engine.js';
-import type { EngineSnapshotOptions, FrameSnapshot } from '../../src/model/contracts/schema.js';
+import type { EngineSnapshotOptions } from '../../src/model/contracts/schema.js';
+import type { ReadBase } from '../../src/core/heldReads.js';
 import type { MutationEvent } from '../../src/model/contracts/outcome.js';
 import type { NativeOptions, SerializedDocument } from '../../src/model/renderers/artifacts.js';
 
@@ -25,8 +26,11 @@ export type ElementOp =
   | { op: 'typeJs'; value: string };
 
 export type RequestBody =
-  /** `idBase`: where a document read for the first time starts numbering (above every ID the tab handed out). */
-  | { kind: 'snapshot'; options: EngineSnapshotOptions; idBase?: number }
+  /**
+   * The frame's read, as changes since `base` (the read the service worker holds, src/core/heldReads.ts)
+   * or whole. `idBase`: where a document read for the first time starts numbering (above every ID the tab handed out).
+   */
+  | { kind: 'read'; options: EngineSnapshotOptions; base: ReadBase | null; idBase?: number }
   /**
    * The iframe elements of these child frames, measured. A child not matched yet is matched by a
    * handshake: the service worker gives its nonce here and to the child ('announce'), the child
@@ -66,12 +70,12 @@ export type Request = RequestBody & { channel: typeof CHANNEL };
 
 export type Reply<T> = { ok: true; value: T } | { ok: false, error: string; code?: string };
 
-/** A frame's snapshot and what the service worker cannot learn from webNavigation. */
-export interface FrameRead { snapshot: FrameSnapshot; origin: string; /** The last ID this document issued. */ lastId?: number }
+/** A frame's read as the engine wrote it (JSON text, checked by the service worker), and what the service worker cannot learn from webNavigation. */
+export interface FrameReadText { text: string; origin: string; /** The last ID this document issued. */ lastId?: number }
 export interface OwnerEntry { frameId: number; info: OwnerInfo }
 
 export interface Answers {
-  snapshot: FrameRead;
+  read: FrameReadText;
   owners: OwnerEntry[];
   announce: boolean;
   ownerHits: boolean[];

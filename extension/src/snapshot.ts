@@ -5,9 +5,10 @@
 // serializeDocument copy inlined, templatized) and hybrid (screenshot with set-of-mark, image.ts).
 import { renderEvents, type MutationEvent } from '../../src/model/pagemodel/mutations.js';
 import type { PageModel } from '../../src/model/pagemodel/page.js';
+import { checkReadText, readAgainstHeld, ReadTally } from '../../src/core/heldReads.js';
 import { readFrames } from '../../src/core/read.js';
 import { renderV3 } from '../../src/model/renderers/render.js';
-import type { SemanticV3Result } from '../../src/model/contracts/schema.js';
+import type { Box, SemanticV3Result } from '../../src/model/contracts/schema.js';
 import { tokenCounts } from '../../src/model/renderers/tokens.js';
 import { joinFrameDocuments, type FullResult, type HybridResult, type SerializedDocument, type SkeletonResult } from '../../src/model/renderers/artifacts.js';
 import { elapsedMs, fullResult, hybridResult, skeletonResult, type SerializedPage } from '../../src/model/renderers/artifactResults.js';
@@ -34,23 +35,33 @@ export interface SnapshotOptions {
 
 /** The page model of a tab; the IDs in it are bound to the documents that issued them. */
 /** `handOut: false`: a read for the extension itself (recovery): nothing in it is recorded as handed out, no ID is re-bound. */
-export async function readModel(tabId: number, opts: SnapshotOptions & { structure?: boolean; handOut?: boolean } = {}): Promise<PageModel> {
+export async function readModel(tabId: number, opts: SnapshotOptions & { structure?: boolean; handOut?: boolean; fresh?: boolean } = {}): Promise<PageModel> {
   const t0 = performance.now();
   const viewportOnly = !opts.fullPage;
-  const engine = { viewportOnly, ...(opts.structure && { structure: true, attributes: true }) };
+  const engine = { viewportOnly, ...(opts.structure && { structure: true, attributes: true }), ...(opts.fresh && { fresh: true }) };
   const state = await restoreTab(tabId);
   // A frame's first document is numbered from 1 (as the CDP host numbers it); a later one continues
   // above every ID the tab handed out, so an ID is never reused.
   const idBase = (ordinal: number) => (state.docs.has(ordinal) ? state.idHighWater : 0);
-  const mainRead = await ask(tabId, 0, { kind: 'snapshot', options: engine, idBase: idBase(0) });
+  const tally = new ReadTally();
+  // Each frame answers with what changed since the read held for it (src/core/heldReads.ts).
+  const readFrame = async (frameId: number, ordinal: number, view?: Box) => {
+    let origin = '';
+    const snapshot = await readAgainstHeld(state.held, String(frameId), engine, tally, ordinal ? `frame ${ordinal}: ` : '', async (base) => {
+      const r = await ask(tabId, frameId, { kind: 'read', options: view ? { ...engine, view } : engine, base, idBase: idBase(ordinal) });
+      origin = r.origin;
+      if (r.lastId) state.idHighWater = Math.max(state.idHighWater, r.lastId);
+      return checkReadText(r.text);
+    });
+    return { snapshot, origin };
+  };
+  const mainRead = await readFrame(0, 0);
   const { frames, warnings } = await layoutFrames(tabId, state, mainRead.snapshot.viewport);
   const read = new Set<ExtFrame>();
   const model = await readFrames(frames, {
     read: async (f, view) => {
-      if (f.ordinal === 0) { f.origin = mainRead.origin; read.add(f); return mainRead.snapshot; }
-      const r = await ask(tabId, f.frameId, { kind: 'snapshot', options: view ? { ...engine, view } : engine, idBase: idBase(f.ordinal) });
+      const r = f.ordinal === 0 ? mainRead : await readFrame(f.frameId, f.ordinal, view);
       f.origin = r.origin;
-      if (r.lastId) state.idHighWater = Math.max(state.idHighWater, r.lastId);
       read.add(f);
       return r.snapshot;
     },
@@ -58,8 +69,9 @@ export async function readModel(tabId: number, opts: SnapshotOptions & { structu
     info: frameInfo,
     describe,
   }, viewportOnly, warnings);
+  state.held.keepOnly(new Set(frames.map((f) => String(f.frameId))));
+  tally.report(model.engine);
   model.timeMs = Math.round((performance.now() - t0) * 10) / 10;
-  if (mainRead.lastId) state.idHighWater = Math.max(state.idHighWater, mainRead.lastId);
   if (opts.handOut === false) return model;
   // Frames read before keep their lineage even when this read missed them.
   state.docs = new Map([...state.docs, ...Object.entries(model.docs).map(([k, v]) => [Number(k), v] as [number, string])]);

@@ -1,6 +1,7 @@
 // Talking to the content scripts of one tab, and what the service worker remembers about it:
 // each frame's stable ordinal (the "1" of "f1_5"), and which document issued the IDs of the last
 // snapshot, so that an ID is refused in any other document, as the CDP host refuses it.
+import { HeldReads } from '../../src/core/heldReads.js';
 import type { LostElement } from '../../src/model/acting/recover.js';
 import type { PageModel } from '../../src/model/pagemodel/page.js';
 import { ERROR_CODES, PagelensError, type ErrorCode } from '../../src/model/contracts/errors.js';
@@ -68,6 +69,8 @@ export interface TabState {
   idHighWater: number;
   /** ID → what the element was when a snapshot handed it out (role, name, where, in which document), for the stale check and recovery. */
   seen: Map<string, LostElement>;
+  /** Each frame's last read, which the next read of its kind asks changes against: memory only (after a restart, the next read crosses whole). */
+  held: HeldReads;
 }
 
 /** As many sightings as the CDP host keeps (ids.ts): every target of a 50k-element page. */
@@ -96,22 +99,40 @@ export async function restoreTab(tabId: number): Promise<TabState> {
   const known = tabs.get(tabId);
   if (known) return known;
   const saved = (await chrome.storage.session.get([key(tabId)]).catch(() => ({} as Record<string, unknown>)))[key(tabId)] as
-    { ordinals: Array<[number, number]>; nextOrdinal: number; frameOf: Array<[number, number]>; docs: Array<[number, string]>; documents: Array<[number, string]>; idHighWater?: number; seen?: Array<[string, LostElement]> } | undefined;
+    { ordinals: Array<[number, number]>; nextOrdinal: number; frameOf: Array<[number, number]>; docs: Array<[number, string]>; documents: Array<[number, string]>; idHighWater?: number; seen?: string } | undefined;
   if (!saved || tabs.has(tabId)) return tabState(tabId);
-  const state: TabState = { ordinals: new Map(saved.ordinals), nextOrdinal: saved.nextOrdinal, frameOf: new Map(saved.frameOf), docs: new Map(saved.docs), documents: new Map(saved.documents), idHighWater: saved.idHighWater ?? 0, seen: new Map(saved.seen ?? []) };
+  const state: TabState = { ordinals: new Map(saved.ordinals), nextOrdinal: saved.nextOrdinal, frameOf: new Map(saved.frameOf), docs: new Map(saved.docs), documents: new Map(saved.documents), idHighWater: saved.idHighWater ?? 0, seen: sightingsFrom(saved.seen), held: new HeldReads() };
   tabs.set(tabId, state);
   return state;
 }
 
+/**
+ * The sightings as one JSON text: session storage copies a structured value entry by entry, and a
+ * 20k-element page's sightings took it 250 ms at every read; one string takes it 30 ms.
+ */
+function sightingsText(seen: Map<string, LostElement>): string {
+  return JSON.stringify([...seen]);
+}
+
+/** The sightings saveTab stored (our own text; anything unreadable is no sighting). */
+function sightingsFrom(text: string | undefined): Map<string, LostElement> {
+  try {
+    const entries: unknown = text ? JSON.parse(text) : [];
+    return new Map(Array.isArray(entries) ? entries as Array<[string, LostElement]> : []);
+  } catch {
+    return new Map();
+  }
+}
+
 export async function saveTab(tabId: number): Promise<void> {
   const s = tabState(tabId);
-  await chrome.storage.session.set({ [key(tabId)]: { ordinals: [...s.ordinals], nextOrdinal: s.nextOrdinal, frameOf: [...s.frameOf], docs: [...s.docs], documents: [...s.documents], idHighWater: s.idHighWater, seen: [...s.seen] } }).catch(() => {});
+  await chrome.storage.session.set({ [key(tabId)]: { ordinals: [...s.ordinals], nextOrdinal: s.nextOrdinal, frameOf: [...s.frameOf], docs: [...s.docs], documents: [...s.documents], idHighWater: s.idHighWater, seen: sightingsText(s.seen) } }).catch(() => {});
 }
 
 export function tabState(tabId: number): TabState {
   let s = tabs.get(tabId);
   if (!s) {
-    s = { ordinals: new Map([[0, 0]]), nextOrdinal: 1, frameOf: new Map([[0, 0]]), docs: new Map(), documents: new Map(), idHighWater: 0, seen: new Map() };
+    s = { ordinals: new Map([[0, 0]]), nextOrdinal: 1, frameOf: new Map([[0, 0]]), docs: new Map(), documents: new Map(), idHighWater: 0, seen: new Map(), held: new HeldReads() };
     tabs.set(tabId, s);
   }
   return s;

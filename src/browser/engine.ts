@@ -4,7 +4,7 @@
 import type { z } from 'zod';
 import { ELEMENT_CALLS, ENGINE_CALLS, ENGINE_TEXT_CALLS, type ElementAnswer, type ElementCall, type EngineAnswer, type EngineCall, type EngineTextCall } from '../model/contracts/engine.js';
 import { PagelensError } from '../model/contracts/errors.js';
-import { describeIssues } from '../model/contracts/validate.js';
+import { checkedAnswer } from '../model/contracts/validate.js';
 import type { CallArgument, Target } from './target.js';
 
 /** A frame's engine: the target that renders the frame, and the frame. */
@@ -13,30 +13,22 @@ export interface FrameRef { target: Target; frameId: string }
 /** A live element: a remote object in its frame's isolated world. */
 export interface ElementRef { frame: FrameRef; objectId: string }
 
-/** `raw` as `schema` says, or ENGINE_ERROR naming `what` and the first issues. */
-export function checked<S extends z.ZodType>(schema: S, raw: unknown, what: string): z.infer<S> {
-  const r = schema.safeParse(raw);
-  if (r.success) return r.data;
-  const issues = describeIssues(r.error).slice(0, 3).map((i) => `${i.path || 'answer'}: ${i.message}`).join('; ');
-  throw new PagelensError('ENGINE_ERROR', `The in-page engine answered ${what} with something it never returns (${issues}); the page may have tampered with it.`);
-}
-
 /** `__pagelens.<method>(...args)` with plain JSON arguments. */
 export async function engineCall<K extends EngineCall>(frame: FrameRef, method: K, args: unknown[] = []): Promise<EngineAnswer<K>> {
   const raw = await frame.target.callEngine(frame.frameId, method, args);
-  return checked(ENGINE_CALLS[method], raw, method) as EngineAnswer<K>;
+  return checkedAnswer(ENGINE_CALLS[method], raw, method) as EngineAnswer<K>;
 }
 
 /** engineCall() for a read of the whole page (long on a huge one); also how many bytes crossed CDP. */
 export async function engineRead<K extends EngineCall>(frame: FrameRef, method: K, args: unknown[] = []): Promise<{ answer: EngineAnswer<K>; bytes: number }> {
   const { value, bytes } = await frame.target.readEngine(frame.frameId, method, args);
-  return { answer: checked(ENGINE_CALLS[method], value, method) as EngineAnswer<K>, bytes };
+  return { answer: checkedAnswer(ENGINE_CALLS[method], value, method) as EngineAnswer<K>, bytes };
 }
 
 /** engineRead() for a call whose engine serializes its own answer (ENGINE_TEXT_CALLS). */
 export async function engineReadText<K extends EngineTextCall>(frame: FrameRef, method: K, args: unknown[] = []): Promise<{ answer: z.infer<(typeof ENGINE_TEXT_CALLS)[K]>; bytes: number }> {
   const { value, bytes } = await frame.target.readEngine(frame.frameId, method, args, true);
-  return { answer: checked(ENGINE_TEXT_CALLS[method], value, method), bytes };
+  return { answer: checkedAnswer(ENGINE_TEXT_CALLS[method], value, method), bytes };
 }
 
 /** `__pagelens.<method>(...args)` where arguments may be remote objects (iframe elements). */
@@ -45,7 +37,7 @@ export async function engineCallWith<K extends EngineCall>(frame: FrameRef, meth
     ? `function (...a) { return globalThis.__pagelens.${method}(a); }`
     : `function (...a) { return globalThis.__pagelens.${method}(...a); }`;
   const raw = await frame.target.callFunction(frame.frameId, fn, args, true, group);
-  return checked(ENGINE_CALLS[method], raw, method) as EngineAnswer<K>;
+  return checkedAnswer(ENGINE_CALLS[method], raw, method) as EngineAnswer<K>;
 }
 
 /** `__pagelens.act.<method>(element, ...args)`. */
@@ -53,7 +45,7 @@ export async function elementCall<K extends ElementCall>(el: ElementRef, method:
   const raw = await el.frame.target.callFunction(el.frame.frameId,
     `function (el, ...a) { return globalThis.__pagelens.act.${method}(el, ...a); }`,
     [{ objectId: el.objectId }, ...args.map((value) => ({ value }))], true, group);
-  return checked(ELEMENT_CALLS[method], raw, `act.${method}`) as ElementAnswer<K>;
+  return checkedAnswer(ELEMENT_CALLS[method], raw, `act.${method}`) as ElementAnswer<K>;
 }
 
 /** `__pagelens.act.<method>(remoteObject, ...args)` on an element known only by handle (an iframe owner). */

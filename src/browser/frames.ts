@@ -7,7 +7,8 @@ import { ENGINE_CALLS, type OwnerInfo } from '../model/contracts/engine.js';
 import { PagelensError, isPagelensError } from '../model/contracts/errors.js';
 import { intersect } from '../model/pagemodel/page.js';
 import type { Box, FrameInfo } from '../model/contracts/schema.js';
-import { checked, engineCall } from './engine.js';
+import { engineCall } from './engine.js';
+import { checkedAnswer } from '../model/contracts/validate.js';
 import { Target, WORLD_NAME, type DocumentNumbering, type TargetFrame } from './target.js';
 
 /** A frame as laid out for one read. */
@@ -408,8 +409,8 @@ async function measureOwners(parent: LaidOutFrame, objectIds: string[]): Promise
     'function (...a) { return { owners: globalThis.__pagelens.frameOwners(a), connected: a.map((el) => el.isConnected) }; }',
     objectIds.map((objectId) => ({ objectId })), true, LAYOUT_GROUP);
   return {
-    owners: checked(ENGINE_CALLS.frameOwners.length(objectIds.length), raw?.owners, 'frameOwners'),
-    connected: checked(z.array(z.boolean()).length(objectIds.length), raw?.connected, 'frameOwners'),
+    owners: checkedAnswer(ENGINE_CALLS.frameOwners.length(objectIds.length), raw?.owners, 'frameOwners'),
+    connected: checkedAnswer(z.array(z.boolean()).length(objectIds.length), raw?.connected, 'frameOwners'),
   };
 }
 

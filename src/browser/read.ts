@@ -7,7 +7,7 @@ import { readFrames } from '../core/read.js';
 import type { Box, EngineSnapshotOptions, FrameSnapshot } from '../model/contracts/schema.js';
 import type { LensCore } from './core.js';
 import { engineCallWith, engineReadText } from './engine.js';
-import { entriesCrossed, patchRead } from '../model/pagemodel/frameRead.js';
+import { readAgainstHeld, ReadTally } from '../core/heldReads.js';
 import { describeFailure, frameInfo, LAYOUT_GROUP, type LaidOutFrame } from './frames.js';
 
 export interface ReadOptions {
@@ -41,25 +41,14 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
   const { viewportOnly } = engine;
   // The main frame's read does not depend on the frame layout: run both at once.
   const main = core.frames.lastByOrdinal(0);
-  let bytes = 0;
   const held = core.snapshots.held;
-  const whole: string[] = [];
-  let crossed = 0;
-  let deltas = 0;
-  const read = async (f: Pick<LaidOutFrame, 'frameId' | 'target' | 'ordinal'>, view?: Box): Promise<FrameSnapshot> => {
+  const tally = new ReadTally();
+  const read = (f: Pick<LaidOutFrame, 'frameId' | 'target' | 'ordinal'>, view?: Box): Promise<FrameSnapshot> => {
     const walk = f.target.takeShadowAttached(f.frameId);
     const opts = { ...engine, ...(walk && { walk }), ...(view && { view }) };
-    // Changes since the read the host holds of this frame and kind; a cold read asks for all.
-    const base = engine.fresh ? undefined : held.get(f.frameId, engine);
-    const r = await engineReadText(f, 'read', [opts, base ? { doc: base.snapshot.doc, seq: base.seq } : null]);
-    bytes += r.bytes;
-    crossed += entriesCrossed(r.answer);
-    if (r.answer.kind === 'delta') deltas++;
-    if (r.answer.kind === 'whole' && r.answer.whole && base) whole.push(`${f.ordinal ? `frame ${f.ordinal}: ` : ''}${r.answer.whole}`);
-    const snapshot = patchRead(base, r.answer);
-    if (r.answer.seq !== undefined) held.set(f.frameId, engine, { seq: r.answer.seq, snapshot });
     // Readers never change it (occlusion from ancestor frames marks copies): the held read stays as answered.
-    return snapshot;
+    return readAgainstHeld(held, f.frameId, engine, tally, f.ordinal ? `frame ${f.ordinal}: ` : '',
+      (base) => engineReadText(f, 'read', [opts, base]));
   };
   // A frame's read does not depend on the frame layout: when the frames are known (the main frame,
   // or every frame while the kept structure holds), their reads run alongside the layout. A
@@ -91,10 +80,7 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
     }, viewportOnly, warnings);
     held.keepOnly(new Set(layout.map((f) => f.frameId)));
     model.timeMs = Math.round((performance.now() - t0) * 10) / 10;
-    model.engine.bytes = bytes;
-    model.engine.crossed = crossed;
-    model.engine.deltas = deltas;
-    if (whole.length) model.engine.whole = whole;
+    tally.report(model.engine);
     return model;
   }, barrier ?? answered);
 }

@@ -41,7 +41,7 @@ export interface PageModel {
   structure: PageStruct[];
   headings: PageHeading[];
   timeMs: number;
-  /** Time spent in the frames' engines (summed), how many names they answered from earlier reads, how many elements they looked at, and the bytes their answers took over CDP (when the host counts them). */
+  /** Time spent in the frames' engines (summed), how many names they answered from earlier reads, how many elements they looked at, and the bytes their reads took on the way (over CDP, or the extension's messages). */
   engine: {
     ms: number; reusedNames: number; visited: number; bytes?: number;
     /** Nodes, structure and headings that crossed from the engines as themselves; the rest was patched from the reads the host held (issue 21). */
