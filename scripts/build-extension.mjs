@@ -42,7 +42,7 @@ mkdirSync(out, { recursive: true });
 await build({ entryPoints: [join(root, 'src/page/main.ts')], outfile: join(out, 'engine.js'), bundle: true, format: 'iife', target: 'chrome110', minify, legalComments: 'none' });
 // Classic scripts (iife): a module service worker may not import() at run time, and the
 // tokenizer is loaded lazily through import(); bundled, that becomes a plain function call.
-for (const [entry, file] of [['content.ts', 'content.js'], ['background.ts', 'background.js'], ['sidepanel.ts', 'sidepanel.js']]) {
+for (const [entry, file] of [['content.ts', 'content.js'], ['shadowHook.ts', 'shadowHook.js'], ['background.ts', 'background.js'], ['sidepanel.ts', 'sidepanel.js']]) {
   await build({ entryPoints: [join(src, entry)], outfile: join(out, file), bundle: true, format: 'iife', target: 'chrome116', minify, legalComments: 'none' });
 }
 copyFileSync(join(src, 'sidepanel.html'), join(out, 'sidepanel.html'));
@@ -53,7 +53,7 @@ const manifest = {
   name: 'pagelens',
   version: pkg.version,
   description: 'Lets an LLM agent see and act on the pages of this browser, through a pagelens backend.',
-  // sidePanel (114), runtime.getFrameId (106), dom.openOrClosedShadowRoot (88).
+  // sidePanel (114), runtime.getFrameId (106), dom.openOrClosedShadowRoot (88), content scripts in the page's world (111).
   minimum_chrome_version: '116',
   permissions: ['scripting', 'webNavigation', 'debugger', 'sidePanel', 'storage'],
   host_permissions: ['<all_urls>'],
@@ -66,6 +66,15 @@ const manifest = {
     all_frames: true,
     match_about_blank: true,
     // Sandboxed and srcdoc frames have an opaque origin: without this they get no content script.
+    match_origin_as_fallback: true,
+    run_at: 'document_start',
+  }, {
+    // In the page's own world, before the page's scripts: it counts the closed shadow roots the page makes.
+    matches: ['<all_urls>'],
+    js: ['shadowHook.js'],
+    world: 'MAIN',
+    all_frames: true,
+    match_about_blank: true,
     match_origin_as_fallback: true,
     run_at: 'document_start',
   }],

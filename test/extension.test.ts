@@ -169,6 +169,22 @@ test('what the service worker knows of a tab outlives the worker: after a restar
   await page.close();
 });
 
+test('closed shadow roots made after the first read are found, however the page makes them, as the CDP host finds them', async () => {
+  const { page, tabId } = await openTab(harness.originA + 'closed-later.html');
+  const { page: cdpPage, lens } = await harness.open('closed-later.html');
+  const names = (s: SemanticV3Result) => s.interactive_tree.map((n) => n.n);
+  assert.deepEqual(names(await extSnapshot(tabId)), ['Present from the start']);
+  assert.deepEqual(names(await lens.snapshot()), ['Present from the start']);
+  for (const [how, name] of [['detached', 'Made detached'], ['inPlace', 'Attached in place'], ['declared', 'Declared later'], ['upgraded', 'Upgraded later']] as const) {
+    for (const p of [page, cdpPage]) await p.evaluate((h) => (window as any).makeLater[h](), how);
+    assert.ok(names(await extSnapshot(tabId)).includes(name), `the extension finds the root made ${how}: ${names(await extSnapshot(tabId))}`);
+    // The CDP host hears of closed roots from its attachShadow hook, never from the parser: a root
+    // declared in markup after the document's first search is a gap it has (target.ts needsShadowSearch).
+    if (how !== 'declared') assert.ok(names(await lens.snapshot()).includes(name), `the CDP host finds the root made ${how}`);
+  }
+  await page.close();
+});
+
 test('act: a trusted click inside the cross-origin iframe and one in the closed shadow root', async () => {
   const { page, tabId } = await openTab(harness.originA + 'actions-frames.html');
   const snap = await extSnapshot(tabId);

@@ -52,7 +52,7 @@ declare namespace chrome {
     export function openOrClosedShadowRoot(host: Element): ShadowRoot | null;
   }
   export namespace scripting {
-    export function executeScript(injection: { target: { tabId: number; allFrames?: boolean }; files: string[] }): Promise<unknown[]>;
+    export function executeScript(injection: { target: { tabId: number; allFrames?: boolean }; files: string[]; world?: 'ISOLATED' | 'MAIN' }): Promise<unknown[]>;
   }
   export namespace sidePanel {
     export function setPanelBehavior(behavior: { openPanelOnActionClick: boolean }): Promise<void>;

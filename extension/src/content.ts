@@ -5,7 +5,7 @@
 // chrome.dom.openOrClosedShadowRoot, and iframe elements are matched to their frames by a
 // handshake (chrome.runtime.getFrameId is missing from content scripts in the Chromium here).
 import type { EngineApi } from '../../src/page/main.js';
-import { ANNOUNCE, CHANNEL, type Answers, type ElementKey, type ElementOp, type OwnerEntry, type Reply, type Request } from './messages.js';
+import { ANNOUNCE, CHANNEL, CLOSED_ROOTS_ASK, CLOSED_ROOTS_COUNT, type Answers, type ElementKey, type ElementOp, type OwnerEntry, type Reply, type Request } from './messages.js';
 
 const engine = (globalThis as unknown as { __pagelens?: EngineApi }).__pagelens;
 
@@ -13,21 +13,65 @@ class FrameError extends Error {
   constructor(readonly code: string, message: string) { super(message); }
 }
 
-/** Every element of a tree and of the shadow roots below it, open or closed. */
-function walk(root: Document | ShadowRoot, visit: (el: Element, shadow: ShadowRoot | null) => void): void {
+/** Every element below `root` and in the shadow roots below it, open or closed (not `root` itself). */
+function walk(root: Node, visit: (el: Element, shadow: ShadowRoot | null) => void): void {
   const walker = document.createTreeWalker(root, NodeFilter.SHOW_ELEMENT);
-  for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-    const el = n as Element;
-    // Only HTML elements can host a shadow root; the call throws for any other (an <svg>, MathML).
-    const shadow = el instanceof HTMLElement ? chrome.dom.openOrClosedShadowRoot(el) : null;
-    visit(el, shadow);
-    if (shadow) walk(shadow, visit);
-  }
+  for (let n = walker.nextNode(); n; n = walker.nextNode()) visitWithin(n as Element, visit);
 }
 
-/** Hands every closed shadow root to the engine (it ignores those it already has). */
+/** `el`, then its shadow root's elements. */
+function visitWithin(el: Element, visit: (el: Element, shadow: ShadowRoot | null) => void): void {
+  // Only HTML elements can host a shadow root; the call throws for any other (an <svg>, MathML).
+  const shadow = el instanceof HTMLElement ? chrome.dom.openOrClosedShadowRoot(el) : null;
+  visit(el, shadow);
+  if (shadow) walk(shadow, visit);
+}
+
+// Closed shadow roots, which the engine cannot find itself, are searched for in the whole document
+// at the first read; after that only where one can have appeared since: in the subtrees added
+// (a declarative root comes with its elements), and in the whole document again when the page-world
+// hook (shadowHook.ts) counted a root made by script (made in a constructor, on an element in no
+// document yet, it has no subtree to point at). With no hook answering, at every read, as before it.
+let searchedAt: number | null | undefined;
+const added = new Set<Element>();
+/** Past this many added subtrees since the last read, one search of the whole document is cheaper. */
+const MAX_ADDED = 1000;
+const additions = new MutationObserver(noteAdded);
+additions.observe(document, { childList: true, subtree: true });
+
+function noteAdded(records: MutationRecord[]): void {
+  for (const r of records) for (const n of Array.from(r.addedNodes)) if (n.nodeType === Node.ELEMENT_NODE) added.add(n as Element);
+}
+
+/** How many closed roots the hook saw made; null when no hook answers (a page opened before the extension). */
+function closedRootsMade(): number | null {
+  let made: number | null = null;
+  const hear = (e: Event) => { const n = (e as CustomEvent<unknown>).detail; if (typeof n === 'number') made = n; };
+  document.addEventListener(CLOSED_ROOTS_COUNT, hear);
+  document.dispatchEvent(new Event(CLOSED_ROOTS_ASK));
+  document.removeEventListener(CLOSED_ROOTS_COUNT, hear);
+  return made;
+}
+
+/** Hands the engine every closed shadow root it may not have (it ignores those it already has). */
 function adoptClosedRoots(api: EngineApi): void {
-  walk(document, (el, shadow) => { if (shadow && !el.shadowRoot) api.adoptShadowRoot(shadow); });
+  noteAdded(additions.takeRecords());
+  const adopt = (el: Element, shadow: ShadowRoot | null) => {
+    if (!shadow) return;
+    // Elements added inside a shadow root later are looked at too.
+    additions.observe(shadow, { childList: true, subtree: true });
+    if (!el.shadowRoot) api.adoptShadowRoot(shadow);
+  };
+  const made = closedRootsMade();
+  if (searchedAt === undefined || made === null || made !== searchedAt || added.size > MAX_ADDED) {
+    walk(document, adopt);
+    searchedAt = made;
+  } else {
+    // A subtree inside another added one is walked with it.
+    const top = (el: Element) => { for (let p = el.parentNode; p; p = p instanceof ShadowRoot ? p.host : p.parentNode) if (added.has(p as Element)) return false; return true; };
+    for (const el of added) if (el.isConnected && top(el)) { visitWithin(el, adopt); walk(el, adopt); }
+  }
+  added.clear();
 }
 
 function frameElements(): Element[] {

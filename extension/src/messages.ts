@@ -12,6 +12,9 @@ import type { NativeOptions, SerializedDocument } from '../../src/model/renderer
 export const CHANNEL = 'pagelens/1';
 /** The key of the handshake message a child frame posts to its parent window. */
 export const ANNOUNCE = '__pagelensFrameAnnounce';
+/** The events by which the content script asks the page-world hook (shadowHook.ts) how many closed shadow roots were made. */
+export const CLOSED_ROOTS_ASK = 'pagelens-closed-roots?';
+export const CLOSED_ROOTS_COUNT = 'pagelens-closed-roots';
 
 /** An element by the ID its document gave it, refused in any other document. */
 export interface ElementKey { doc: string | null; local: string }

@@ -35,6 +35,8 @@ export async function ask<K extends RequestBody['kind']>(tabId: number, frameId:
       injected.add(tabId);
       try {
         await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, files: ['engine.js', 'content.js'] });
+        // The hook counts the closed roots made from now on (those made before are found by the first search).
+        await chrome.scripting.executeScript({ target: { tabId, allFrames: true }, files: ['shadowHook.js'], world: 'MAIN' }).catch(() => {});
         reply = await chrome.tabs.sendMessage<Reply<Answers[K]>>(tabId, message, { frameId });
       } catch (again) {
         throw new ExtensionError('FRAME_DETACHED', `frame ${frameId} did not answer: ${(again as Error).message}`);
