@@ -101,6 +101,15 @@ test("closed shadow roots the page's scripts made are found without asking CDP f
   assert.equal(result.warnings, undefined);
 });
 
+test('a closed root the parser makes from markup a script parses is found in a document that runs the hook', async () => {
+  const { page, lens } = await h.open('closed-later.html');
+  // The hook hears of every root a script attaches, never of one the parser makes; the parse calls tell of those.
+  assert.deepEqual(validSemantic(await lens.snapshot({ mode: 'semantic' })).nodes.map((n) => n.name), ['Present from the start']);
+  await page.evaluate(() => (window as any).makeLater.declared());
+  const result = validSemantic(await lens.snapshot({ mode: 'semantic' }));
+  assert.equal(byName(result.nodes, 'Declared later')?.isInShadow, true, JSON.stringify(result.nodes.map((n) => n.name)));
+});
+
 test('a document loaded before the lens: its closed roots, nested, in open roots or made by the parser, are found without the whole document tree', async () => {
   const context = await h.browser.newContext();
   try {

@@ -13,8 +13,10 @@ const CLOSED_HOSTS = '__pagelensClosedHosts';
 // Runs in the page's main world before its scripts: tells us (through a CDP binding, not the DOM)
 // that it runs from the document's start ('hooked': every closed shadow root the page's scripts
 // create will be reported), that a closed shadow root was created ('closed'), so that we go and
-// fetch it over CDP, and that an open one was ('open': no DOM change shows it, so the next read
-// walks the whole frame). A document without the hook (one loaded before we attached) is searched once.
+// fetch it over CDP, that an open one was ('open': no DOM change shows it, so the next read
+// walks the whole frame), and that markup was parsed by script with a declarative root in it
+// ('declared': the parser makes it without attachShadow, so the next read searches the whole
+// document). A document without the hook (one loaded before we attached) is searched once.
 const SHADOW_HINT_SCRIPT = `(() => {
   const hint = globalThis.${SHADOW_HINT_BINDING};
   const attach = Element.prototype.attachShadow;
@@ -32,6 +34,16 @@ const SHADOW_HINT_SCRIPT = `(() => {
     try { hint(closed ? 'closed' : 'open'); } catch {}
     return root;
   };
+  const declares = (html) => /shadowrootmode/i.test(String(html));
+  for (const [owner, name] of [[Element.prototype, 'setHTMLUnsafe'], [ShadowRoot.prototype, 'setHTMLUnsafe'], [Document, 'parseHTMLUnsafe']]) {
+    const parse = owner[name];
+    if (typeof parse !== 'function') continue;
+    owner[name] = { [name](html, ...rest) {
+      const out = parse.call(this, html, ...rest);
+      if (declares(html)) try { hint('declared'); } catch {}
+      return out;
+    } }[name];
+  }
 })();`;
 
 /**
@@ -85,6 +97,8 @@ export class Target {
   private readonly shadowDirty = new Set<string>();
   /** Frames whose current document runs the attachShadow hook from its start. */
   private readonly hooked = new Set<string>();
+  /** Frames where a script parsed markup that declares a shadow root (the parser makes it without attachShadow): searched whole before the next read. */
+  private readonly declared = new Set<string>();
   /** Frames where the hook reported a closed shadow root that was not fetched yet, or whose last search failed: searched before the next read. */
   private readonly shadowHinted = new Set<string>();
   /** Frames where the page attached an open shadow root since the last read: no DOM change shows it to the engine. */
@@ -113,7 +127,7 @@ export class Target {
       if (!frameId) return;
       t.contextFrame.set(context.id, frameId);
       // A new document in the frame: whether it runs the hook, its own binding call says.
-      if (context.auxData?.isDefault) { t.hooked.delete(frameId); t.shadowHinted.delete(frameId); t.mainWorlds.set(frameId, context.id); }
+      if (context.auxData?.isDefault) { t.hooked.delete(frameId); t.shadowHinted.delete(frameId); t.declared.delete(frameId); t.mainWorlds.set(frameId, context.id); }
       if (context.name === WORLD_NAME) {
         t.contexts.set(frameId, context.id);
         t.shadowDirty.add(frameId);
@@ -130,6 +144,7 @@ export class Target {
       const frameId = t.contextFrame.get(executionContextId);
       if (name !== SHADOW_HINT_BINDING || !frameId) return;
       if (payload === 'hooked') t.hooked.add(frameId);
+      else if (payload === 'declared') t.declared.add(frameId);
       else if (payload === 'open') t.shadowAttached.add(frameId);
       else t.shadowHinted.add(frameId);
     });
@@ -193,12 +208,14 @@ export class Target {
    * Whether closed shadow roots must be looked for: the hook reported one, or the document does
    * not run the hook (it predates it) and was not searched yet. A document that runs the hook and
    * reported none has none made by script, and is never searched: searching costs a walk of the
-   * whole document tree. Closed roots the HTML parser makes (declarative `shadowrootmode="closed"`)
-   * are not reported by the hook.
+   * whole document tree. Closed roots the HTML parser makes are not reported by the hook: those of
+   * markup a script parses (setHTMLUnsafe, parseHTMLUnsafe) have the document searched whole; those
+   * declared in the document's own source are missed (no cheap way to know of them: the browser
+   * keeps no source of a document served no-store, and a whole search costs seconds on a huge page).
    */
   private needsShadowSearch(frameId: string): boolean {
     if (this.shadowDirty.has(frameId) && this.hooked.has(frameId)) this.shadowDirty.delete(frameId);
-    return this.shadowHinted.has(frameId) || this.shadowDirty.has(frameId);
+    return this.shadowHinted.has(frameId) || this.shadowDirty.has(frameId) || this.declared.has(frameId);
   }
 
   /** Waits for the search within a budget; past it, the search goes on and the read says what it misses. */
@@ -208,8 +225,9 @@ export class Target {
       this.shadowHinted.delete(frameId);
       // A document that runs the hook names the hosts of its closed roots: only those are asked about.
       // One that predates the hook is searched in the whole document tree, once.
-      const hooked = this.hooked.has(frameId) && !this.shadowDirty.has(frameId);
+      const hooked = this.hooked.has(frameId) && !this.shadowDirty.has(frameId) && !this.declared.has(frameId);
       this.shadowDirty.delete(frameId);
+      this.declared.delete(frameId);
       search = (hooked ? this.adoptNamedShadowRoots(frameId, contextId) : this.adoptClosedShadowRoots(frameId, contextId)).catch((e: unknown) => {
         this.shadowFailures.set(frameId, [`the search for them failed: ${(e as Error).message}`]);
         this.shadowHinted.add(frameId); // try again on the next read
