@@ -193,20 +193,29 @@ async function timeIncremental(page: Page, lens: Lens, runs: number): Promise<Pa
   if (!await change('Changed 0')) return null;
   await lens.model({ fullPage: true });
   const warm: number[] = [], cold: number[] = [], warmEngine: number[] = [], coldEngine: number[] = [], warmBytes: number[] = [], coldBytes: number[] = [];
+  const same: number[] = [], sameEngine: number[] = [];
+  const timed = async (fresh: boolean, ms: number[], engineMs: number[], bytes?: number[]) => {
+    const t0 = performance.now();
+    const model = await lens.model({ fullPage: true, fresh });
+    ms.push(performance.now() - t0);
+    engineMs.push(model.engine.ms);
+    // What the engines' answers took over CDP: a warm read answers with what changed (issue 21).
+    bytes?.push(model.engine.bytes ?? 0);
+  };
   for (let r = 0; r < Math.max(3, runs); r++) {
-    for (const fresh of [false, true]) {
-      await change(`Changed ${r}${fresh ? 'b' : 'a'}`);
-      const t0 = performance.now();
-      const model = await lens.model({ fullPage: true, fresh });
-      (fresh ? cold : warm).push(performance.now() - t0);
-      (fresh ? coldEngine : warmEngine).push(model.engine.ms);
-      // What the engines' answers took over CDP: a warm read answers with what changed (issue 21).
-      (fresh ? coldBytes : warmBytes).push(model.engine.bytes ?? 0);
-    }
+    await change(`Changed ${r}a`);
+    await timed(false, warm, warmEngine, warmBytes);
+    // Nothing changed since: what a re-read costs whatever the change (every kept box read again, the round trips).
+    await timed(false, same, sameEngine);
+    await change(`Changed ${r}b`);
+    await timed(true, cold, coldEngine, coldBytes);
   }
   await change(null);
   const mid = (xs: number[]) => round([...xs].sort((a, b) => a - b)[xs.length >> 1], 2);
-  return { warmMs: mid(warm), coldMs: mid(cold), warmEngineMs: mid(warmEngine), coldEngineMs: mid(coldEngine), warmBytes: mid(warmBytes), coldBytes: mid(coldBytes) };
+  return {
+    warmMs: mid(warm), coldMs: mid(cold), warmEngineMs: mid(warmEngine), coldEngineMs: mid(coldEngine), warmBytes: mid(warmBytes), coldBytes: mid(coldBytes),
+    unchangedMs: mid(same), unchangedEngineMs: mid(sameEngine),
+  };
 }
 
 export class TimeoutError extends Error {}

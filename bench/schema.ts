@@ -76,6 +76,8 @@ export const PageResult = z.object({
     coldMs: z.number(), warmMs: z.number(), coldEngineMs: z.number(), warmEngineMs: z.number(),
     /** Bytes the engines' answers took over CDP: the re-read (a delta) and the cold read (whole). */
     warmBytes: z.number().optional(), coldBytes: z.number().optional(),
+    /** A warm read with nothing changed since the last (absent in older results): the floor of any re-read. */
+    unchangedMs: z.number().optional(), unchangedEngineMs: z.number().optional(),
   }).optional(),
 });
 export type PageResult = z.infer<typeof PageResult>;
@@ -159,6 +161,9 @@ export const SetSummary = z.object({
   /** Median over pages of warm / cold full-page model time after a one-element change (from Node, and inside the page). */
   incrementalRatio: z.number().nullable().optional(),
   incrementalEngineRatio: z.number().nullable().optional(),
+  /** The same for a warm read of an unchanged page: what verifying the kept read costs, whatever changed. */
+  unchangedRatio: z.number().nullable().optional(),
+  unchangedEngineRatio: z.number().nullable().optional(),
   /** How many pages the re-read was measured on (a page listing nothing with text to change has none). */
   incrementalPages: z.number().optional(),
   nameAgreement: z.number().nullable(),

@@ -54,6 +54,8 @@ export function renderTable(r: Results, compared?: { regressions: Regression[]; 
     const inc = (f: (x: (typeof s.sets)[string]) => number | null | undefined) => sets.map((x) => { const v = f(s.sets[x]); return v == null ? '–' : pct(v); });
     out.push('', grid('RE-READ after one element\'s text changed: warm / cold full-page model, median per page', [
       ['', ...sets], ['from Node', ...inc((x) => x.incrementalRatio)], ['inside the page', ...inc((x) => x.incrementalEngineRatio)],
+      // The floor under any re-read: nothing changed, yet every kept box is read again and the answer makes its round trips.
+      ['unchanged, from Node', ...inc((x) => x.unchangedRatio)], ['unchanged, in the page', ...inc((x) => x.unchangedEngineRatio)],
     ], [22, ...sets.map(() => 10)]));
     const perPage = rereadPerPage(r);
     if (perPage) out.push(perPage);

@@ -124,11 +124,14 @@ test('the re-read after a one-element change is timed warm and cold, and the pag
   for (const p of results.pages) {
     const inc = p.incremental!;
     assert.ok(inc && inc.warmMs > 0 && inc.coldMs > 0 && inc.warmEngineMs >= 0 && inc.coldEngineMs > 0, `${p.page}: ${JSON.stringify(inc)}`);
+    assert.ok(inc.unchangedMs! > 0 && inc.unchangedEngineMs! >= 0, `an unchanged page is timed too: ${JSON.stringify(inc)}`);
   }
   assert.ok(results.summary.sets.fixtures.incrementalRatio! > 0);
+  assert.ok(results.summary.sets.fixtures.unchangedRatio! > 0);
+  assert.match(renderTable(results), /unchanged, from Node +[\d.]+%/);
   // Per page, with the median: the spread is printed, and the goal says over how many pages of which set.
   assert.match(renderTable(results), /fixtures: 2 pages, per page min \d+%, p10 \d+%, median [\d.]+%, p90 \d+%, max \d+%; highest: bench-/);
-  assert.match(results.summary.goals.find((g) => g.goal === 're-read after one change / cold read (from Node)')!.measured, /^[\d.]+% \(median of 2 fixtures pages\)$/);
+  assert.match(results.summary.goals.find((g) => g.goal === 're-read after one change / cold read (from Node)')!.measured, /^[\d.]+% \(median of 2 fixtures pages; with nothing changed [\d.]+%\)$/);
   // The changed text was restored before the comparison with Chrome: no name reads "Changed".
   for (const p of results.pages) assert.ok(!p.names!.disagreements.some((d) => d.ours.startsWith('Changed')), JSON.stringify(p.names!.disagreements));
 });
