@@ -4,7 +4,7 @@
 // as a reason instead of an undefined answer.
 import type { Cover, DomActivity, ElementCall, ElementState, EngineCall, FindResult, OwnerInfo, PrepareResult } from '../../src/model/contracts/engine.js';
 import type { EngineSnapshotOptions } from '../../src/model/contracts/schema.js';
-import type { ReadBase } from '../../src/core/heldReads.js';
+import type { ReadBase } from '../../src/model/pagemodel/frameRead.js';
 import type { MutationEvent } from '../../src/model/contracts/outcome.js';
 import type { NativeOptions, SerializedDocument } from '../../src/model/renderers/artifacts.js';
 

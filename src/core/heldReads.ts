@@ -7,16 +7,13 @@ import { ENGINE_TEXT_CALLS, type FrameRead } from '../model/contracts/engine.js'
 import { PagelensError } from '../model/contracts/errors.js';
 import type { EngineSnapshotOptions, FrameSnapshot } from '../model/contracts/schema.js';
 import { checkedAnswer } from '../model/contracts/validate.js';
-import { entriesCrossed, patchRead, readKind } from '../model/pagemodel/frameRead.js';
+import { entriesCrossed, patchRead, readKind, type ReadBase } from '../model/pagemodel/frameRead.js';
 import type { PageModel } from '../model/pagemodel/page.js';
 
 /** A frame's last read of one kind, as the engine answered it (never handed out: readers get copies). */
 export interface HeldRead { seq: number; snapshot: FrameSnapshot }
 
-/** What the engine is told the host holds: the document that answered the read, and its number. */
-export interface ReadBase { doc: string; seq: number }
-
-/** The engine's answer to a read, checked, and how many bytes it took on the way (0 when the host does not count them). */
+/** The engine's answer to a read, checked, and how many bytes its text took on the way. */
 export interface CheckedRead { answer: FrameRead; bytes: number }
 
 /** A read as the engine wrote it (its own JSON text, made in our isolated world), parsed and checked against the contract. */

@@ -14,11 +14,9 @@
 // document: a navigation makes a new engine; or a read of the same kind answered to someone else since).
 import type { EngineSnapshotOptions, FrameSnapshot, RawNode } from '../model/contracts/schema.js';
 import { DOC } from './document.js';
-import { readKind } from '../model/pagemodel/frameRead.js';
+import { readKind, type ReadBase } from '../model/pagemodel/frameRead.js';
 import { packNode } from '../model/contracts/packedNode.js';
 
-/** The read the host holds: the document that answered it and its sequence number. */
-export interface HeldBase { doc: string; seq: number }
 
 type ListName = 'nodes' | 'structure' | 'headings';
 const LISTS: ListName[] = ['nodes', 'structure', 'headings'];
@@ -41,7 +39,7 @@ let lastSeq = 0;
 const FREE_JUMP = 8;
 
 /** The read as JSON text: whole, or as a delta against `since` when this engine still holds it. */
-export function answerRead(read: FrameSnapshot, opts: EngineSnapshotOptions, since: HeldBase | null | undefined): string {
+export function answerRead(read: FrameSnapshot, opts: EngineSnapshotOptions, since: ReadBase | null | undefined): string {
   const { nodes, structure, headings, ...rest } = read;
   const entries: Partial<Record<ListName, object[]>> = { nodes };
   if (structure) entries.structure = structure;

@@ -13,7 +13,8 @@ import { adoptShadowRoot } from './shadow.js';
 import { startChangeTracking } from './changes.js';
 import { startViewportMembers } from './viewportMembers.js';
 import { snapshot } from './snapshot.js';
-import { answerRead, type HeldBase } from './delta.js';
+import { answerRead } from './delta.js';
+import type { ReadBase } from '../model/pagemodel/frameRead.js';
 import { describeElements } from './describeElements.js';
 import { elementContext, xpathOf } from './elementContext.js';
 import { findSelector } from './findSelector.js';
@@ -38,7 +39,7 @@ const api = {
   version: 2,
   snapshot: readFrame,
   /** The read as JSON text, whole or as a delta against the read the host holds (src/page/delta.ts). */
-  read: (opts: EngineSnapshotOptions, since?: HeldBase | null) => answerRead(readFrame(opts), opts, since),
+  read: (opts: EngineSnapshotOptions, since?: ReadBase | null) => answerRead(readFrame(opts), opts, since),
   adoptShadowRoot,
   lookup,
   lookupIn,

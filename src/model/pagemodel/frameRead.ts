@@ -4,6 +4,9 @@ import type { FrameRead } from '../contracts/engine.js';
 import { PagelensError } from '../contracts/errors.js';
 import type { EngineSnapshotOptions, FrameSnapshot } from '../contracts/schema.js';
 
+/** The read a host holds, as it names it to the engine: the document that answered it, and its sequence number. */
+export interface ReadBase { doc: string; seq: number }
+
 /** The kind of read a delta is made within: reads of one kind list the same things, so only they diff. */
 export function readKind(opts: EngineSnapshotOptions): string {
   return `${opts.viewportOnly ? 'viewport' : 'full'}${opts.structure ? '+structure' : ''}${opts.attributes ? '+attributes' : ''}`;
