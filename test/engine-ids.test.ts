@@ -4,6 +4,8 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import type { ElementHandle, Page } from 'playwright-core';
+import { engineCall } from '../src/browser/engine.js';
+import { coreOf } from '../src/browser/lens.js';
 import { startHarness, type Harness } from './harness.js';
 import { ID_ATTR, llmId, v3Node, validSemantic, validV3 } from './engine-helpers.js';
 
@@ -78,6 +80,44 @@ test('the auto-tagger runs from the start of the document, before any snapshot',
   await page.evaluate(() => (window as any).addLate());
   await page.waitForSelector('#late[data-llm-id]', { timeout: 3000 });
   assert.match(await llmId(page, '#late') ?? '', /^\d+$/, 'elements added later are tagged');
+});
+
+test('the auto-tagger works in slices, so a read need not wait for it; what a whole-page read walked, it does not walk again', async () => {
+  // A page with no timers of its own: the tagger's next round starts with the rows added here.
+  const { page, lens } = await h.open('no-landmarks.html');
+  await lens.snapshot();
+  const main = (await coreOf(lens).frames.known()).find((f) => f.ordinal === 0)!;
+  const stats = () => engineCall(main, 'taggerStats');
+  const addRows = (id: string) => page.evaluate((id) => {
+    const bulk = document.createElement('div');
+    bulk.id = id;
+    bulk.innerHTML = Array.from({ length: 8000 }, (_, i) => `<p><button>Row ${i}</button> <a href="#r${i}">Item ${i}</a></p>`).join('');
+    document.body.append(bulk);
+  }, id);
+  // One insertion of 24,000 elements: the tagger gets to it alone, and gives the page back between slices.
+  const before = await stats();
+  await addRows('first');
+  await page.waitForFunction(() => !document.querySelector('#first button:not([data-llm-id])'));
+  const tagged = await stats();
+  assert.ok(tagged.inspected - before.inspected >= 24_000, JSON.stringify([before, tagged]));
+  assert.ok(tagged.slices - before.slices >= 2, `one insertion tagged in ${tagged.slices - before.slices} slice(s)`);
+  // Another, read by a whole-page read before the tagger's turn comes (in the same task as the
+  // insertion, in the engine's world): the read tags it all, and the tagger is left nothing.
+  const target = coreOf(lens).pageTarget;
+  const contextId = target.currentContext(main.frameId)!;
+  const read = await target.cdp.send<{ result: { value?: string } }>('Runtime.evaluate', { contextId, returnByValue: true, expression: `(() => {
+    const bulk = document.createElement('div');
+    bulk.id = 'second';
+    bulk.innerHTML = Array.from({ length: 8000 }, (_, i) => '<p><button>Row ' + i + '</button> <a href="#r' + i + '">Item ' + i + '</a></p>').join('');
+    document.body.append(bulk);
+    return globalThis.__pagelens.read({ viewportOnly: false }, null);
+  })()` });
+  assert.ok(read.result.value?.includes('Row 7999'), 'the read lists the new rows');
+  const afterRead = await stats();
+  assert.equal(afterRead.pending, 0, 'nothing is left for the tagger');
+  await page.waitForTimeout(400); // past the tagger's debounce
+  assert.equal((await stats()).inspected, afterRead.inspected, 'the tagger walked nothing the read had walked');
+  assert.equal(await page.evaluate(() => document.querySelectorAll('#second [data-llm-id]').length), 16_000);
 });
 
 test('a hostile main world changes nothing: names, boxes and states are right', async () => {

@@ -26,7 +26,7 @@ import { readStructured } from './structured.js';
 import { nativeOptions } from './options.js';
 import { serializeDocument } from './serialize.js';
 import { namePaths } from './nameCheck.js';
-import { lastIssuedId, lookup, lookupIn, numberFrom, startAutoTagger, tagSubtree } from './tagger.js';
+import { lastIssuedId, lookup, lookupIn, numberFrom, startAutoTagger, tagSubtree, taggerStats } from './tagger.js';
 
 const ENGINE_KEY = '__pagelens';
 
@@ -59,6 +59,8 @@ const api = {
   nativeOptions,
   serializeDocument,
   namePaths,
+  /** Debug: what the auto-tagger did (tests check that a read spares it work, and that it works in slices). */
+  taggerStats,
   pageLayout, describeElements, textBlocks, hiddenControls, findSelector,
   // A plain object, not the module namespace: tests replace single calls to force failure paths.
   act: { ...actions, elementContext, xpathOf },

@@ -8,7 +8,7 @@ import { beginRead, type Freshness } from './changes.js';
 import { roleOf } from './roles.js';
 import { composedParent, deepActiveElement, shadowRootOf } from './shadow.js';
 import { isSecretField, statesOf, valueOf } from './state.js';
-import { flushStamps, inspect, lookup, stamp, type Inspection } from './tagger.js';
+import { flushStamps, inspect, lookup, readCoveredAll, stamp, type Inspection } from './tagger.js';
 import { clipBox, intersectsViewport, isOccluded, visibleBox } from './visibility.js';
 import { checkGeometry, heldSize, replayable, sameBox, VisitList, type FixedFacts, type LiveWalk, type Visit } from './liveWalk.js';
 import { walkElements, type WalkContext } from './walker.js';
@@ -137,6 +137,8 @@ export function snapshot(opts: EngineSnapshotOptions): FrameSnapshot {
       if (list && (v.clip !== undefined || v.sizes || v.seen)) list.add(v);
       return children;
     });
+    // Every element added so far was walked here (an addition makes its subtree dirty, never replayed): the auto-tagger need not look again.
+    readCoveredAll();
     rowsFound = (el, row) => { const v = visitOf.get(el); if (v) v.row = row; };
     if (list) {
       list.finish();

@@ -7,7 +7,7 @@ import { isInteractiveByMarkup, isScrollingOverflow, listensAsTarget, looksClick
 import { onShadowRootAdopted, shadowRootOf } from './shadow.js';
 import { styleOf } from './styleOf.js';
 import type { Box } from '../model/contracts/schema.js';
-import { ROOT_CONTEXT, walkElements, type WalkContext } from './walker.js';
+import { ROOT_CONTEXT, SteppedWalk, walkElements, type WalkContext } from './walker.js';
 import { clipBox } from './visibility.js';
 
 export { ID_ATTR } from '../model/pagemodel/page.js';
@@ -229,31 +229,71 @@ export function observeRoot(root: Node): void {
   watchForChanges(root);
 }
 
-/** Tags elements as they are added, debounced, so IDs exist before anyone asks for a snapshot. */
+// The auto-tagger's work: elements added and not looked at yet, the walk it is in the middle of,
+// and what it looked at in this round (a child walked with its parent is not walked again).
+const pending = new Set<Element>();
+let walking: SteppedWalk | null = null;
+let looked = new WeakSet<Element>();
+const taggerCounts = { inspected: 0, slices: 0 };
+/**
+ * A slice of tagging. A page that loads 20k elements gave the tagger a 450 ms task, which a read
+ * asked for right after the load waited behind before it could start (and then walked it all again).
+ */
+const SLICE_MS = 10;
+
+/**
+ * A read walked the whole document: every element added so far was looked at and its targets
+ * stamped, with the same inspect() the tagger uses, so the tagger has nothing left to do.
+ */
+export function readCoveredAll(): void {
+  // Additions not handed to the tagger yet (a read in the task that made them) are covered too.
+  observer?.takeRecords();
+  pending.clear();
+  walking = null;
+  looked = new WeakSet();
+}
+
+/** What the tagger did so far (a debug call for tests): elements inspected, slices run, work left. */
+export function taggerStats(): { inspected: number; slices: number; pending: number } {
+  return { ...taggerCounts, pending: pending.size + (walking ? 1 : 0) };
+}
+
+/** Tags elements as they are added, debounced and in slices, so IDs exist before anyone asks for a snapshot. */
 export function startAutoTagger(doc: Document, delayMs = 100): void {
   if (observer) return;
-  const pending = new Set<Element>();
   let timer: ReturnType<typeof setTimeout> | undefined;
+  const look = (el: Element, ctx: WalkContext): WalkContext | null => {
+    // Removed since it was queued (the walk goes on across tasks): nothing to tag.
+    if (!el.isConnected) return null;
+    looked.add(el);
+    taggerCounts.inspected++;
+    const seen = inspect(el, ctx);
+    if (seen.interactive || seen.scroll) stamp(el);
+    return seen.children;
+  };
   const flush = () => {
     timer = undefined;
-    const visited = new WeakSet<Element>();
+    taggerCounts.slices++;
+    const deadline = performance.now() + SLICE_MS;
+    const stop = () => performance.now() > deadline;
+    let done = !walking || walking.run(look, stop);
     for (const el of pending) {
+      if (!done || stop()) break;
+      pending.delete(el);
       // The parser adds parents before children: a child already walked with its parent is skipped.
-      if (!el.isConnected || visited.has(el)) continue;
+      if (!el.isConnected || looked.has(el)) continue;
       const parent = el.parentElement;
       const parentCursor = parent ? getComputedStyle(parent).cursor : 'auto';
       const ctx: WalkContext = { ...ROOT_CONTEXT, inShadow: el.getRootNode() instanceof ShadowRoot, parentCursor };
-      const seen = inspect(el, ctx);
-      if (seen.interactive || seen.scroll) stamp(el);
-      walkElements(el, (child, childCtx) => {
-        visited.add(child);
-        const look = inspect(child, childCtx);
-        if (look.interactive || look.scroll) stamp(child);
-        return look.children;
-      }, seen.children);
+      const children = look(el, ctx);
+      if (!children) continue;
+      walking = new SteppedWalk(el, children);
+      done = walking.run(look, stop);
     }
-    pending.clear();
+    if (done) walking = null;
     flushStamps();
+    if (walking || pending.size) timer = setTimeout(flush, 0);
+    else looked = new WeakSet();
   };
   observer = new MutationObserver((records) => {
     for (const r of records) for (const n of Array.from(r.addedNodes)) if (n.nodeType === Node.ELEMENT_NODE) pending.add(n as Element);

@@ -53,8 +53,28 @@ export function walkSubtree(root: Element, ctx: WalkContext, visit: (el: Element
   drain([root], [ctx], visit);
 }
 
-function drain(els: Element[], ctxs: WalkContext[], visit: (el: Element, ctx: WalkContext) => WalkContext | null): void {
+/**
+ * A walk of `root`'s subtree that can stop and go on later, for work that must not hold the page's
+ * thread (the auto-tagger): `run` walks until done (true) or until `stop` says so (false).
+ */
+export class SteppedWalk {
+  private readonly els: Element[] = [];
+  private readonly ctxs: WalkContext[] = [];
+
+  constructor(root: ParentNode, ctx: WalkContext) {
+    pushChildren(root, ctx, this.els, this.ctxs);
+  }
+
+  run(visit: (el: Element, ctx: WalkContext) => WalkContext | null, stop: () => boolean): boolean {
+    return drain(this.els, this.ctxs, visit, stop);
+  }
+}
+
+/** Walks what the stacks hold; `stop`, asked every 64 elements, can end it early (false). */
+function drain(els: Element[], ctxs: WalkContext[], visit: (el: Element, ctx: WalkContext) => WalkContext | null, stop?: () => boolean): boolean {
+  let n = 0;
   while (els.length) {
+    if (stop && (++n & 63) === 0 && stop()) return false;
     const el = els.pop()!;
     const ctx = ctxs.pop()!;
     if (SKIP.has(el.tagName)) continue;
@@ -64,6 +84,7 @@ function drain(els: Element[], ctxs: WalkContext[], visit: (el: Element, ctx: Wa
     const shadow = shadowRootOf(el);
     if (shadow) pushChildren(shadow, childCtx.inShadow ? childCtx : { ...childCtx, inShadow: true }, els, ctxs);
   }
+  return true;
 }
 
 function pushChildren(parent: ParentNode, ctx: WalkContext, els: Element[], ctxs: WalkContext[]): void {

@@ -222,6 +222,8 @@ export const ENGINE_CALLS = {
   serializeDocument: SerializedDocument,
   /** Debug (issue 9: names): every tagged element's text-only name next to the full computation's. */
   namePaths: z.array(z.object({ id: z.string(), role: z.string(), fast: z.string().nullable(), full: z.string() })),
+  /** Debug: elements the auto-tagger inspected, slices it ran, work it has left. */
+  taggerStats: z.object({ inspected: z.number(), slices: z.number(), pending: z.number() }),
 } as const;
 
 /** Calls on one element (`__pagelens.act.<name>(element, ...)`), by their answer's schema. */
