@@ -125,8 +125,8 @@ for (const [fixture, everyList] of [['artifacts-page.html', true], ['rag-shop.ht
     const { lens } = await h.open(fixture);
     const frame = (await coreOf(lens).frames.known()).find((f) => f.ordinal === 0);
     assert.ok(frame);
-    const { value } = await frame.target.readEngine(frame.frameId, 'read', [{ viewportOnly: false, structure: true, attributes: true, fresh: true }, null], true);
-    const read = value as { nodes: unknown[]; structure: unknown[]; headings: unknown[] };
+    const text = await frame.target.readText(frame.frameId, [{ viewportOnly: false, structure: true, attributes: true, fresh: true }, null]);
+    const read = JSON.parse(text as string) as { nodes: unknown[]; structure: unknown[]; headings: unknown[] };
     const lists: Array<[z.ZodType, unknown[]]> = [[RawNode, read.nodes.map(unpackNode)], [StructNode, read.structure], [HeadingNode, read.headings]];
     for (const [schema, list] of lists) {
       assert.ok(list.length > 0 || (!everyList && schema !== RawNode), 'nothing read');

@@ -1,8 +1,8 @@
 // Typed calls into the in-page engine. Every answer is checked against the contract's schema
 // (src/model/contracts/engine.ts) before anyone believes it: a page that broke or bent the engine yields
 // ENGINE_ERROR with the reason, not a wrong snapshot or a wrong verdict.
-import type { z } from 'zod';
-import { ELEMENT_CALLS, ENGINE_CALLS, ENGINE_TEXT_CALLS, type ElementAnswer, type ElementCall, type EngineAnswer, type EngineCall, type EngineTextCall } from '../model/contracts/engine.js';
+import { ELEMENT_CALLS, ENGINE_CALLS, type ElementAnswer, type ElementCall, type EngineAnswer, type EngineCall } from '../model/contracts/engine.js';
+import { checkReadText, type CheckedRead } from '../core/heldReads.js';
 import { PagelensError } from '../model/contracts/errors.js';
 import { checkedAnswer } from '../model/contracts/validate.js';
 import type { CallArgument, Target } from './target.js';
@@ -25,10 +25,9 @@ export async function engineRead<K extends EngineCall>(frame: FrameRef, method: 
   return { answer: checkedAnswer(ENGINE_CALLS[method], value, method) as EngineAnswer<K>, bytes };
 }
 
-/** engineRead() for a call whose engine serializes its own answer (ENGINE_TEXT_CALLS). */
-export async function engineReadText<K extends EngineTextCall>(frame: FrameRef, method: K, args: unknown[] = []): Promise<{ answer: z.infer<(typeof ENGINE_TEXT_CALLS)[K]>; bytes: number }> {
-  const { value, bytes } = await frame.target.readEngine(frame.frameId, method, args, true);
-  return { answer: checkedAnswer(ENGINE_TEXT_CALLS[method], value, method), bytes };
+/** The frame's read, whose engine writes its own JSON text: parsed and checked as the extension's is (checkReadText). */
+export async function engineReadText(frame: FrameRef, args: unknown[]): Promise<CheckedRead> {
+  return checkReadText(await frame.target.readText(frame.frameId, args));
 }
 
 /** `__pagelens.<method>(...args)` where arguments may be remote objects (iframe elements). */

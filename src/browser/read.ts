@@ -48,7 +48,7 @@ async function readOnce(core: LensCore, engine: EngineSnapshotOptions): Promise<
     const opts = { ...engine, ...(walk && { walk }), ...(view && { view }) };
     // Readers never change it (occlusion from ancestor frames marks copies): the held read stays as answered.
     return readAgainstHeld(held, f.frameId, engine, tally, f.ordinal ? `frame ${f.ordinal}: ` : '',
-      (base) => engineReadText(f, 'read', [opts, base]));
+      (base) => engineReadText(f, [opts, base]));
   };
   // A frame's read does not depend on the frame layout: when the frames are known (the main frame,
   // or every frame while the kept structure holds), their reads run alongside the layout. A

@@ -246,28 +246,35 @@ export class Target {
   /** Calls `__pagelens.<method>(...args)` in a frame's engine and returns the value. */
   async callEngine<T>(frameId: string, method: string, args: unknown[] = []): Promise<T> {
     const contextId = await this.engineContext(frameId);
-    return this.evaluate(contextId, `globalThis.__pagelens.${method}(...${JSON.stringify(args)})`) as Promise<T>;
+    return this.evaluate(contextId, engineCallExpression(method, args)) as Promise<T>;
   }
 
   /**
    * callEngine() for a read of the whole page, which may take long on a huge one. The answer
    * crosses as one JSON string (serialized by the isolated world's own JSON, which the page cannot
-   * touch): Chrome turns a large object into protocol values several times slower. Returns how
-   * many bytes crossed, too.
+   * touch): Chrome turns a large object into protocol values several times slower. Returns the
+   * value, and how many bytes crossed.
    */
-  async readEngine(frameId: string, method: string, args: unknown[] = [], serialized = false): Promise<{ value: unknown; bytes: number }> {
-    const contextId = await this.engineContext(frameId);
-    // `serialized`: the engine made the JSON text itself (ENGINE_TEXT_CALLS).
-    const call = `globalThis.__pagelens.${method}(...${JSON.stringify(args)})`;
-    const hinted = this.shadowHinted.has(frameId);
-    const text = await this.evaluate(contextId, serialized ? call : `JSON.stringify(${call})`, true);
-    // The hook's word that the page made a closed shadow root can cross our read on a busy machine:
-    // the read was walked before the root was handed over, so it says it may miss that content.
-    if (method === 'read' && !hinted && this.shadowHinted.has(frameId)) {
-      this.shadowSlow.set(frameId, 'the page made a closed shadow root while it was being read, so this read may miss its content; the next read includes it');
-    }
+  async readEngine(frameId: string, method: string, args: unknown[] = []): Promise<{ value: unknown; bytes: number }> {
+    const text = await this.readEngineText(frameId, `JSON.stringify(${engineCallExpression(method, args)})`);
     if (typeof text !== 'string') throw new PagelensError('ENGINE_ERROR', `The in-page engine answered ${method} with no JSON text; the page may have tampered with it.`);
     return { value: JSON.parse(text), bytes: text.length };
+  }
+
+  /** The frame's read as the engine wrote it (its own JSON text), unchecked: src/core/heldReads.ts checkReadText parses and checks it. */
+  async readText(frameId: string, args: unknown[]): Promise<unknown> {
+    const hinted = this.shadowHinted.has(frameId);
+    const text = await this.readEngineText(frameId, engineCallExpression('read', args));
+    // The hook's word that the page made a closed shadow root can cross our read on a busy machine:
+    // the read was walked before the root was handed over, so it says it may miss that content.
+    if (!hinted && this.shadowHinted.has(frameId)) {
+      this.shadowSlow.set(frameId, 'the page made a closed shadow root while it was being read, so this read may miss its content; the next read includes it');
+    }
+    return text;
+  }
+
+  private async readEngineText(frameId: string, expression: string): Promise<unknown> {
+    return this.evaluate(await this.engineContext(frameId), expression, true);
   }
 
   /**
@@ -472,4 +479,9 @@ interface DomNode {
   children?: DomNode[];
   shadowRoots?: DomNode[];
   shadowRootType?: string;
+}
+
+/** `__pagelens.<method>(...args)` with plain JSON arguments, as an expression in our world. */
+function engineCallExpression(method: string, args: unknown[]): string {
+  return `globalThis.__pagelens.${method}(...${JSON.stringify(args)})`;
 }
