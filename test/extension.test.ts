@@ -124,6 +124,9 @@ const listed = (m: ModelShape) => m.nodes.map((n) => ({ gid: n.gid, role: n.role
 
 test('the extension reads as the CDP host does (issue 21): after one change only the delta crosses, the patched read equals a cold one; a new document crosses whole', async () => {
   const { page, tabId } = await openTab(harness.originA + 'viewport-census.html');
+  // Options are checked as lens.model() checks them; one the extension cannot honour is refused, not ignored.
+  await assert.rejects(extModel(tabId, { fullPage: 'yes' } as never), /Invalid model options: fullPage/);
+  await assert.rejects(extModel(tabId, { fullPage: true, structure: true } as never), /Invalid model options: .*structure/);
   const first = await extModel(tabId, { fullPage: true });
   assert.ok(first.nodes.length > 500, `a page of many targets: ${first.nodes.length}`);
   assert.equal(first.engine.deltas, 0, 'nothing held yet: the first read crosses whole');

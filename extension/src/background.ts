@@ -11,11 +11,16 @@ import { readModel, snapshot, type SnapshotOptions } from './snapshot.js';
 import { releaseInput } from './input.js';
 import { callTool, listTools } from './tools.js';
 import type { Action } from '../../src/model/contracts/actions.js';
+import { ModelOptions } from '../../src/model/contracts/schema.js';
+import { parseInput } from '../../src/model/contracts/validate.js';
+
+/** What `lens.model()` takes that the extension's reads do: anything else is refused (BAD_INPUT), not ignored. */
+const EXTENSION_MODEL_OPTIONS = ModelOptions.pick({ fullPage: true, fresh: true });
 
 const api = {
   snapshot: (tabId: number, options: SnapshotOptions = {}) => snapshot(tabId, options),
   /** The page model under the payloads (as `lens.model()`): its `engine` figures say what each read carried. `fresh`: reuse nothing (a cold read). */
-  model: (tabId: number, options: { fullPage?: boolean; fresh?: boolean } = {}) => readModel(tabId, options),
+  model: async (tabId: number, options: unknown = {}) => readModel(tabId, parseInput(EXTENSION_MODEL_OPTIONS, options, 'model options')),
   act: (tabId: number, action: string | Action, options: ActOptions = {}) => act(tabId, action, options),
   // The debugger is given back when a task ends, so that Chrome's "debugging this browser" bar goes.
   runTask: (tabId: number, task: string, options: Omit<TaskOptions, 'onStep' | 'stopped'>) => runTask(tabId, task, options).finally(() => releaseInput(tabId)),
