@@ -13,15 +13,33 @@ import type { Target } from './target.js';
 
 const GESTURE_EVENTS = new Set(['dblclick', 'contextmenu', 'mouseover', 'mouseenter', 'pointerenter', 'dragstart', 'dragover', 'drop']);
 const DROP_EVENTS = new Set(['dragover', 'drop']);
-const GROUP = 'pagelens-gestures';
+// Frames of one renderer share a target: each frame's search holds its handles in a group of its
+// own, so that one frame's release cannot free the handles another frame's search still uses
+// ("Could not find object with given id" on a page with same-process iframes).
+let searches = 0;
 
 interface Listener { type: string; backendNodeId?: number }
 
-/** The engine's gestureRoots(): the subtrees that may be asked with pierce, as handles. */
-async function subtreesWithoutFrames(target: Target, frameId: string): Promise<string[]> {
-  const list = await target.callFunction<{ objectId: string }>(frameId, 'function () { return globalThis.__pagelens.gestureRoots(); }', [], false, GROUP);
+/** The engine's gestureRoots(): the subtrees that may be asked with pierce, as handles in the page's own world. */
+async function subtreesWithoutFrames(target: Target, frameId: string, group: string): Promise<string[]> {
+  const list = await target.callFunction<{ objectId: string }>(frameId, 'function () { return globalThis.__pagelens.gestureRoots(); }', [], false, group);
   const { result } = await target.cdp.send<{ result: Array<{ name: string; value?: { objectId?: string } }> }>('Runtime.getProperties', { objectId: list.objectId, ownProperties: true });
-  return result.filter((p) => /^\d+$/.test(p.name) && p.value?.objectId).map((p) => p.value!.objectId!);
+  const isolated = result.filter((p) => /^\d+$/.test(p.name) && p.value?.objectId).map((p) => p.value!.objectId!);
+  return Promise.all(isolated.map((objectId) => inPageWorld(target, objectId, group)));
+}
+
+/**
+ * The same node as a handle of the page's own world. DOMDebugger.getEventListeners wraps every
+ * listener's function in the world of the node it is asked about: asked about our isolated
+ * world's handles, it wrapped the page's functions there, and the renderer's next minor GC hung
+ * for good in its weak-handle phase (Chromium 156: a 1.7 MB shop page never answered again after
+ * the next read; the main thread waited on GC helpers that never came). Asked in the page's own
+ * world, its functions stay where they live.
+ */
+async function inPageWorld(target: Target, objectId: string, group: string): Promise<string> {
+  const { node } = await target.cdp.send<{ node: { backendNodeId: number } }>('DOM.describeNode', { objectId });
+  const { object } = await target.cdp.send<{ object: { objectId: string } }>('DOM.resolveNode', { backendNodeId: node.backendNodeId, objectGroup: group });
+  return object.objectId;
 }
 
 /** Marks every frame's gesture listeners' elements; says how many were new, and frames that failed. */
@@ -29,25 +47,26 @@ export async function markGestureTargets(core: LensCore): Promise<{ marked: numb
   return core.frames.withLayout(async ({ frames }) => {
     const warnings: string[] = [];
     const counts = await Promise.all(frames.filter((f) => !f.error).map(async (f) => {
+      const group = `pagelens-gestures-${++searches}`;
       try {
-        const roots = await subtreesWithoutFrames(f.target, f.frameId);
+        const roots = await subtreesWithoutFrames(f.target, f.frameId, group);
         const listeners = (await Promise.all(roots.map((objectId) => f.target.cdp.send<{ listeners: Listener[] }>('DOMDebugger.getEventListeners', { objectId, depth: -1, pierce: true })))).flatMap((r) => r.listeners);
         const gesture = listeners.filter((l) => GESTURE_EVENTS.has(l.type) && l.backendNodeId);
         const nodes = [...new Set(gesture.map((l) => l.backendNodeId!))];
         if (!nodes.length) return 0;
         // A drop zone is a target whatever it holds; the engine tells delegation from a target by that.
         const drops = new Set(gesture.filter((l) => DROP_EVENTS.has(l.type)).map((l) => l.backendNodeId!));
-        const handles = await Promise.all(nodes.map((id) => f.target.resolveBackendNode(id, f.frameId, GROUP).catch(() => null)));
+        const handles = await Promise.all(nodes.map((id) => f.target.resolveBackendNode(id, f.frameId, group).catch(() => null)));
         const mark = (drop: boolean) => {
           const args = handles.flatMap((h, i) => (h !== null && drops.has(nodes[i]) === drop ? [{ objectId: h }] : []));
-          return args.length ? f.target.callFunction<number>(f.frameId, `function (...els) { return globalThis.__pagelens.markGestures(els, ${drop}); }`, args, true, GROUP) : Promise.resolve(0);
+          return args.length ? f.target.callFunction<number>(f.frameId, `function (...els) { return globalThis.__pagelens.markGestures(els, ${drop}); }`, args, true, group) : Promise.resolve(0);
         };
         return (await mark(false)) + (await mark(true));
       } catch (e) {
         warnings.push(`frame ${f.ordinal}: its hover and drag targets could not be found (${describeFailure(e)})`);
         return 0;
       } finally {
-        await f.target.release(GROUP);
+        await f.target.release(group);
       }
     }));
     return { marked: counts.reduce((a, b) => a + b, 0), warnings };

@@ -34,6 +34,8 @@ import { capturePreActionState, defaultOutcome, findOnFrames, verifyOutcome, typ
 
 export class Lens {
   private lastPreAction?: { state: PreActionState; id?: string };
+  /** The main-frame navigation count at the last search for gesture listeners (see readsGestures). */
+  private gesturesAt = -1;
 
   private constructor(readonly page: Page, private readonly core: LensCore) {}
 
@@ -56,6 +58,7 @@ export class Lens {
   async snapshot(options: SnapshotOptionsInput & { mode: 'semantic_v3' | 'semantic' }): Promise<SemanticV3Result | SemanticResult>;
   async snapshot(options?: SnapshotOptionsInput): Promise<SnapshotPayload>;
   async snapshot(options: SnapshotOptionsInput = {}): Promise<SnapshotPayload> {
+    await this.readsGestures();
     return snapshotPayload(this.core, parseInput(SnapshotOptions, options, 'snapshot options'), givenOptions(options));
   }
 
@@ -72,7 +75,18 @@ export class Lens {
    * attribute), so that the next snapshot lists them; see gestures.ts for what it costs.
    */
   markGestureTargets(): Promise<{ marked: number; warnings: string[] }> {
+    this.gesturesAt = this.core.navigations;
     return markGestureTargets(this.core);
+  }
+
+  /**
+   * Every face reads a page the same way: a document read for the first time is searched for
+   * gesture listeners first (a few to tens of ms), so a label that takes a double click is listed
+   * in the library's reads as in the MCP face's. A failed search leaves the read as it was.
+   */
+  private async readsGestures(): Promise<void> {
+    if (this.gesturesAt === this.core.navigations) return;
+    await this.markGestureTargets().catch(() => undefined);
   }
 
   /** Tools the page declares through WebMCP (document.modelContext), every frame's. */
@@ -99,6 +113,7 @@ export class Lens {
   /** The page model behind every renderer; the IDs in it are handed out like a snapshot's. */
   async model(options: ModelOptionsInput = {}): Promise<PageModel> {
     const opts = parseInput(ModelOptions, options, 'model options');
+    await this.readsGestures();
     const model = await readPageModel(this.core, opts);
     this.core.ids.handOut(model);
     return model;
