@@ -1,24 +1,50 @@
-// Opening a URL in a page and letting it settle: DOM ready, then the load event or a short grace
-// period. A page that cannot be loaded is LOAD_FAILED, with the browser's reason; a main document
-// the server answered with 4xx or 5xx is a failure too, with the status: the page on screen is an
-// error page, not the one asked for.
+// Opening a URL in a page and letting it settle, as Playwright MCP does: once the document has
+// committed, a bounded wait for DOM ready and the load event, then the page as it stands. A page
+// whose scripts or subresources never finish loading (a third-party script on a filtered network)
+// is read as it is, and the answer says what was still loading, instead of waiting for a quiet
+// that never comes. A page that cannot be opened at all is LOAD_FAILED / NAVIGATION_FAILED, with
+// the browser's reason; a main document the server answered with 4xx or 5xx is a failure too,
+// with the status: the page on screen is an error page, not the one asked for.
 import type { Page, Response } from 'playwright-core';
 import { PagelensError } from '../model/contracts/errors.js';
 
 /** Where a navigation ended and the HTTP status of its main document (null where there is none: file:, data:, about:, a same-document move). */
-export interface Navigated { url: string; status: number | null }
+export interface Navigated { url: string; status: number | null; /** What was still loading when the bounded wait ended. */ loading?: string }
 
-export async function gotoSettled(page: Page, url: string, timeoutMs = 30_000): Promise<Navigated> {
+/** How long a navigation may take to commit (the server's first answer). */
+export const COMMIT_TIMEOUT_MS = 30_000;
+/** After the commit: how long a navigation waits for DOM ready and the load event before it answers with the page as it stands. */
+export const DEFAULT_SETTLE_MS = 5_000;
+
+/** Starts a navigation that waits until the given point (goto, back, forward, reload all take one). */
+export type StartNavigation = (opts: { waitUntil: 'commit'; timeout: number }) => Promise<Response | null>;
+
+/**
+ * Runs a navigation to its commit, then waits for DOM ready and load within `settleMs` in all; the
+ * answer's `loading` says which of the two had not come. Failures before the commit throw `code`.
+ */
+export async function navigateCommitted(page: Page, start: StartNavigation, what: string, code: 'LOAD_FAILED' | 'NAVIGATION_FAILED', settleMs = DEFAULT_SETTLE_MS): Promise<{ response: Response | null; loading?: string }> {
   let response: Response | null;
   try {
-    response = await page.goto(url, { waitUntil: 'domcontentloaded', timeout: timeoutMs });
+    response = await start({ waitUntil: 'commit', timeout: COMMIT_TIMEOUT_MS });
   } catch (e) {
-    throw new PagelensError('LOAD_FAILED', `Could not open ${url}: ${(e as Error).message.split('\n')[0]}`);
+    throw new PagelensError(code, `Could not ${what}: ${(e as Error).message.split('\n')[0]}`);
   }
+  const t0 = performance.now();
+  const left = () => Math.max(1, settleMs - (performance.now() - t0));
+  // Only waits: a page that does not get there is read as it stands.
+  const ready = await page.waitForLoadState('domcontentloaded', { timeout: left() }).then(() => true, () => false);
+  const loaded = ready && await page.waitForLoadState('load', { timeout: left() }).then(() => true, () => false);
+  const seconds = `${(settleMs / 1000).toFixed(settleMs % 1000 ? 1 : 0)} s`;
+  if (!ready) return { response, loading: `the document was still loading ${seconds} after it arrived (its DOM was not ready: a script or stylesheet it waits for had not come)` };
+  if (!loaded) return { response, loading: `the page's load event had not come ${seconds} after the document arrived (images, frames or scripts still loading)` };
+  return { response };
+}
+
+export async function gotoSettled(page: Page, url: string, timeoutMs = COMMIT_TIMEOUT_MS, settleMs = DEFAULT_SETTLE_MS): Promise<Navigated> {
+  const { response, loading } = await navigateCommitted(page, (o) => page.goto(url, { ...o, timeout: Math.min(o.timeout, timeoutMs) }), `open ${url}`, 'LOAD_FAILED', settleMs);
   const done = checkStatus(page, response, `open ${url}`, 'LOAD_FAILED');
-  // Only a wait: a page whose load event never comes is read as it stands after the grace period.
-  await page.waitForLoadState('load', { timeout: 2000 }).catch(() => {});
-  return done;
+  return loading ? { ...done, loading } : done;
 }
 
 /**

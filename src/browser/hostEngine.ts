@@ -2,7 +2,6 @@
 // ledger, resolution), engine.ts (schema-checked engine and element calls) and, for the page side
 // acting needs (input, url, navigation, settling), input.ts, goto.ts and stability.ts. The act
 // pipeline and verification above it are src/core's, shared with the extension.
-import type { Response } from 'playwright-core';
 import { PagelensError } from '../model/contracts/errors.js';
 import type { HostElement, HostEngine, HostFrame } from '../model/contracts/host.js';
 import { globalId } from '../model/pagemodel/page.js';
@@ -10,7 +9,7 @@ import type { ActHost, Navigation, SettleRequest, Settled } from '../core/port.j
 import type { LensCore, Resolved } from './core.js';
 import { elementCall, engineCall, ownerCall } from './engine.js';
 import { describeFailure, LAYOUT_GROUP, type LaidOutFrame } from './frames.js';
-import { checkStatus } from './goto.js';
+import { checkStatus, navigateCommitted, type StartNavigation } from './goto.js';
 import { insertText, mouseMove, mousePress, pressChord, typeText } from './input.js';
 import { recoverElement } from './recovery.js';
 import { waitForDomStability, type StabilityOptionsInput } from './stability.js';
@@ -89,19 +88,15 @@ async function settle(core: LensCore, req: SettleRequest, afterAction?: Stabilit
   return { settled: r.stable, waitedMs: r.waitedMs, reason: r.reason, ...(r.uncertain && { uncertain: r.uncertain }) };
 }
 
-async function navigate(core: LensCore, how: Navigation): Promise<{ status?: number }> {
+async function navigate(core: LensCore, how: Navigation): Promise<{ status?: number; warnings?: string[] }> {
   const page = core.page;
   const what = 'goto' in how ? `open ${how.goto}` : 'history' in how ? `go ${how.history}` : 'reload';
-  let response: Response | null;
-  try {
-    response = 'goto' in how ? await page.goto(how.goto, { waitUntil: 'domcontentloaded', timeout: 30_000 })
-      : 'history' in how ? await (how.history === 'back' ? page.goBack({ waitUntil: 'domcontentloaded' }) : page.goForward({ waitUntil: 'domcontentloaded' }))
-        : await page.reload({ waitUntil: 'domcontentloaded' });
-  } catch (e) {
-    throw new PagelensError('NAVIGATION_FAILED', `could not ${what}: ${(e as Error).message.split('\n')[0]}`);
-  }
+  const start: StartNavigation = 'goto' in how ? (o) => page.goto(how.goto, o)
+    : 'history' in how ? (o) => (how.history === 'back' ? page.goBack(o) : page.goForward(o))
+      : (o) => page.reload(o);
+  const { response, loading } = await navigateCommitted(page, start, what, 'NAVIGATION_FAILED');
   if ('history' in how && response === null && page.url() === 'about:blank') throw new PagelensError('NOT_ACTIONABLE', `no page to go ${how.history} to`);
   // The main document's HTTP status, when it has one; a 4xx/5xx answer fails the action (NAVIGATION_FAILED, with the status).
   const { status } = checkStatus(page, response, what, 'NAVIGATION_FAILED');
-  return status === null ? {} : { status };
+  return { ...(status !== null && { status }), ...(loading && { warnings: [`answered with the page as it stands: ${loading}`] }) };
 }

@@ -112,7 +112,7 @@ export async function perform(host: ActHost, action: Action, el: HostElement | u
 async function navigation(host: ActHost, how: Navigation, say: (url: string) => string): Promise<Done> {
   const r = await host.navigate(how);
   const status = r && r.status !== undefined ? { status: r.status } : {};
-  return { method: 'navigation', detail: say(await host.url()), ...status };
+  return { method: 'navigation', detail: say(await host.url()), ...status, ...(r && r.warnings?.length && { warnings: r.warnings }) };
 }
 
 function absoluteUrl(url: string, base: string): string {

@@ -13,7 +13,7 @@ export interface ActPage {
   input: HostPage['input'];
   url: HostPage['url'];
   /** Navigation by the host; the main document's HTTP status when the host can see it (a 4xx/5xx fails: NAVIGATION_FAILED). */
-  navigate(how: Navigation): Promise<{ status?: number } | void>;
+  navigate(how: Navigation): Promise<{ status?: number; /** What the answer should know (a page answered as it stood, still loading). */ warnings?: string[] } | void>;
   settle(opts: SettleRequest): Promise<Settled>;
 }
 

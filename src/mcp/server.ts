@@ -52,7 +52,7 @@ export function createMcpServer(session: BrowserSession, opts: Pick<McpServerOpt
     const run = queue.then(async (): Promise<CallToolResult> => {
       try {
         const args = req.params.arguments ?? {};
-        return toMcp(await deadline.run(req.params.name, args, async () => runToolSafely(await session.lens(), req.params.name, args, { host: session })));
+        return toMcp(await deadline.run(req.params.name, args, async () => runToolSafely(await session.lens(), req.params.name, args, { host: session }), () => session.unanswered()));
       } catch (e) {
         // Only the browser failing to start gets here (runToolSafely answers everything else).
         const msg = e instanceof Error ? e.message : String(e);
@@ -66,6 +66,9 @@ export function createMcpServer(session: BrowserSession, opts: Pick<McpServerOpt
   return server;
 }
 
+/** How long a stop signal waits for the browser to close before the process exits anyway. */
+const SHUTDOWN_GRACE_MS = 1500;
+
 /** Runs the server until the client goes away (stdio) or the process is stopped (HTTP). */
 export async function runMcpServer(opts: McpServerOptions): Promise<void> {
   let closeAll: () => Promise<void> = async () => {};
@@ -74,7 +77,14 @@ export async function runMcpServer(opts: McpServerOptions): Promise<void> {
     if (closing) return;
     closing = true;
     log(`${why}; closing the browser`);
-    await closeAll();
+    // A browser that does not close (a renderer that stopped answering, a call at work on it)
+    // must not keep the process: it ends within the bound whatever is still running.
+    const force = setTimeout(() => {
+      log(`the browser did not close within ${SHUTDOWN_GRACE_MS} ms; exiting without it`);
+      process.exit(0);
+    }, SHUTDOWN_GRACE_MS);
+    await closeAll().catch((e: Error) => log(`closing failed: ${e.message.split('\n')[0]}`));
+    clearTimeout(force);
     process.exit(0);
   };
   process.on('SIGINT', () => void shutdown('interrupted'));

@@ -22,7 +22,12 @@ export class CallDeadline {
 
   constructor(readonly baseSeconds = DEFAULT_CALL_TIMEOUT_S) {}
 
-  async run(tool: string, args: unknown, work: () => Promise<ToolResult>): Promise<ToolResult> {
+  /**
+   * `probe`: asked when the call ran past its deadline, whether the page still answers at all (a
+   * renderer whose main thread never yields answers nothing, however long one waits): a line naming
+   * that, or undefined when the page answered. It bounds its own wait.
+   */
+  async run(tool: string, args: unknown, work: () => Promise<ToolResult>, probe?: () => Promise<string | undefined>): Promise<ToolResult> {
     const busy = this.busyNote();
     const seconds = deadlineSeconds(tool, args, this.baseSeconds);
     const promise = work();
@@ -34,7 +39,11 @@ export class CallDeadline {
       this.abandoned.add(entry);
       // Settles unobserved: a late failure must not become an unhandled rejection.
       void promise.then(() => this.abandoned.delete(entry), () => this.abandoned.delete(entry));
-      const message = `${tool} did not finish within ${seconds} s (${describeWait(tool, args)}); it was given up and the next call does not wait for it. The page may still be busy: take page_snapshot to see where it stands.`;
+      const stuck = await probe?.().catch(() => undefined);
+      const next = stuck
+        ? `${stuck}. A fresh tab works in a renderer of its own: browser_tabs new (then browser_tabs close the stuck one, by its index); its IDs are not the old page's.`
+        : 'The page may still be busy: take page_snapshot to see where it stands.';
+      const message = `${tool} did not finish within ${seconds} s (${describeWait(tool, args)}); it was given up and the next call does not wait for it. ${next}`;
       return withNote({ text: `TIMEOUT: ${message}`, data: { error: { code: 'TIMEOUT', message } }, isError: true }, busy);
     }
     return withNote(r, busy);

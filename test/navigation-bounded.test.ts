@@ -1,0 +1,68 @@
+// Every call answers by its deadline, and the session survives it (issue 37). A navigation answers
+// once the document has committed and a bounded settle has passed, with the page as it stands and
+// what was still loading, instead of waiting for a script that never comes; a page whose main
+// thread never yields is named as such when a call runs out of time, and a fresh tab gets out of it.
+import assert from 'node:assert/strict';
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import { after, before, test } from 'node:test';
+import { McpClient, type Answer } from './mcp-parity-helpers.js';
+
+let server: Server;
+let origin = '';
+let mcp: McpClient;
+
+before(async () => {
+  server = createServer((req, res) => {
+    // A render-blocking script whose server never answers (a third-party script on a filtered network).
+    if (req.url === '/never.js') return;
+    res.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    if (req.url === '/blocked') {
+      res.end('<!doctype html><title>Blocked</title><h1>Shop</h1><button>Buy now</button><script src="/never.js"></script><p>After the script</p>');
+    } else if (req.url === '/spin') {
+      res.end('<!doctype html><title>Spin</title><button onclick="for (;;) {}">Spin for ever</button>');
+    } else {
+      res.end('<!doctype html><title>Plain</title><button>Plain button</button>');
+    }
+  });
+  server.listen(0, '127.0.0.1');
+  await once(server, 'listening');
+  const addr = server.address();
+  origin = `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}`;
+  mcp = await McpClient.start(['--offline', '--call-timeout', '20']);
+});
+
+after(async () => {
+  await mcp?.close();
+  server.closeAllConnections();
+  server.close();
+});
+
+test('browser_navigate to a page whose script never arrives answers with the page as it stands, and says it was still loading', { timeout: 120_000 }, async () => {
+  const r = await mcp.call('browser_navigate', { url: `${origin}/blocked` });
+  assert.equal(r.isError, false, r.text);
+  const a = JSON.parse(r.text) as Answer;
+  assert.equal(a.action?.ok, true, r.text);
+  assert.match((a.action?.warnings ?? []).join('\n'), /still loading/, r.text);
+  assert.ok(a.snapshot?.interactive_tree.some((n) => n.n === 'Buy now'), r.text);
+  const next = await mcp.call('browser_navigate', { url: `${origin}/plain` });
+  assert.equal(next.isError, false, next.text);
+});
+
+test('a page whose main thread never yields is named when a call runs out of time, and a new tab works', { timeout: 180_000 }, async () => {
+  const nav = await mcp.answer('browser_navigate', { url: `${origin}/spin` });
+  const id = nav.snapshot!.interactive_tree.find((n) => n.n === 'Spin for ever')!.i;
+  const click = await mcp.call('browser_click', { id });
+  const again = click.isError ? click : await mcp.call('page_snapshot');
+  assert.equal(again.isError, true, again.text);
+  assert.match(again.text, /TIMEOUT/, again.text);
+  assert.match(again.text, /main thread has not answered/, again.text);
+  const tabs = await mcp.call('browser_tabs', { action: 'new' });
+  assert.equal(tabs.isError, false, tabs.text);
+  const fresh = await mcp.call('browser_navigate', { url: `${origin}/plain` });
+  assert.equal(fresh.isError, false, fresh.text);
+  assert.match(fresh.text, /Plain button/);
+  // An ID of the stuck page is not the new page's.
+  const stale = await mcp.call('browser_click', { id });
+  assert.equal(stale.isError, true, stale.text);
+});
