@@ -35,7 +35,7 @@ export async function perform(host: ActHost, action: Action, el: HostElement | u
       if (!trusted) return clickByScript(host, e, clicks, 'no trusted input');
       const at = await reach(host, e);
       if (at.ok) {
-        await host.input.click(at.x, at.y, clicks);
+        await pressWatched(host, e, () => host.input.click(at.x, at.y, clicks));
         return { method: 'mouse', detail: `${clicks === 2 ? 'double-clicked' : 'clicked'} ${gid} at (${Math.round(at.x)}, ${Math.round(at.y)})` };
       }
       if (at.code !== 'UNREACHABLE') throw refuse(at.code, at.reason);
@@ -66,7 +66,7 @@ export async function perform(host: ActHost, action: Action, el: HostElement | u
       if ('refuse' in plan) throw refuse('NOT_ACTIONABLE', plan.refuse);
       let method: ActionMethod = 'mouse';
       const at = trusted ? await reach(host, e) : undefined;
-      if (at?.ok) await host.input.click(at.x, at.y);
+      if (at?.ok) await pressWatched(host, e, () => host.input.click(at.x, at.y));
       else if (!at || at.code === 'UNREACHABLE') { await clickByScript(host, e, 1, at?.reason ?? 'no trusted input'); method = 'js'; } else throw refuse(at.code, at.reason);
       const missed = toggleMissed(gid, plan.want, await checkedAfterClick(host, e));
       if (missed) throw refuse('NOT_ACTIONABLE', missed);
@@ -297,4 +297,21 @@ function pick(list: OptionList, wanted: string[]): { found: ListedOption[]; miss
 
 function quoteAll(xs: string[]): string {
   return xs.map((x) => `"${x}"`).join(', ');
+}
+
+/**
+ * Presses with the element's frame watching where the press went: a page that slides a cover over
+ * the element between the last hit test and the press gets the press, and the answer says so
+ * (COVERED, with what was pressed), never "clicked". A press that navigated the page away cannot be
+ * asked about; its outcome is the navigation the verdict reports.
+ */
+async function pressWatched(host: ActHost, el: HostElement, press: () => Promise<void>): Promise<void> {
+  const watching = await host.element(el, 'watchPress').then((r) => r.ok, () => false);
+  await press();
+  if (!watching) return;
+  const hit = await host.element(el, 'pressLanded').catch(() => undefined);
+  if (!hit || !hit.watched || hit.landed) return;
+  throw refuse('COVERED', hit.on
+    ? `the press meant for ${el.gid} landed on ${hit.on}, which the page moved over it as it was pressed`
+    : `the press meant for ${el.gid} never reached its page: something the page moved over it as it was pressed (another frame) took it`);
 }

@@ -96,7 +96,7 @@ function nestedControl(hit: Element, el: Element): Element | null {
   return null;
 }
 
-function reaches(hit: Element, el: Element): boolean {
+export function reaches(hit: Element, el: Element): boolean {
   if (composedContains(el, hit)) return true;
   const label = hit.closest('label');
   return !!label && labelsFor(el).includes(label);
@@ -107,7 +107,7 @@ export function coverText(c: Cover): string {
 }
 
 /** The outermost element on top of the target that is not one of its ancestors: the banner, not its inner span. */
-function describeCover(hit: Element, target: Element): Cover {
+export function describeCover(hit: Element, target: Element): Cover {
   let cover: Element = hit;
   for (let p = composedParent(cover); p instanceof Element && p.tagName !== 'BODY' && p.tagName !== 'HTML' && !composedContains(p, target); p = composedParent(p)) cover = p;
   const control = cover.matches('button,a[href],[role=button],input[type=button],input[type=submit]')
