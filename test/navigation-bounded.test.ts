@@ -66,3 +66,24 @@ test('a page whose main thread never yields is named when a call runs out of tim
   const stale = await mcp.call('browser_click', { id });
   assert.equal(stale.isError, true, stale.text);
 });
+
+test('with --recover-stuck-tabs the call after a stuck page closes its tab and works in a fresh one', { timeout: 180_000 }, async () => {
+  const own = await McpClient.start(['--offline', '--call-timeout', '10', '--recover-stuck-tabs']);
+  try {
+    const nav = await own.answer('browser_navigate', { url: `${origin}/spin` });
+    const id = nav.snapshot!.interactive_tree.find((n) => n.n === 'Spin for ever')!.i;
+    const click = await own.call('browser_click', { id });
+    assert.equal(click.isError, true, click.text);
+    assert.match(click.text, /main thread has not answered/, click.text);
+    const next = await own.call('browser_navigate', { url: `${origin}/plain` });
+    assert.equal(next.isError, false, next.text);
+    assert.match(next.text, /recovered: tab 0 did not answer/, next.text);
+    assert.match(next.text, /Plain button/, next.text);
+    const tabs = await own.call('browser_tabs', { action: 'list' });
+    assert.equal(tabs.text.split('\n').filter((l) => /^\*? ?\d+: /.test(l)).length, 1, `the stuck tab is gone: ${tabs.text}`);
+    const stale = await own.call('browser_click', { id });
+    assert.equal(stale.isError, true, `an ID of the stuck page is refused: ${stale.text}`);
+  } finally {
+    await own.close();
+  }
+});

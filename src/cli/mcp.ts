@@ -12,6 +12,7 @@ interface McpFlags {
   isolated?: boolean;
   viewport?: string;
   offline?: boolean;
+  recoverStuckTabs?: boolean;
   headed?: boolean;
   allowedOrigins?: string;
   blockedOrigins?: string;
@@ -73,6 +74,7 @@ export function addMcpCommand(program: Command): void {
     .option('--session-idle <seconds>', 'with --port: close a session unused this long, with its browser context (default 900)', parseCount('--session-idle', 1))
     .option('--downloads-dir <dir>', 'save files the page downloads in this folder (absolute path); without it downloads are reported, not saved')
     .option('--call-timeout <seconds>', 'answer a tool call TIMEOUT after this long, so a hung page cannot hold the server (default 60)', parseCount('--call-timeout', 1))
+    .option('--recover-stuck-tabs', 'after a call ran out of time on a page that stopped answering, the next call closes that tab and opens a fresh one by itself')
     .action(async (flags: McpFlags) => {
       const httpOnly = [flags.token !== undefined && '--token', flags.sharedContext && '--shared-context', flags.maxSessions !== undefined && '--max-sessions', flags.sessionIdle !== undefined && '--session-idle'].filter(Boolean);
       if (flags.port === undefined && httpOnly.length) throw new PagelensError('BAD_INPUT', `${httpOnly.join(', ')} only mean something with --port (stdio has one client, its parent process).`);
@@ -100,6 +102,7 @@ export function addMcpCommand(program: Command): void {
         },
         ...(flags.downloadsDir && { downloadsDir: flags.downloadsDir }),
         ...(flags.callTimeout !== undefined && { callTimeoutS: flags.callTimeout }),
+        ...(flags.recoverStuckTabs && { recoverStuckTabs: true }),
       });
     });
   program.command('tools').description('print the tool definitions as JSON (OpenAI functions with strict: true, or MCP tools)')

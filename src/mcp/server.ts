@@ -26,6 +26,8 @@ export interface McpServerOptions extends BrowserOptions {
   http?: Omit<McpHttpOptions, 'port' | 'log'>;
   /** Seconds one tool call may take before it is answered TIMEOUT (default 60; see tools/deadline.ts). */
   callTimeoutS?: number;
+  /** After a call ran out of time on a page that stopped answering, the next call replaces that tab by itself. */
+  recoverStuckTabs?: boolean;
 }
 
 const log = (msg: string) => process.stderr.write(`pagelens mcp: ${msg}\n`);
@@ -38,7 +40,7 @@ function toMcp(r: ToolResult): CallToolResult {
 }
 
 /** An MCP server (not yet connected) whose tools run on `session`. */
-export function createMcpServer(session: BrowserSession, opts: Pick<McpServerOptions, 'callTimeoutS'> = {}): Server {
+export function createMcpServer(session: BrowserSession, opts: Pick<McpServerOptions, 'callTimeoutS' | 'recoverStuckTabs'> = {}): Server {
   const server = new Server({ name: 'pagelens', version: '0.1.0' }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
   const tools = toolDefinitions('mcp');
   // Uploads may read from the folders the client declares as its roots (asked for when needed).
@@ -52,7 +54,9 @@ export function createMcpServer(session: BrowserSession, opts: Pick<McpServerOpt
     const run = queue.then(async (): Promise<CallToolResult> => {
       try {
         const args = req.params.arguments ?? {};
-        return toMcp(await deadline.run(req.params.name, args, async () => runToolSafely(await session.lens(), req.params.name, args, { host: session }), () => session.unanswered()));
+        const recovered = opts.recoverStuckTabs ? await recoverStuckTab(session, deadline) : undefined;
+        const r = await deadline.run(req.params.name, args, async () => runToolSafely(await session.lens(), req.params.name, args, { host: session }), () => session.unanswered());
+        return toMcp(recovered ? withNote(r, recovered) : r);
       } catch (e) {
         // Only the browser failing to start gets here (runToolSafely answers everything else).
         const msg = e instanceof Error ? e.message : String(e);
@@ -64,6 +68,17 @@ export function createMcpServer(session: BrowserSession, opts: Pick<McpServerOpt
     return run;
   });
   return server;
+}
+
+/** With a call given up on still at work: replaces the current tab when its page does not answer. */
+async function recoverStuckTab(session: BrowserSession, deadline: CallDeadline): Promise<string | undefined> {
+  if (!deadline.busy) return undefined;
+  const stuck = await session.unanswered();
+  return stuck ? session.replaceStuckTab(stuck) : undefined;
+}
+
+function withNote(r: ToolResult, note: string): ToolResult {
+  return { ...r, notes: [note, ...(r.notes ?? [])] };
 }
 
 /** How long a stop signal waits for the browser to close before the process exits anyway. */

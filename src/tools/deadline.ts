@@ -49,6 +49,11 @@ export class CallDeadline {
     return withNote(r, busy);
   }
 
+  /** Whether a call given up on is still at work (the page may be stuck behind it). */
+  get busy(): boolean {
+    return this.abandoned.size > 0;
+  }
+
   /** A line for the next answer while a call given up on is still at work on the page. */
   private busyNote(): string {
     if (!this.abandoned.size) return '';
