@@ -1,9 +1,11 @@
 // Finding and starting Chromium. Playwright's own browser download does not work everywhere,
 // so pagelens looks for a browser the machine already has.
 import { existsSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { chromium, type Browser, type BrowserContext, type LaunchOptions } from 'playwright-core';
 import { PagelensError } from '../model/contracts/errors.js';
 import { parseOriginRule, refusalFor, type OriginRules } from '../model/safety/origins.js';
+import { isLoopbackAddress, refusalForAddresses } from './originProxy.js';
 
 export const CHROMIUM_ARGS = [
   '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
@@ -85,7 +87,31 @@ export async function blockExternalRequests(context: BrowserContext): Promise<vo
  * a context pagelens creates also gets the origin proxy (originProxy.ts), which sees them all.
  */
 export async function routeOriginRules(context: BrowserContext, rules: OriginRules): Promise<void> {
-  await context.route('**/*', (route) => (refusalFor(route.request().url(), rules) ? route.abort('blockedbyclient') : route.fallback()));
+  await context.route('**/*', (route) => (firstHopRefusal(route.request().url(), rules) ? route.abort('blockedbyclient') : route.fallback()));
+}
+
+/** The host of an http(s) or ws(s) URL when it is an IP address (brackets gone), else null. */
+function addressOf(url: string): string | null {
+  let u: URL;
+  try { u = new URL(url); } catch { return null; }
+  const host = u.hostname.replace(/^\[|\]$/g, '');
+  return /^(https?|wss?):$/.test(u.protocol) && isIP(host) ? host : null;
+}
+
+/**
+ * A first hop's refusal: by the URL as written, and, for an address of this machine written as
+ * something the rules do not call loopback (0.0.0.0, [::]), as loopback too. Names are resolved
+ * only by the origin proxy (originProxy.ts), where the connection is made.
+ */
+function firstHopRefusal(url: string, rules: OriginRules): string | null {
+  const address = addressOf(url);
+  return refusalFor(url, rules) ?? (address !== null ? refusalForAddresses(url, [address], rules) : null);
+}
+
+/** A rule's key with an address of this machine (http://0.0.0.0:P, http://[::]:P) as loopback: every loopback name is one host. */
+function loopbackRuleKey(key: string): string {
+  const m = /^(https?:\/\/)(.+):(\d+)$/.exec(key);
+  return m && isLoopbackAddress(m[2].replace(/^\[|\]$/g, '')) ? `${m[1]}loopback:${m[3]}` : key;
 }
 
 /** The rules the flags give; BAD_INPUT for an origin that is not one. */
@@ -93,7 +119,7 @@ export function parseOriginRules(opts: { allowedOrigins?: string[]; blockedOrigi
   const keys = (list: string[] = []) => list.map((o) => {
     const r = parseOriginRule(o);
     if ('problem' in r) throw new PagelensError('BAD_INPUT', r.problem);
-    return r.key;
+    return loopbackRuleKey(r.key);
   });
   return { allowed: keys(opts.allowedOrigins), blocked: keys(opts.blockedOrigins), offline: !!opts.offline };
 }

@@ -31,9 +31,10 @@ export interface ServeOptions {
   /** Text substituted in served HTML (test fixtures name the other origin as {{ORIGIN_B}}). */
   replacements?: Record<string, string>;
   /**
-   * Page mode (the CLI's local files): serve this page (a name in the folder) and only what it
-   * and the styles and scripts it loads reference, of web file types, never a dotfile or anything
-   * in a dot-folder. Without it, the whole folder is served (fixtures, the demo, the corpus).
+   * Page mode (the CLI's local files): serve this page (a name in the folder) and only what its
+   * markup, the stylesheets and the module scripts it loads name (pageReferences.ts), of web file
+   * types, never a dotfile or anything in a dot-folder (by the real path), never a symlink but the
+   * page itself. Without it, the whole folder is served (fixtures, the demo, the corpus).
    */
   page?: string;
 }
@@ -42,6 +43,24 @@ export interface ServeOptions {
 export function isInside(base: string, p: string): boolean {
   const rel = relative(base, p);
   return rel === '' || (!isAbsolute(rel) && rel !== '..' && !rel.startsWith('..' + sep));
+}
+
+/** True when a segment of the path is a dotfile or a dot-folder (`.ssh`, `.env`; `..` too). */
+function hasDotSegment(p: string): boolean {
+  return p.split(/[\\/]/).some((seg) => seg.startsWith('.'));
+}
+
+/**
+ * Page mode, once the request's real path is known (both relative: to the folder as given, and to
+ * its real path): why it is not served, or null. The tests that matter are on the file that
+ * would be read, not on the name asked for: `Documents/key.js -> ../.ssh/id_rsa` is a dot-folder's
+ * file. And no symlink is served at all but the page itself (the file the user named): the page
+ * names a link's name, and what the link leads to is the disk's, not the page's.
+ */
+function pageModeRefusal(requested: string, real: string, isPage: boolean): string | null {
+  if (hasDotSegment(real)) return 'not found';
+  if (real !== requested && !isPage) return 'not found (symlinks are not served for a local page)';
+  return null;
 }
 
 function reply(req: IncomingMessage, res: ServerResponse, status: number, text: string, headers: Record<string, string> = {}): void {
@@ -70,11 +89,15 @@ export async function serveFolder(folder: string, opts: ServeOptions = {}): Prom
     if (!isInside(root, file)) return reply(req, res, 403, 'forbidden');
     if (referenced) {
       // Dotfiles and dot-folders (.ssh, .env, .git) are never a page's resources.
-      if (path.split(/[\\/]/).some((seg) => seg.startsWith('.'))) return reply(req, res, 404, 'not found');
+      if (hasDotSegment(path)) return reply(req, res, 404, 'not found');
       if (!referenced.has(path) || !WEB_FILE.test(path)) return reply(req, res, 404, 'not found (only the page and what it references are served)');
     }
     let real: string;
     try { real = realpathSync(file); } catch { return reply(req, res, 404, 'not found'); }
+    if (referenced) {
+      const refusal = pageModeRefusal(relative(root, file), relative(realRoot, real), path === '/' + opts.page);
+      if (refusal) return reply(req, res, 404, refusal);
+    }
     // A symlink inside the folder must not lead out of it.
     if (!isInside(realRoot, real)) return reply(req, res, 403, 'forbidden');
     const stat = statSync(real);

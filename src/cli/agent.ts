@@ -46,11 +46,29 @@ function positiveInt(flag: string, v: string, min = 1): number {
   return n;
 }
 
+/**
+ * The token `serve` requires: --token, else PAGELENS_TOKEN, else none (one is then generated).
+ * A blank one is refused, never taken for "no token": `--token ""` used to serve anyone while the
+ * start line said a token was required. PAGELENS_TOKEN="" is how a shell unsets it: a generated
+ * token then, as when it is not set.
+ */
+function serveToken(flags: ServeFlags): string | undefined {
+  if (!flags.auth) return undefined;
+  if (flags.token !== undefined) {
+    if (!flags.token.trim()) throw new PagelensError('BAD_INPUT', '--token is empty: give a token (better: PAGELENS_TOKEN in the environment), leave it out to have one generated, or pass --no-auth.');
+    return flags.token;
+  }
+  const fromEnv = process.env.PAGELENS_TOKEN;
+  if (fromEnv === undefined || fromEnv === '') return undefined;
+  if (!fromEnv.trim()) throw new PagelensError('BAD_INPUT', 'PAGELENS_TOKEN is blank (only spaces): set it to a token, unset it to have one generated, or pass --no-auth.');
+  return fromEnv.trim();
+}
+
 async function serveCommand(flags: ServeFlags): Promise<void> {
   const port = positiveInt('--port', flags.port, 0);
   if (flags.token !== undefined && !flags.auth) throw new PagelensError('BAD_INPUT', '--token and --no-auth contradict each other: choose one.');
+  const token = serveToken(flags);
   if (flags.token !== undefined) process.stderr.write('pagelens serve: --token is visible in the process list; prefer PAGELENS_TOKEN in the environment\n');
-  const token = flags.auth ? flags.token ?? (process.env.PAGELENS_TOKEN?.trim() || undefined) : undefined;
   const { startServer } = await import('../server/serve.js');
   const server = await startServer({
     host: flags.host, port, planner: await createPlanner(flags.planner), ...(token !== undefined && { token }), noAuth: !flags.auth, corsOrigin: flags.corsOrigin,

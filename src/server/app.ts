@@ -11,6 +11,7 @@ import { HTTPException } from 'hono/http-exception';
 import type { Planner } from '../agent/planner.js';
 import { InteractRequest, InteractResponse, type ErrorBody } from '../model/negotiation/interact.js';
 import { redactCredentials } from '../model/safety/redact.js';
+import { PagelensError } from '../model/contracts/errors.js';
 import { describeIssues } from '../model/contracts/validate.js';
 import { DEFAULT_MAX_BODY, DEFAULT_REQUEST_TIMEOUT_MS } from './limits.js';
 import { SessionStore } from './sessions.js';
@@ -40,7 +41,20 @@ export { DEFAULT_MAX_BODY, DEFAULT_REQUEST_TIMEOUT_MS };
  */
 export const MAX_QUERY_CHARS = 8_000;
 
+/**
+ * Why a task is no task, or null. A query of blanks and invisible characters only would be
+ * planned as nothing to do and answered done(); a NUL has no place in a sentence (it cuts a C
+ * string, a log line, a terminal's text short), so a query with one is refused whole.
+ */
+export function queryProblem(query: string): string | null {
+  if (query.includes('\0')) return 'query contains a NUL character';
+  if (!/[^\s\p{Cc}\p{Cf}\p{Z}]/u.test(query)) return 'query is empty (only blanks or invisible characters): say what the agent should do';
+  return null;
+}
+
 export function createApp(opts: AppOptions): Hono {
+  // The bearer check below is skipped for an empty token: a blank one would serve anyone.
+  if (opts.token !== undefined && !opts.token.trim()) throw new PagelensError('BAD_INPUT', 'the bearer token is empty: give a token, none (one is generated), or noAuth');
   const app = new Hono();
   const sessions = opts.sessions ?? new SessionStore();
   const log = opts.log ?? (() => {});
@@ -61,6 +75,8 @@ export function createApp(opts: AppOptions): Hono {
       const t0 = performance.now();
       const request = c.req.valid('json');
       if (request.query.length > MAX_QUERY_CHARS) return bad(c, { error: 'PAYLOAD_TOO_LARGE', message: `query is ${request.query.length} characters; at most ${MAX_QUERY_CHARS}` }, 413);
+      const noTask = queryProblem(request.query);
+      if (noTask) return bad(c, { error: 'BAD_INPUT', message: noTask }, 400);
       const session = sessions.open(request);
       let answer: InteractResponse;
       try {
