@@ -71,6 +71,12 @@ async function indexDom(target: Target, rootFrameId: string): Promise<Map<number
   return facts;
 }
 
+/** Secret by its attributes now, or by the engine's word: a field that was secret once (a password turned to text). */
+function isSecretFact(facts: DomFacts | undefined, onceSecret: Map<string, Set<string>>): boolean {
+  if (!facts) return false;
+  return facts.secret === true || (facts.llmAttr !== undefined && onceSecret.get(facts.frameId)?.has(facts.llmAttr) === true);
+}
+
 /** An attribute's value from CDP's flat [name, value, name, value…] list. */
 function attrOf(attrs: string[], name: string): string | undefined {
   for (let i = 0; i + 1 < attrs.length; i += 2) if (attrs[i].toLowerCase() === name) return attrs[i + 1];
@@ -81,12 +87,15 @@ async function readFrames(layout: LaidOutFrame[]): Promise<AxRead> {
   const failures = new Map<LaidOutFrame, string>();
   const warnings: string[] = [];
   const docs = new Map<number, string>();
+  /** Frame ID → the IDs of fields the engine holds secret though their attributes no longer say so (secretFields.ts). */
+  const onceSecret = new Map<string, Set<string>>();
   const live = layout.filter((f) => !f.error);
   // Stamp first, so that every element the tagger would list carries its ID in the DOM we index.
   await Promise.all(live.map(async (f) => {
     try {
       await engineCall(f, 'tagAll');
       docs.set(f.ordinal, (await engineCall(f, 'domActivity')).doc);
+      onceSecret.set(f.frameId, new Set(await engineCall(f, 'secretIds')));
     } catch (e) {
       failures.set(f, describeFailure(e));
     }
@@ -143,7 +152,7 @@ async function readFrames(layout: LaidOutFrame[]): Promise<AxRead> {
         return attr ? globalId(f.ordinal, attr) : undefined;
       },
       // Without the DOM, secrecy cannot be read: every field counts as secret.
-      isSecret: (id) => (indexed ? dom.get(id)?.secret === true : true),
+      isSecret: (id) => (indexed ? isSecretFact(dom.get(id), onceSecret) : true),
       frameRoots: (iframeId) => {
         const child = live.find((c) => c.parent === f && c.ownerBackendId === iframeId);
         return child ? built.get(child) : undefined;

@@ -20,6 +20,18 @@ export const CHROMIUM_ARGS = [
  */
 export const DROPPED_DEFAULT_ARGS = ['--disable-ipc-flooding-protection'];
 
+/**
+ * For a browser whose contexts have origin rules (or are offline, or show a local file). WebRTC
+ * sends STUN over UDP from the network process straight to the address the page names, past
+ * context.route and past the origin proxy (TURN over TCP already goes as a CONNECT through the
+ * context's proxy, which refuses what the rules refuse). With this policy UDP leaves only through
+ * a proxy, and an HTTP proxy carries none: no STUN, no UDP TURN. Checked on Chromium 156 headless
+ * with loopback listeners; `--force-webrtc-ip-handling-policy`, the older spelling, is ignored.
+ * Every context of such a browser needs the proxy: without one, TURN over TCP goes direct. A
+ * browser pagelens attaches to (--cdp, --ws-endpoint) cannot be given it.
+ */
+export const WEBRTC_PROXIED_ONLY_ARGS = ['--webrtc-ip-handling-policy=disable_non_proxied_udp'];
+
 const SYSTEM_PATHS = [
   '/usr/bin/chromium', '/usr/bin/chromium-browser', '/usr/bin/google-chrome', '/usr/bin/google-chrome-stable',
   '/opt/google/chrome/chrome', '/Applications/Google Chrome.app/Contents/MacOS/Google Chrome',

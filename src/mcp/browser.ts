@@ -5,7 +5,7 @@
 import { mkdir } from 'node:fs/promises';
 import { isAbsolute } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page, type Request } from 'playwright-core';
-import { CHROMIUM_ARGS, DROPPED_DEFAULT_ARGS, connectChromium, findChromium, launchChromium, parseOriginRules, routeOriginRules } from '../browser/chromium.js';
+import { CHROMIUM_ARGS, DROPPED_DEFAULT_ARGS, WEBRTC_PROXIED_ONLY_ARGS, connectChromium, findChromium, launchChromium, parseOriginRules, routeOriginRules } from '../browser/chromium.js';
 import { IdNumbering } from '../browser/ids.js';
 import { startOriginProxy } from '../browser/originProxy.js';
 import { hasOriginRules, type OriginRules } from '../model/safety/origins.js';
@@ -218,9 +218,10 @@ export class BrowserSession implements TabHost {
     const stopGuard = async () => { await guard?.close(); };
     try {
       if (opts.userDataDir) {
-        const context = await launchPersistent(opts.userDataDir, viewport, opts.headless ?? true, proxy);
+        const context = await launchPersistent(opts.userDataDir, viewport, opts.headless ?? true, proxy, launchArgs(opts));
         return { context, close: async () => { await context.close(); await stopGuard(); } };
       }
+      if (this.rules && (opts.cdp || opts.wsEndpoint)) process.stderr.write(ATTACHED_WEBRTC_WARNING);
       if (opts.cdp && !opts.isolated) {
         if (this.rules) process.stderr.write('pagelens: origin rules on an attached browser\'s own profile see first hops only (not redirects or WebSockets); add --isolated for all of them\n');
         const browser = await connectChromium(opts.cdp);
@@ -330,14 +331,29 @@ export class SharedBrowser {
 
 function startBrowser(opts: BrowserOptions): Promise<Browser> {
   if (opts.cdp) return connectChromium(opts.cdp);
-  return opts.wsEndpoint ? connectServer(opts.wsEndpoint) : launchChromium({ headless: opts.headless ?? true, extraArgs: WEBMCP_ARGS });
+  return opts.wsEndpoint ? connectServer(opts.wsEndpoint) : launchChromium({ headless: opts.headless ?? true, extraArgs: launchArgs(opts) });
+}
+
+/**
+ * A browser pagelens did not start was not given the WebRTC policy: its pages' STUN (UDP) goes
+ * past the origin proxy. Said once per session with rules, as the first-hop limit is.
+ */
+const ATTACHED_WEBRTC_WARNING = 'pagelens: an attached browser was not started by pagelens: its pages\' WebRTC (STUN over UDP) is not held by the origin rules; start it with --webrtc-ip-handling-policy=disable_non_proxied_udp\n';
+
+/**
+ * The flags of a browser pagelens launches for these options. With origin rules, WebRTC leaves only
+ * through the context's origin proxy (chromium.ts WEBRTC_PROXIED_ONLY_ARGS); every session of the
+ * server has the same rules, so a browser they share gets it too.
+ */
+function launchArgs(opts: BrowserOptions): string[] {
+  return [...WEBMCP_ARGS, ...(hasOriginRules(parseOriginRules(opts)) ? WEBRTC_PROXIED_ONLY_ARGS : [])];
 }
 
 /** A persistent profile, with the executable and flags every other launch uses. */
-async function launchPersistent(dir: string, viewport: { width: number; height: number }, headless: boolean, proxy?: { proxy: { server: string } }): Promise<BrowserContext> {
+async function launchPersistent(dir: string, viewport: { width: number; height: number }, headless: boolean, proxy: { proxy: { server: string } } | undefined, extraArgs: string[]): Promise<BrowserContext> {
   const executablePath = findChromium();
   try {
-    return await chromium.launchPersistentContext(dir, { executablePath, headless, args: [...CHROMIUM_ARGS, ...WEBMCP_ARGS], ignoreDefaultArgs: DROPPED_DEFAULT_ARGS, viewport, ...proxy });
+    return await chromium.launchPersistentContext(dir, { executablePath, headless, args: [...CHROMIUM_ARGS, ...extraArgs], ignoreDefaultArgs: DROPPED_DEFAULT_ARGS, viewport, ...proxy });
   } catch (e) {
     throw new PagelensError('NO_BROWSER', `Chromium at ${executablePath} failed to start with the profile ${dir}: ${(e as Error).message.split('\n')[0]}`);
   }

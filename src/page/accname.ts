@@ -4,8 +4,9 @@
 // CSS generated content, text split over nested inline elements, a hidden node that
 // aria-labelledby points at, controls inside a label, two labels for one field. Here the steps are
 // computed directly; where Chrome differs from the spec text, Chrome is followed (said inline).
-import { isSecretFieldFacts, REDACTED } from '../model/safety/secrets.js';
+import { REDACTED } from '../model/safety/secrets.js';
 import { mayHavePseudoRule } from './pseudoRules.js';
+import { isSecretField } from './secretFields.js';
 import { generatedContent, transformText } from './pseudo.js';
 import { shadowRootOf } from './shadow.js';
 import { styleOf } from './styleOf.js';
@@ -265,7 +266,7 @@ class Computation {
       if (tag === 'INPUT' || tag === 'TEXTAREA') {
         const field = el as HTMLInputElement | HTMLTextAreaElement;
         if (!field.value) return '';
-        return isSecretFieldFacts({ tag, type: field.type, autocomplete: el.getAttribute('autocomplete') }) ? REDACTED : field.value;
+        return isSecretField(el) ? REDACTED : field.value;
       }
       return this.content(el, NORMAL);
     }

@@ -26,7 +26,8 @@ import { readStructured } from './structured.js';
 import { nativeOptions } from './options.js';
 import { serializeDocument } from './serialize.js';
 import { namePaths } from './nameCheck.js';
-import { lastIssuedId, lookup, lookupIn, numberFrom, startAutoTagger, tagSubtree, taggerStats } from './tagger.js';
+import { lastIssuedId, lookup, lookupIn, numberFrom, stampedWhere, startAutoTagger, tagSubtree, taggerStats } from './tagger.js';
+import { isSecretField } from './secretFields.js';
 
 const ENGINE_KEY = '__pagelens';
 
@@ -47,6 +48,7 @@ const api = {
   numberFrom,
   markDocument,
   tagAll: () => tagSubtree(document),
+  secretIds: () => stampedWhere(isSecretField),
   frameOwners,
   resolvePath,
   ownerHits,

@@ -4,6 +4,7 @@
 import { formatMutation, summarize, type MutationCategory, type MutationEvent, type MutationSummary } from '../model/pagemodel/mutations.js';
 import type { DomActivity } from '../model/contracts/engine.js';
 import { DOC, DOC_ATTR } from './document.js';
+import { noteFieldAttributeChange } from './secretFields.js';
 import { onShadowRootAdopted, shadowRootOf } from './shadow.js';
 import { ID_ATTR } from './tagger.js';
 
@@ -107,6 +108,8 @@ function onRecords(records: MutationRecord[]): void {
   const byParent = new Map<Node, Pending>();
   for (const r of records) {
     if (r.type === 'attributes' && (r.attributeName === ID_ATTR || r.attributeName === DOC_ATTR)) continue;
+    // Before anything is logged (parsing included): a field turned from secret to plain stays secret.
+    if (r.type === 'attributes') noteFieldAttributeChange(r.target as Element, r.attributeName, r.oldValue);
     counted = true;
     if (r.type === 'childList') {
       for (const n of Array.from(r.addedNodes)) if (n.nodeType === Node.ELEMENT_NODE) watchShadowRootsIn(n as Element);

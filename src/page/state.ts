@@ -1,15 +1,10 @@
-import { isSecretFieldFacts, REDACTED } from '../model/safety/secrets.js';
+import { REDACTED } from '../model/safety/secrets.js';
 import { clean } from './names.js';
+import { isSecretField } from './secretFields.js';
 
-export { REDACTED };
+export { REDACTED, isSecretField };
 const MAX_VALUE = 100;
 const NO_VALUE_TYPES = new Set(['checkbox', 'radio', 'button', 'submit', 'reset', 'image', 'hidden', 'file', 'color']);
-
-/** The secret-field rule (src/model/safety/secrets.ts) on a live element: its current type, its autofill tokens. */
-export function isSecretField(el: Element): boolean {
-  if (el.tagName !== 'INPUT' && el.tagName !== 'TEXTAREA') return false;
-  return isSecretFieldFacts({ tag: el.tagName, type: (el as HTMLInputElement).type, autocomplete: el.getAttribute('autocomplete') });
-}
 
 /** The current value of a field, truncated; secrets are replaced before anything leaves the page. */
 export function valueOf(el: Element, role: string): string | undefined {

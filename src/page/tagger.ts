@@ -70,6 +70,16 @@ export function lookupIn(doc: string | null, id: string): Element | null | strin
   return lookup(id);
 }
 
+/** The IDs of the stamped elements still in the document that pass `test`. */
+export function stampedWhere(test: (el: Element) => boolean): string[] {
+  const out: string[] = [];
+  for (const [id, ref] of byId) {
+    const el = ref.deref();
+    if (el?.isConnected && test(el)) out.push(id);
+  }
+  return out;
+}
+
 export function lastIssuedId(): number {
   return counter;
 }

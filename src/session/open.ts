@@ -4,7 +4,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { connectChromium, launchChromium, routeOriginRules } from '../browser/chromium.js';
+import { connectChromium, launchChromium, routeOriginRules, WEBRTC_PROXIED_ONLY_ARGS } from '../browser/chromium.js';
 import { startOriginProxy, type OriginProxy } from '../browser/originProxy.js';
 import { gotoSettled } from '../browser/goto.js';
 import { Lens } from '../browser/lens.js';
@@ -32,6 +32,9 @@ export interface OpenPage {
   close(): Promise<void>;
 }
 
+/** A browser pagelens attached to was started without the WebRTC policy: its page's STUN (UDP) goes past the rules. */
+const ATTACHED_WEBRTC_WARNING = 'pagelens: the attached browser was not started by pagelens: its pages\' WebRTC (STUN over UDP) is not held by the origin rules; start it with --webrtc-ip-handling-policy=disable_non_proxied_udp\n';
+
 /** Opens a URL, or a local .html file served from loopback so that relative assets load. */
 export async function openPage(target: string, opts: OpenOptions = {}): Promise<OpenPage> {
   let server: StaticServer | undefined;
@@ -45,18 +48,20 @@ export async function openPage(target: string, opts: OpenOptions = {}): Promise<
     throw new PagelensError('BAD_INPUT', `"${target}" is neither a URL nor an existing file.`);
   }
   const viewport = opts.viewport ?? { width: 1280, height: 800 };
+  // A local page may reach its own server only; --offline, loopback only. Every hop and WebSocket
+  // goes through the origin proxy, first hops are also refused by route (a plainer error), and
+  // WebRTC may send nothing but through the proxy (chromium.ts WEBRTC_PROXIED_ONLY_ARGS).
+  const rules: OriginRules | undefined = server ? { offline: true, allowed: [originKey(server.url)!], blocked: [] } : (opts.blockExternal ? { offline: true, allowed: [], blocked: [] } : undefined);
   let browser: Browser;
   let context: BrowserContext;
   try {
-    browser = opts.cdpEndpoint ? await connectChromium(opts.cdpEndpoint) : await launchChromium();
+    browser = opts.cdpEndpoint ? await connectChromium(opts.cdpEndpoint) : await launchChromium(rules ? { extraArgs: WEBRTC_PROXIED_ONLY_ARGS } : {});
   } catch (e) {
     // Nothing else holds the process open once the server is closed too.
     await server?.close();
     throw e;
   }
-  // A local page may reach its own server only; --offline, loopback only. Every hop and WebSocket
-  // goes through the origin proxy, first hops are also refused by route (a plainer error).
-  const rules: OriginRules | undefined = server ? { offline: true, allowed: [originKey(server.url)!], blocked: [] } : (opts.blockExternal ? { offline: true, allowed: [], blocked: [] } : undefined);
+  if (rules && opts.cdpEndpoint) process.stderr.write(ATTACHED_WEBRTC_WARNING);
   let guard: OriginProxy | undefined;
   try {
     guard = rules && await startOriginProxy(rules);

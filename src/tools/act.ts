@@ -2,13 +2,15 @@
 // values, key, paths, accept, promptText) with `id` in place of its `ref`. Each answers through
 // runAction: the ActionResult, modal states, and a delta (a snapshot after a navigation).
 import { z } from 'zod';
-import { ElementId, type Action } from '../model/contracts/actions.js';
+import { ElementId, formatAction, type Action } from '../model/contracts/actions.js';
 import { PagelensError, asPagelensError } from '../model/contracts/errors.js';
 import type { ActionResult } from '../model/contracts/outcome.js';
+import { quotedPageText } from '../model/renderers/pageText.js';
 import { unsafeSchemaReason } from '../model/safety/schemaSafety.js';
 import { finishPending, refuseWhileDialog, runAction } from './acting.js';
 import type { ActHost } from '../core/port.js';
 import { findOnFrames } from '../core/verify.js';
+import { noteTypedSecret } from './state.js';
 import { defineTool, type ToolContext, type ToolDef } from './types.js';
 
 const id = ElementId.describe('Element ID from a snapshot ("12", "f1_5")');
@@ -16,8 +18,12 @@ const expect = z.string().min(1).optional().describe(
   'Outcome to verify: navigation[:URL-PART], element_appears:TEXT, element_disappears:TEXT, value_changes, state_changes, any_change or no_change; alternatives joined by |',
 );
 
-function act(ctx: ToolContext, action: Action, expected?: string): Promise<ActionResult> {
-  return ctx.lens.act(action, expected ? { expect: expected } : {});
+async function act(ctx: ToolContext, action: Action, expected?: string): Promise<ActionResult> {
+  const r = await ctx.lens.act(action, expected ? { expect: expected } : {});
+  // Masked by the act pipeline: the field is secret (or not known to be plain), and the value may
+  // come back in a URL the page builds from it (state.ts noteTypedSecret).
+  if ('value' in action && r.action !== formatAction(action)) noteTypedSecret(ctx, action.value);
+  return r;
 }
 
 /** An action done through the host's extras rather than lens.act, reported the same way. */
@@ -222,7 +228,7 @@ export const ACT_TOOLS: ToolDef[] = [
     run: async (ctx, a) => {
       const d = ctx.page.dialogs.pending();
       if (!d) throw new PagelensError('NOT_ACTIONABLE', 'No dialog is open.');
-      const what = `${a.accept ? 'accepted' : 'dismissed'} the ${d.type} "${d.message}"`;
+      const what = `${a.accept ? 'accepted' : 'dismissed'} the ${d.type} ${quotedPageText(d.message)}`;
       const next = ctx.state.modal.next();
       await ctx.page.dialogs.answer(a.accept ? { accept: true, ...(a.promptText !== undefined && { promptText: a.promptText }) } : { accept: false });
       return finishPending(ctx, { action: `handle_dialog(${a.accept ? 'accept' : 'dismiss'})`, ok: true, method: 'none', detail: what }, next);

@@ -4,6 +4,7 @@
 import { PagelensError } from '../model/contracts/errors.js';
 import type { ActionResult } from '../model/contracts/outcome.js';
 import type { SemanticV3Result } from '../model/contracts/schema.js';
+import { quotedPageText } from '../model/renderers/pageText.js';
 import { isEmptyDelta, treeDelta, type TreeDelta } from './delta.js';
 import type { ModalState } from './modal.js';
 import { textSection } from './pagetext.js';
@@ -38,7 +39,8 @@ export interface AnswerOptions {
 /** Refuses to act while a dialog blocks the page: any input would hang behind it. */
 export function refuseWhileDialog(ctx: ToolContext): void {
   const d = ctx.state.modal.dialog;
-  if (d) throw new PagelensError('NOT_ACTIONABLE', `A ${d.type} dialog is open ("${d.message}"): answer it with browser_handle_dialog first.`);
+  // The message is page text: quoted as a JSON string, so its line breaks cannot start a line of their own.
+  if (d) throw new PagelensError('NOT_ACTIONABLE', `A ${d.type} dialog is open (${quotedPageText(d.message)}): answer it with browser_handle_dialog first.`);
 }
 
 /**

@@ -8,12 +8,14 @@ import { PagelensError, asPagelensError } from '../model/contracts/errors.js';
 import { DOM_OVERVIEW_TOOL } from '../model/explore/explore.js';
 import { V3_LEGEND } from '../model/pagemodel/roles.js';
 import { parseInput } from '../model/contracts/validate.js';
+import { redactSecretsInUrls } from '../model/safety/secrets.js';
 import { ACT_TOOLS } from './act.js';
 import { refuseWhileDialog } from './acting.js';
 import { MORE_TOOL, withCeiling } from './ceiling.js';
 import { DRAG_TOOLS } from './drag.js';
 import { LOG_TOOLS } from './logs.js';
 import { SEE_TOOLS } from './see.js';
+import { typedSecretsOf } from './state.js';
 import type { ToolContext, ToolDef, ToolNeed, ToolResult } from './types.js';
 import { WEBMCP_TOOLS } from './webmcp.js';
 import { WINDOW_TOOLS } from './window.js';
@@ -67,7 +69,32 @@ export async function runToolIn(ctx: ToolContext, name: string, args: unknown = 
   // An open dialog blocks every script in the page: reading or acting would hang behind it.
   // Tabs and closing the browser do not touch the page's scripts, and may be the way out.
   if (!NO_PAGE_SCRIPT.has(name)) refuseWhileDialog(ctx);
-  return tool.run(ctx, parsed);
+  try {
+    return maskTypedSecrets(await tool.run(ctx, parsed), typedSecretsOf(ctx));
+  } catch (e) {
+    const secrets = typedSecretsOf(ctx);
+    if (!secrets.length || !(e instanceof Error)) throw e;
+    e.message = redactSecretsInUrls(e.message, secrets);
+    throw e;
+  }
+}
+
+/**
+ * Every URL of an answer (a navigation, the tab list, the request log, a console line) without the
+ * values typed into secret fields: a method=get form puts the password in the URL it loads.
+ */
+function maskTypedSecrets(r: ToolResult, secrets: readonly string[]): ToolResult {
+  if (!secrets.length) return r;
+  const mask = (t: string) => redactSecretsInUrls(t, secrets);
+  return { ...r, text: mask(r.text), data: mapStrings(r.data, mask), ...(r.notes && { notes: r.notes.map(mask) }) };
+}
+
+/** `v` with every string in it (object values and array items, at any depth) passed through `f`. */
+function mapStrings(v: unknown, f: (s: string) => string): unknown {
+  if (typeof v === 'string') return f(v);
+  if (Array.isArray(v)) return v.map((x) => mapStrings(x, f));
+  if (!v || typeof v !== 'object') return v;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, mapStrings(x, f)]));
 }
 
 /** runToolIn, with every error as an isError result (code and message): what a protocol face sends. */

@@ -60,3 +60,29 @@ export function stateOf(page: HostPage, extras: ToolExtras): ToolState {
 export async function markPage(page: HostPage, state: ToolState): Promise<PageMark> {
   return { url: await page.url(), loads: state.loads };
 }
+
+/** Values typed into secret fields, kept per session (its holder) or per page (a bare lens): the newest so many. */
+const TYPED_SECRETS_KEPT = 50;
+const typedSecrets = new WeakMap<object, string[]>();
+
+/** Whose typed secrets these are: the holder of the browser when there is one (every tab of a session), else the page. */
+function secretsKey(ctx: { host?: object; page: HostPage }): object {
+  return ctx.host ?? ctx.page;
+}
+
+/**
+ * A value pagelens typed into a field it holds secret (the act pipeline masked it): the page may
+ * carry it on in a URL (a method=get form), which every answer then shows masked (dispatch.ts).
+ */
+export function noteTypedSecret(ctx: { host?: object; page: HostPage }, value: string): void {
+  if (!value) return;
+  const key = secretsKey(ctx);
+  const list = typedSecrets.get(key) ?? [];
+  if (!list.includes(value)) list.push(value);
+  if (list.length > TYPED_SECRETS_KEPT) list.shift();
+  typedSecrets.set(key, list);
+}
+
+export function typedSecretsOf(ctx: { host?: object; page: HostPage }): readonly string[] {
+  return typedSecrets.get(secretsKey(ctx)) ?? [];
+}

@@ -51,7 +51,15 @@ export function defineTool<S extends z.ZodObject>(def: ToolDef<S>): ToolDef {
   return def as unknown as ToolDef;
 }
 
+/**
+ * Characters JSON.stringify leaves as they are that break or reorder a line on screen (line and
+ * paragraph separators, NEL, bidi and other format characters). They occur only inside strings,
+ * where their escapes mean the same: page text (a dialog's message, a name) cannot start a line.
+ */
+const RAW_IN_JSON = /[\p{Cf}\u2028\u2029\u0085]/gu;
+
 /** The usual answer: compact JSON, which is what a model reads best per token. */
 export function jsonResult(data: unknown, isError = false): ToolResult {
-  return { text: JSON.stringify(data), data, ...(isError && { isError }) };
+  const text = JSON.stringify(data).replace(RAW_IN_JSON, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`);
+  return { text, data, ...(isError && { isError }) };
 }

@@ -194,6 +194,11 @@ export const ENGINE_CALLS = {
   mutationsSince: MutationsSince,
   recentMutationEvents: z.array(MutationEventSchema),
   tagAll: z.number(),
+  /**
+   * The IDs of the frame's fields that are secret or ever were (a password field turned to text):
+   * what the DOM's attributes no longer say, for the hosts that read the page another way (axtree).
+   */
+  secretIds: z.array(z.string()),
   /** Where this document's ID numbering starts (set by the host's first call) and the last ID issued. */
   numberFrom: z.object({ base: z.number().int().nonnegative(), last: z.number().int().nonnegative() }),
   /** Writes the document's token on <html> for selector engines outside pagelens; returns it. */
