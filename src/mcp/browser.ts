@@ -62,6 +62,10 @@ interface Tab {
 const DEFAULT_VIEWPORT = { width: 1280, height: 800 };
 /** A title read while a dialog blocks the page would hang: the list shows no title instead. */
 const TITLE_WAIT_MS = 1000;
+/** How long a page may take to answer a one-line script before a call that ran out of time names it as not answering. */
+const LIVENESS_WAIT_MS = 2000;
+/** How long closing a stuck tab may take before it is forgotten anyway. */
+const STUCK_CLOSE_MS = 5000;
 
 /** Refuses flag combinations that cannot mean anything, before any browser starts. */
 export function checkBrowserOptions(opts: BrowserOptions): void {
@@ -108,6 +112,37 @@ export class BrowserSession implements TabHost {
       this.current = page;
     }
     return this.lensOf(tab);
+  }
+
+  /**
+   * Whether the current tab's page still answers: undefined when it does (or no tab is open), else
+   * a line naming it. A page whose main thread never yields (a script in an endless loop, a
+   * renderer that hung) answers no command at all; a one-line script is the cheapest question.
+   */
+  async unanswered(): Promise<string | undefined> {
+    const page = this.currentTab()?.page;
+    if (!page || page.isClosed()) return undefined;
+    const t0 = performance.now();
+    const answered = await withTimeout(page.evaluate('1').then(() => true, () => true), LIVENESS_WAIT_MS, false);
+    if (answered) return undefined;
+    return `the page's main thread has not answered a one-line script for ${((performance.now() - t0) / 1000).toFixed(1)} s (a script that never yields, or a renderer that hung)`;
+  }
+
+  /**
+   * Closes the current tab, whose page does not answer (`why`), and opens a fresh one in its place:
+   * what `--recover-stuck-tabs` lets the next call do by itself. The fresh tab's IDs continue the
+   * session's numbering, so no ID of the stuck page names anything there.
+   */
+  async replaceStuckTab(why: string): Promise<string> {
+    const stuck = this.currentTab();
+    const index = stuck ? this.tabs.indexOf(stuck) : -1;
+    await this.newTab();
+    if (stuck) {
+      // A renderer that hung may never confirm the close: the tab is forgotten either way.
+      await withTimeout(stuck.page.close({ runBeforeUnload: false }).then(() => true), STUCK_CLOSE_MS, false);
+      this.forget(stuck.page);
+    }
+    return `recovered: tab ${index} did not answer (${why}); it was closed and a fresh tab is current (take page_snapshot; IDs of the stuck page are refused)`;
   }
 
   // ---- TabHost ----

@@ -8,6 +8,7 @@ import { withLabelIndex } from './labels.js';
 import { frameOwners, ownerHits } from './frames.js';
 import { resolvePath } from './paths.js';
 import * as actions from './actions.js';
+import { pressLanded, watchPress } from './pressWatch.js';
 import { domActivity, getMutationSummary, getRecentMutations, mutationsSince, recentMutationEvents, startMutationLog } from './mutationLog.js';
 import { adoptShadowRoot } from './shadow.js';
 import { startChangeTracking } from './changes.js';
@@ -65,7 +66,7 @@ const api = {
   taggerStats,
   pageLayout, describeElements, textBlocks, hiddenControls, findSelector,
   // A plain object, not the module namespace: tests replace single calls to force failure paths.
-  act: { ...actions, elementContext, xpathOf },
+  act: { ...actions, elementContext, xpathOf, watchPress, pressLanded },
   domActivity, mutationsSince, getRecentMutations, getMutationSummary, recentMutationEvents,
 } satisfies EngineShape & Record<string, unknown>;
 export type EngineApi = typeof api;

@@ -245,6 +245,10 @@ export const ELEMENT_CALLS = {
   selectOptions: SelectResult,
   listOptions: OptionList,
   clickJs: OkReason,
+  /** Watches the next press in the element's window (src/page/pressWatch.ts). */
+  watchPress: OkReason,
+  /** Where the watched press went: on the element, or on what (`on`). */
+  pressLanded: z.object({ watched: z.boolean(), landed: z.boolean(), on: z.string().optional() }),
   submit: OkReason,
   checkedOf: Checked,
   scrollElement: ScrollResult,
