@@ -18,10 +18,14 @@
 //   comments, the bodies of <svg>, inline `style` and `on…` handler attributes, pagelens's own
 //   data-llm-* attributes; long `data:` URLs are cut. Runs of white space become one space
 //   (except in pre and textarea).
+// - Huge values are cut here, before outerHTML joins them, with a marker saying how long they were
+//   (`…[cut: 2,000,000 chars]`): an attribute value, a text node, the document itself, at the
+//   ceilings of src/model/safety/inputBounds.ts (a 2 MB attribute held the Node side for minutes).
 // - Form fields show their current state (value, checked, selected); the value of a password or
 //   other secret field is never written, not even the one in the page's markup.
 import type { SerializeRequest, SerializedDocument } from '../model/renderers/artifacts.js';
 import { DOC_ATTR, globalId, ID_ATTR } from '../model/pagemodel/page.js';
+import { cutAt, cutDocument, INPUT_BOUNDS } from '../model/safety/inputBounds.js';
 import { DOC } from './document.js';
 import { isInteractiveByMarkup, looksClickable } from './interactive.js';
 import { composedParent, shadowRootOf } from './shadow.js';
@@ -36,6 +40,7 @@ const KEEPS_SPACE = new Set(['PRE', 'TEXTAREA', 'LISTING', 'PLAINTEXT']);
 const NO_TEXT = new Set(['HTML', 'HEAD', 'TABLE', 'TBODY', 'THEAD', 'TFOOT', 'TR', 'UL', 'OL', 'DL', 'SELECT', 'OPTGROUP', 'COLGROUP', 'FRAMESET']);
 const URL_ATTRS = new Set(['src', 'href', 'poster', 'srcset', 'data']);
 const MAX_DATA_URL = 80;
+/** Characters of a field's current value written on the copy (cut with the marker past it). */
 const MAX_VALUE = 1000;
 
 interface Scope {
@@ -63,8 +68,9 @@ export function serializeDocument(req: SerializeRequest, ...owners: Element[]): 
     for (const name of out.getAttributeNames()) {
       const value = out.getAttribute(name) ?? '';
       if (name === ID_ATTR || name === DOC_ATTR || name === 'style' || /^on/i.test(name)) out.removeAttribute(name);
-      else if (ANNOTATIONS.has(name)) { out.removeAttribute(name); out.setAttribute(`data-page-${name.slice(5)}`, value); }
+      else if (ANNOTATIONS.has(name)) { out.removeAttribute(name); out.setAttribute(`data-page-${name.slice(5)}`, cutAt(value, INPUT_BOUNDS.attributeValue)); }
       else if (URL_ATTRS.has(name) && value.length > MAX_DATA_URL && /^\s*data:/i.test(value)) out.setAttribute(name, `${value.slice(0, value.indexOf(',') >= 0 ? Math.min(value.indexOf(','), 40) : 40)},…(${value.length} chars)`);
+      else if (value.length > INPUT_BOUNDS.attributeValue) out.setAttribute(name, cutAt(value, INPUT_BOUNDS.attributeValue));
     }
     writeFormState(el, out);
     const id = idFor(el);
@@ -132,11 +138,11 @@ export function serializeDocument(req: SerializeRequest, ...owners: Element[]): 
         else visit(el, out as Element, scope);
       } else if (node.nodeType === Node.TEXT_NODE) {
         const data = (node as Text).data;
-        if (!scope.keepSpace) {
-          const collapsed = data.replace(/\s+/g, ' ');
-          if (dropText && collapsed === ' ') to.removeChild(out);
-          else if (collapsed !== data) (out as Text).data = collapsed;
-        }
+        const text = scope.keepSpace ? data : data.replace(/\s+/g, ' ');
+        if (!scope.keepSpace && dropText && text === ' ') to.removeChild(out);
+        // A textarea's copy may hold its current value instead (writeFormState bounded that one).
+        else if (text.length > INPUT_BOUNDS.textNode && (out as Text).data === data) (out as Text).data = cutAt(text, INPUT_BOUNDS.textNode);
+        else if (text !== data) (out as Text).data = text;
       } else {
         to.removeChild(out);
       }
@@ -144,7 +150,7 @@ export function serializeDocument(req: SerializeRequest, ...owners: Element[]): 
       out = nextOut;
     }
   }
-  return { doc: DOC, html: copy.outerHTML, elements, tagged, frames, timeMs: Math.round((performance.now() - t0) * 10) / 10 };
+  return { doc: DOC, html: cutDocument(copy.outerHTML, INPUT_BOUNDS.fullDocument), elements, tagged, frames, timeMs: Math.round((performance.now() - t0) * 10) / 10 };
 }
 
 function isInteractive(el: Element): boolean {
@@ -162,13 +168,13 @@ function writeFormState(el: Element, out: Element): void {
       if (isSecretField(el)) { out.removeAttribute('value'); return; }
       if (input.type === 'checkbox' || input.type === 'radio') { out.toggleAttribute('checked', input.checked); return; }
       if (input.type === 'file') return;
-      if (input.value !== (out.getAttribute('value') ?? '')) out.setAttribute('value', input.value.slice(0, MAX_VALUE));
+      if (input.value !== (out.getAttribute('value') ?? '')) out.setAttribute('value', cutAt(input.value, MAX_VALUE));
       return;
     }
     case 'TEXTAREA': {
       if (isSecretField(el)) { out.textContent = ''; return; }
       const value = (el as HTMLTextAreaElement).value;
-      if (value !== out.textContent) out.textContent = value.slice(0, MAX_VALUE);
+      if (value !== out.textContent) out.textContent = cutAt(value, MAX_VALUE);
       return;
     }
     case 'OPTION':

@@ -6,6 +6,7 @@ import { ElementId, formatAction, type Action } from '../model/contracts/actions
 import { PagelensError, asPagelensError } from '../model/contracts/errors.js';
 import type { ActionResult } from '../model/contracts/outcome.js';
 import { quotedPageText } from '../model/renderers/pageText.js';
+import { withLinearPatterns } from '../model/safety/linearPattern.js';
 import { unsafeSchemaReason } from '../model/safety/schemaSafety.js';
 import { finishPending, refuseWhileDialog, runAction } from './acting.js';
 import type { ActHost } from '../core/port.js';
@@ -302,11 +303,12 @@ function schemaFrom(text: string): z.ZodType {
   } catch (e) {
     throw new PagelensError('BAD_INPUT', `schema is not a JSON Schema in a JSON string: ${(e as Error).message.split('\n')[0]}`);
   }
-  // Checked before it is built: validation runs on the event loop (src/model/safety/schemaSafety.ts).
+  // Checked before it is built: validation runs on the event loop (src/model/safety/schemaSafety.ts),
+  // and its patterns on RE2, linear in the value (src/model/safety/linearPattern.ts).
   const unsafe = unsafeSchemaReason(json);
   if (unsafe) throw new PagelensError('BAD_INPUT', `schema refused: ${unsafe}`);
   try {
-    return z.fromJSONSchema(json as Parameters<typeof z.fromJSONSchema>[0]);
+    return withLinearPatterns(json, () => z.fromJSONSchema(json as Parameters<typeof z.fromJSONSchema>[0]));
   } catch (e) {
     throw new PagelensError('BAD_INPUT', `schema is not a JSON Schema in a JSON string: ${(e as Error).message.split('\n')[0]}`);
   }

@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { DomModeContext } from '../negotiation/modes.js';
 import { APPROXIMATE_TOKENS, SemanticResult, SemanticV3Result, SemanticNodeV3, Viewport } from '../contracts/schema.js';
 import { DomMode, RequestedDomMode } from '../contracts/snapshotRequest.js';
+import { cutDocument, INPUT_BOUNDS } from '../safety/inputBounds.js';
 
 // ---- in-page answers ----
 
@@ -63,7 +64,7 @@ export interface JoinedDocuments {
 /**
  * Joins the per-frame copies (by frame ordinal, 0 the page) that `serializeDocument` wrote with
  * `nonce` markers, checking each was made of the document the model read (`modelDocs`). Both hosts
- * (CDP and the extension) join the same way.
+ * (CDP and the extension) join the same way. The whole is cut at INPUT_BOUNDS.fullDocument.
  */
 export function joinFrameDocuments(docs: Map<number, SerializedDocument>, modelDocs: Record<number, string>, nonce: string): JoinedDocuments {
   for (const [ordinal, d] of docs) {
@@ -78,7 +79,8 @@ export function joinFrameDocuments(docs: Map<number, SerializedDocument>, modelD
       return docs.has(child) && !inlined.has(child) ? inline(child) : '';
     });
   };
-  const raw = inline(0);
+  // Each frame's copy is bounded in the page; a page of many frames is bounded here, whole.
+  const raw = cutDocument(inline(0), INPUT_BOUNDS.fullDocument);
   let elements = 0;
   let tagged = 0;
   const orphans: number[] = [];

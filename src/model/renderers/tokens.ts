@@ -4,7 +4,11 @@
 // Bounded work: BPE merges one pre-tokenizer piece (a word, a run of punctuation or of spaces) in
 // time that grows with the square of its length, so one 100,000-letter word held the event loop
 // for 105 s. Runs longer than EXACT_RUN_LIMIT characters are counted in chunks of that length:
-// the count is then an estimate (off by at most a token or so per chunk), and says so.
+// the count is then an estimate (off by at most a token or so per chunk), and says so. Even so, a
+// chunk of 1,000 letters costs a BPE merge of 1,000 letters (2 MB of CJK text without a space
+// took 15 s): past LONG_RUN_BUDGET characters of such chunks in one count, the rest of a run is
+// taken at the rate of its chunks counted so far, or, for a run met past the budget, each chunk
+// at the rate of its first RUN_SAMPLE characters (some hundred times cheaper).
 //
 // The tokenizer's merge cache: gpt-tokenizer keeps the pieces it merged in an LRU Map of 100,000
 // entries that lives as long as the process. Once a long session (the bench's corpus part, an
@@ -162,6 +166,10 @@ export function preloadTokenizer(): void {
 
 /** Runs of one character class (spaces, or anything else) up to this length are counted exactly. */
 export const EXACT_RUN_LIMIT = 1000;
+/** Characters of longer runs' chunks counted whole in one count; the chunks past them are sampled. */
+export const LONG_RUN_BUDGET = 50_000;
+/** The part of a chunk of a run met past the budget that is counted: the chunk is taken at its rate. */
+export const RUN_SAMPLE = 100;
 
 export interface TokenCount {
   tokens: number;
@@ -185,7 +193,8 @@ export async function countTokensDetailed(text: string): Promise<TokenCount> {
 
 /**
  * `count` over `text` with every run (of whitespace, or of anything else) longer than
- * EXACT_RUN_LIMIT cut into chunks counted one by one; the text between long runs is counted whole.
+ * EXACT_RUN_LIMIT cut into chunks counted one by one (past LONG_RUN_BUDGET characters of them, each
+ * from a sample); the text between long runs is counted whole.
  * One linear scan finds the runs (a regex like /\S{1001}/ would cost length × limit).
  */
 export function boundedCount(count: Counter, text: string): TokenCount {
@@ -194,17 +203,29 @@ export function boundedCount(count: Counter, text: string): TokenCount {
   let from = 0;
   let runStart = 0;
   let runSpace = false;
+  let budget = LONG_RUN_BUDGET;
   const flushRun = (end: number) => {
     if (end - runStart <= EXACT_RUN_LIMIT) return;
     estimated = true;
     if (runStart > from) tokens += count(text.slice(from, runStart));
+    // The run's own rate, from its chunks counted whole: the closest estimate of the rest of it.
+    let runTokens = 0;
+    let runChars = 0;
+    let estimate = 0;
     for (let at = runStart; at < end;) {
-      let cut = Math.min(end, at + EXACT_RUN_LIMIT);
-      // Never between the two halves of a surrogate pair.
-      if (cut < end && /[\uDC00-\uDFFF]/.test(text[cut])) cut++;
-      tokens += count(text.slice(at, cut));
+      const cut = pairSafe(text, Math.min(end, at + EXACT_RUN_LIMIT), end);
+      if (budget > 0) {
+        const n = count(text.slice(at, cut));
+        runTokens += n;
+        runChars += cut - at;
+        tokens += n;
+        budget -= cut - at;
+      } else {
+        estimate += runChars ? (cut - at) * runTokens / runChars : sampledCount(count, text, at, cut);
+      }
       at = cut;
     }
+    tokens += Math.round(estimate);
     from = end;
   };
   const length = text.length;
@@ -222,6 +243,31 @@ export function boundedCount(count: Counter, text: string): TokenCount {
   flushRun(text.length);
   if (from < text.length) tokens += count(text.slice(from));
   return { tokens, estimated };
+}
+
+/** Whether counting `text` would give an estimate: it holds a run longer than EXACT_RUN_LIMIT (one scan, nothing counted). */
+export function hasLongRun(text: string): boolean {
+  let runStart = 0;
+  let runSpace = text.length > 0 && isSpace(text.charCodeAt(0));
+  for (let i = 1; i <= text.length; i++) {
+    const space = i < text.length && isSpace(text.charCodeAt(i));
+    if (i < text.length && space === runSpace) continue;
+    if (i - runStart > EXACT_RUN_LIMIT) return true;
+    runStart = i;
+    runSpace = space;
+  }
+  return false;
+}
+
+/** `cut`, or one further when it would fall between the two halves of a surrogate pair (never past `end`). */
+function pairSafe(text: string, cut: number, end: number): number {
+  return cut < end && /[\uDC00-\uDFFF]/.test(text[cut]) ? cut + 1 : cut;
+}
+
+/** The chunk text[at, cut) at the rate of its first RUN_SAMPLE characters. */
+function sampledCount(count: Counter, text: string, at: number, cut: number): number {
+  const sample = pairSafe(text, Math.min(cut, at + RUN_SAMPLE), cut);
+  return count(text.slice(at, sample)) * (cut - at) / (sample - at);
 }
 
 /** JavaScript's \s, the tokenizer's split between runs, by char code (a regex per character would be slower). */

@@ -2,7 +2,11 @@
 // built into a validator, so that no schema can stall the process. Validation runs on the event
 // loop, so a schema that recurses forever ({"$ref":"#"} overflowed the stack) or a `pattern`
 // that backtracks exponentially (^(a+)+$ held the server, and every later call, on one string)
-// is refused up front with what was expected. Pure and zod-free: any face can call it.
+// is refused up front with what was expected. The patterns taken then run on RE2, linear in the
+// value (linearPattern.ts: ^a*a*a*a*a*a*a*a*$ is polynomial, passes every shape rule here, and held
+// the server for minutes on V8's engine); one RE2 cannot run (a backreference, a lookaround) is
+// refused here too. Pure and zod-free: any face can call it.
+import { linearPatternRefusal } from './linearPattern.js';
 
 export const SCHEMA_LIMITS = {
   /** Nesting of the schema document itself (objects and arrays). */
@@ -98,15 +102,18 @@ interface Group {
 }
 
 /**
- * A pattern runs on the event loop (JavaScript has no regex timeout), so only patterns that cannot
- * backtrack exponentially are taken: no repeated group that itself repeats something of variable
- * length ((a+)+, (\w*\s?)*) or offers alternatives that can match the same text ((a|aa)+, (\w|\d)*),
- * no backreferences, and a bounded length and number of repetitions.
+ * A pattern runs on the event loop (JavaScript has no regex timeout): only one RE2 can run (no
+ * backreference, no lookaround), and, as a second wall should a pattern ever reach a backtracking
+ * engine, only patterns that cannot backtrack exponentially: no repeated group that itself repeats
+ * something of variable length ((a+)+, (\w*\s?)*) or offers alternatives that can match the same
+ * text ((a|aa)+, (\w|\d)*), and a bounded length and number of repetitions.
  */
 export function checkPattern(pattern: string, path = 'pattern'): void {
   const refuse = (why: string) => { throw new Refusal(`${path} ${JSON.stringify(pattern.length > 60 ? pattern.slice(0, 59) + '…' : pattern)}: ${why}`); };
   if (pattern.length > SCHEMA_LIMITS.patternLength) refuse(`longer than ${SCHEMA_LIMITS.patternLength} characters; expected a shorter pattern`);
   try { new RegExp(pattern); } catch (e) { refuse(`not a valid regular expression (${(e as Error).message})`); }
+  const linear = linearPatternRefusal(pattern);
+  if (linear) refuse(linear);
   const fresh = (): Group => ({ varies: false, count: 0, alternatives: [], current: '', literal: true });
   const stack: Group[] = [fresh()];
   let repetitions = 0;
