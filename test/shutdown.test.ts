@@ -1,5 +1,7 @@
-// SIGTERM ends `pagelens mcp` within 2 s, whatever it is doing (issue 37): here a navigation to a
-// page whose script never yields keeps a call at work in the browser when the signal comes.
+// SIGTERM ends `pagelens mcp` within 2 s, whatever it is doing (issue 37): a navigation to a page
+// whose script never yields keeps a call at work in the browser when the signal comes; an extract
+// schema whose pattern backtracks polynomially kept Node's own event loop busy (the signal was
+// never handled, and the process needed SIGKILL).
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
@@ -7,12 +9,13 @@ import { once } from 'node:events';
 import { test } from 'node:test';
 import { BIN } from './mcp-parity-helpers.js';
 
-/** A loopback page whose script loops for ever; `requested` settles when the browser asked for it. */
+/** A loopback page (`/busy` loops for ever, `/text` holds a text a polynomial pattern chokes on); `requested` settles when the browser asked for `/busy`. */
 async function busyPage(): Promise<{ url: string; requested: Promise<void>; server: Server }> {
   let seen!: () => void;
   const requested = new Promise<void>((r) => { seen = r; });
   const server = createServer((req, res) => {
     res.writeHead(200, { 'content-type': 'text/html' });
+    if (req.url === '/text') return res.end(`<!doctype html><title>Order</title><main><h1>Order</h1><p>Code: ${'a'.repeat(70)}b</p></main>`);
     res.end('<!doctype html><title>Busy</title><p>Busy</p><script>for (;;) {}</script>');
     if (req.url === '/busy') seen();
   });
@@ -22,15 +25,53 @@ async function busyPage(): Promise<{ url: string; requested: Promise<void>; serv
   return { url: `http://127.0.0.1:${typeof addr === 'object' && addr ? addr.port : 0}/busy`, requested, server };
 }
 
+/** `pagelens mcp` as a child speaking JSON-RPC on its stdin, and a promise of each answer by id. */
+function startMcp(): { child: ReturnType<typeof spawn>; send(msg: object): void; answer(id: number): Promise<string>; stderr(): string } {
+  const child = spawn(process.execPath, [BIN, 'mcp', '--offline'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  let err = '';
+  let out = '';
+  child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
+  child.stdout!.on('data', (d: Buffer) => { out += d.toString(); });
+  const answer = async (id: number) => {
+    for (;;) {
+      const line = out.split('\n').find((l) => l.includes(`"id":${id},`) || l.includes(`"id":${id}}`));
+      if (line) return line;
+      await once(child.stdout!, 'data');
+    }
+  };
+  const send = (msg: object) => child.stdin!.write(`${JSON.stringify(msg)}\n`);
+  send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'shutdown-test', version: '0' } } });
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  return { child, send, answer, stderr: () => err };
+}
+
+test('SIGTERM during an extract whose schema pattern backtracks polynomially ends pagelens mcp within 2 s', { timeout: 120_000 }, async () => {
+  const page = await busyPage();
+  const { child, send, answer, stderr } = startMcp();
+  try {
+    send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'browser_navigate', arguments: { url: page.url.replace('/busy', '/text') } } });
+    await answer(2);
+    const schema = JSON.stringify({ type: 'object', properties: { code: { type: 'string', pattern: '^a*a*a*a*a*a*a*a*$' } }, required: ['code'] });
+    send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'extract', arguments: { instruction: 'the order code', schema } } });
+    // The call is under way (the server has read it) before the signal comes.
+    await new Promise((r) => setTimeout(r, 1000));
+    const exited = once(child, 'exit');
+    const t0 = performance.now();
+    child.kill('SIGTERM');
+    await exited;
+    const ms = performance.now() - t0;
+    assert.ok(ms < 2000, `pagelens mcp took ${Math.round(ms)} ms to exit after SIGTERM\n--- stderr ---\n${stderr()}`);
+  } finally {
+    child.kill('SIGKILL');
+    page.server.closeAllConnections();
+    page.server.close();
+  }
+});
+
 test('SIGTERM in the middle of a busy call ends pagelens mcp within 2 s', { timeout: 120_000 }, async () => {
   const page = await busyPage();
-  const child = spawn(process.execPath, [BIN, 'mcp', '--offline'], { stdio: ['pipe', 'pipe', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (d: Buffer) => { stderr += d.toString(); });
-  const send = (msg: object) => child.stdin.write(`${JSON.stringify(msg)}\n`);
+  const { child, send, stderr } = startMcp();
   try {
-    send({ jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'shutdown-test', version: '0' } } });
-    send({ jsonrpc: '2.0', method: 'notifications/initialized' });
     send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'browser_navigate', arguments: { url: page.url } } });
     await page.requested;
     const exited = once(child, 'exit');
@@ -38,7 +79,7 @@ test('SIGTERM in the middle of a busy call ends pagelens mcp within 2 s', { time
     child.kill('SIGTERM');
     await exited;
     const ms = performance.now() - t0;
-    assert.ok(ms < 2000, `pagelens mcp took ${Math.round(ms)} ms to exit after SIGTERM\n--- stderr ---\n${stderr}`);
+    assert.ok(ms < 2000, `pagelens mcp took ${Math.round(ms)} ms to exit after SIGTERM\n--- stderr ---\n${stderr()}`);
   } finally {
     child.kill('SIGKILL');
     page.server.closeAllConnections();

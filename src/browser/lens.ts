@@ -32,6 +32,9 @@ import { readPageText, type PageText } from './pagetext.js';
 import { callWebMcpTool, listWebMcpTools, type WebMcpResult, type WebMcpTool } from './webmcp.js';
 import { capturePreActionState, defaultOutcome, findOnFrames, verifyOutcome, type PreActionState, type Presence } from './verify.js';
 
+/** How long a read waits for the search for gesture listeners of a document it reads first. */
+const GESTURE_SEARCH_BUDGET_MS = 2000;
+
 export class Lens {
   private lastPreAction?: { state: PreActionState; id?: string };
   /** The main-frame navigation count at the last search for gesture listeners (see readsGestures). */
@@ -86,7 +89,11 @@ export class Lens {
    */
   private async readsGestures(): Promise<void> {
     if (this.gesturesAt === this.core.navigations) return;
-    await this.markGestureTargets().catch(() => undefined);
+    // A slow search must not hold the read: past its budget the read goes on, and the search's
+    // marks count from the next read on.
+    let timer: NodeJS.Timeout | undefined;
+    const budget = new Promise<void>((r) => { timer = setTimeout(r, GESTURE_SEARCH_BUDGET_MS); });
+    await Promise.race([this.markGestureTargets().catch(() => undefined), budget]).finally(() => clearTimeout(timer));
   }
 
   /** Tools the page declares through WebMCP (document.modelContext), every frame's. */
