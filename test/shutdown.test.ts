@@ -45,6 +45,16 @@ function startMcp(): { child: ReturnType<typeof spawn>; send(msg: object): void;
   return { child, send, answer, stderr: () => err };
 }
 
+/** Sends SIGTERM and checks the process is gone within 2 s. */
+async function exitsOnSigterm(child: ReturnType<typeof spawn>, stderr: () => string): Promise<void> {
+  const exited = once(child, 'exit');
+  const t0 = performance.now();
+  child.kill('SIGTERM');
+  await exited;
+  const ms = performance.now() - t0;
+  assert.ok(ms < 2000, `pagelens mcp took ${Math.round(ms)} ms to exit after SIGTERM\n--- stderr ---\n${stderr()}`);
+}
+
 test('SIGTERM during an extract whose schema pattern backtracks polynomially ends pagelens mcp within 2 s', { timeout: 120_000 }, async () => {
   const page = await busyPage();
   const { child, send, answer, stderr } = startMcp();
@@ -55,12 +65,7 @@ test('SIGTERM during an extract whose schema pattern backtracks polynomially end
     send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: 'extract', arguments: { instruction: 'the order code', schema } } });
     // The call is under way (the server has read it) before the signal comes.
     await new Promise((r) => setTimeout(r, 1000));
-    const exited = once(child, 'exit');
-    const t0 = performance.now();
-    child.kill('SIGTERM');
-    await exited;
-    const ms = performance.now() - t0;
-    assert.ok(ms < 2000, `pagelens mcp took ${Math.round(ms)} ms to exit after SIGTERM\n--- stderr ---\n${stderr()}`);
+    await exitsOnSigterm(child, stderr);
   } finally {
     child.kill('SIGKILL');
     page.server.closeAllConnections();
@@ -74,12 +79,7 @@ test('SIGTERM in the middle of a busy call ends pagelens mcp within 2 s', { time
   try {
     send({ jsonrpc: '2.0', id: 2, method: 'tools/call', params: { name: 'browser_navigate', arguments: { url: page.url } } });
     await page.requested;
-    const exited = once(child, 'exit');
-    const t0 = performance.now();
-    child.kill('SIGTERM');
-    await exited;
-    const ms = performance.now() - t0;
-    assert.ok(ms < 2000, `pagelens mcp took ${Math.round(ms)} ms to exit after SIGTERM\n--- stderr ---\n${stderr()}`);
+    await exitsOnSigterm(child, stderr);
   } finally {
     child.kill('SIGKILL');
     page.server.closeAllConnections();
