@@ -94,8 +94,11 @@ async function navigate(core: LensCore, how: Navigation): Promise<{ status?: num
   const start: StartNavigation = 'goto' in how ? (o) => page.goto(how.goto, o)
     : 'history' in how ? (o) => (how.history === 'back' ? page.goBack(o) : page.goForward(o))
       : (o) => page.reload(o);
+  const from = page.url();
   const { response, loading } = await navigateCommitted(page, start, what, 'NAVIGATION_FAILED');
-  if ('history' in how && response === null && page.url() === 'about:blank') throw new PagelensError('NOT_ACTIONABLE', `no page to go ${how.history} to`);
+  // Nothing to go to: no document came and the page stayed where it was. Going back to the blank
+  // page a tab opened with is a move like any other (the soak saw it refused as "no page").
+  if ('history' in how && response === null && page.url() === from) throw new PagelensError('NOT_ACTIONABLE', `no page to go ${how.history} to`);
   // The main document's HTTP status, when it has one; a 4xx/5xx answer fails the action (NAVIGATION_FAILED, with the status).
   const { status } = checkStatus(page, response, what, 'NAVIGATION_FAILED');
   return { ...(status !== null && { status }), ...(loading && { warnings: [`answered with the page as it stands: ${loading}`] }) };
