@@ -86,3 +86,31 @@ test('SIGTERM in the middle of a busy call ends pagelens mcp within 2 s', { time
     page.server.close();
   }
 });
+
+test('SIGTERM while pagelens serve waits on its planner ends it within 2 s', { timeout: 120_000 }, async () => {
+  // A model endpoint that takes the request and never answers.
+  let asked!: () => void;
+  const planning = new Promise<void>((r) => { asked = r; });
+  const llm = createServer(() => { asked(); });
+  llm.listen(0, '127.0.0.1');
+  await once(llm, 'listening');
+  const llmPort = (llm.address() as { port: number }).port;
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--no-auth', '--planner', 'openai'], {
+    stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, OPENAI_BASE_URL: `http://127.0.0.1:${llmPort}/v1`, OPENAI_API_KEY: 'test-key' },
+  });
+  let err = '';
+  child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });
+  try {
+    while (!/listening on http:\/\/127\.0\.0\.1:\d+/.test(err)) await once(child.stderr!, 'data');
+    const port = Number(/listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(err)![1]);
+    const request = { url: 'https://example.com', query: 'Click Save', domMode: 'semantic_v3', interactiveTree: [{ i: '1', r: 'btn', n: 'Save', xy: [10, 10] }] };
+    void fetch(`http://127.0.0.1:${port}/api/agent/interact`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(request) }).catch(() => {});
+    await planning;
+    await exitsOnSigterm(child, () => err);
+  } finally {
+    child.kill('SIGKILL');
+    llm.closeAllConnections();
+    llm.close();
+  }
+});

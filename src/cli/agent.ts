@@ -79,7 +79,12 @@ async function serveCommand(flags: ServeFlags): Promise<void> {
   // A generated token is the one secret the owner needs to call: printed once, on stderr.
   if (server.tokenGenerated) process.stderr.write(`token: ${server.token}  (clients send Authorization: Bearer <token>; set PAGELENS_TOKEN to choose it)\n`);
   await new Promise<void>((resolve) => {
-    const stop = () => { void server.close().then(resolve); };
+    const stop = () => {
+      // A request still at work (a planner's call upstream) must not keep the process: it ends
+      // within the bound whatever is running (unref'd: a clean close exits sooner by itself).
+      setTimeout(() => process.exit(0), 1500).unref();
+      void server.close().then(resolve);
+    };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);
   });
