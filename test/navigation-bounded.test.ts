@@ -44,6 +44,8 @@ test('browser_navigate to a page whose script never arrives answers with the pag
   const a = JSON.parse(r.text) as Answer;
   assert.equal(a.action?.ok, true, r.text);
   assert.match((a.action?.warnings ?? []).join('\n'), /still loading/, r.text);
+  // What it was waiting for, by origin: the script that never came.
+  assert.match((a.action?.warnings ?? []).join('\n'), /1 request still in flight \(1 to http:\/\/127\.0\.0\.1:\d+\)/, r.text);
   assert.ok(a.snapshot?.interactive_tree.some((n) => n.n === 'Buy now'), r.text);
   const next = await mcp.call('browser_navigate', { url: `${origin}/plain` });
   assert.equal(next.isError, false, next.text);
