@@ -33,9 +33,19 @@ test('after the search for gesture listeners on a page of many listeners, every 
 
 test('lens.snapshot() lists a label that takes a double click through addEventListener, as the MCP face does', async () => {
   const { lens } = await harness.open('gesture-listeners.html', { loaded: true });
-  const snap = await answers('snapshot', lens.snapshot());
+  // The first read lists it, or (its search past its budget on a busy machine) says it may not,
+  // and a later read lists it.
+  let snap = await answers('snapshot', lens.snapshot());
+  const labelOf = (nodes: V3Node[]) => nodes.find((n) => n.n === 'Buy milk' && n.r !== 'chk');
+  if (!labelOf(snap.interactive_tree as V3Node[])) {
+    assert.ok(snap.warnings?.some((w) => /hover, double click or drag took longer/.test(w)), `neither listed nor said to be missing: ${JSON.stringify(snap.interactive_tree.slice(0, 4))} ${JSON.stringify(snap.warnings)}`);
+    for (let k = 0; k < 50 && !labelOf(snap.interactive_tree as V3Node[]); k++) {
+      await new Promise((r) => setTimeout(r, 200));
+      snap = await answers('snapshot', lens.snapshot());
+    }
+  }
   const nodes = snap.interactive_tree as V3Node[];
-  const label = nodes.find((n) => n.n === 'Buy milk' && n.r !== 'chk');
+  const label = labelOf(nodes);
   assert.ok(label, `the label is listed with an ID of its own: ${JSON.stringify(nodes.slice(0, 4))}`);
   const r = await answers('dblclick', lens.act({ type: 'dblclick', id: label.i }));
   assert.equal(r.ok, true, JSON.stringify(r));

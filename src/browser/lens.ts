@@ -61,8 +61,13 @@ export class Lens {
   async snapshot(options: SnapshotOptionsInput & { mode: 'semantic_v3' | 'semantic' }): Promise<SemanticV3Result | SemanticResult>;
   async snapshot(options?: SnapshotOptionsInput): Promise<SnapshotPayload>;
   async snapshot(options: SnapshotOptionsInput = {}): Promise<SnapshotPayload> {
-    await this.readsGestures();
-    return snapshotPayload(this.core, parseInput(SnapshotOptions, options, 'snapshot options'), givenOptions(options));
+    const late = await this.readsGestures();
+    const payload = await snapshotPayload(this.core, parseInput(SnapshotOptions, options, 'snapshot options'), givenOptions(options));
+    if (late) {
+      const p = payload as { warnings?: string[] };
+      p.warnings = [...p.warnings ?? [], late];
+    }
+    return payload;
   }
 
   /**
@@ -87,13 +92,16 @@ export class Lens {
    * gesture listeners first (a few to tens of ms), so a label that takes a double click is listed
    * in the library's reads as in the MCP face's. A failed search leaves the read as it was.
    */
-  private async readsGestures(): Promise<void> {
-    if (this.gesturesAt === this.core.navigations) return;
-    // A slow search must not hold the read: past its budget the read goes on, and the search's
-    // marks count from the next read on.
+  private async readsGestures(): Promise<string | undefined> {
+    if (this.gesturesAt === this.core.navigations) return undefined;
+    // A slow search must not hold the read: past its budget the read goes on, says so, and the
+    // search's marks count from the next read on.
     let timer: NodeJS.Timeout | undefined;
-    const budget = new Promise<void>((r) => { timer = setTimeout(r, GESTURE_SEARCH_BUDGET_MS); });
-    await Promise.race([this.markGestureTargets().catch(() => undefined), budget]).finally(() => clearTimeout(timer));
+    const budget = new Promise<'late'>((r) => { timer = setTimeout(() => r('late'), GESTURE_SEARCH_BUDGET_MS); });
+    const r = await Promise.race([this.markGestureTargets().catch(() => undefined), budget]).finally(() => clearTimeout(timer));
+    return r === 'late'
+      ? `the search for elements that take a hover, double click or drag took longer than ${GESTURE_SEARCH_BUDGET_MS / 1000} s (a large page on a busy machine), so this read may not list them; it goes on in the background and the next read includes them`
+      : undefined;
   }
 
   /** Tools the page declares through WebMCP (document.modelContext), every frame's. */
@@ -120,6 +128,7 @@ export class Lens {
   /** The page model behind every renderer; the IDs in it are handed out like a snapshot's. */
   async model(options: ModelOptionsInput = {}): Promise<PageModel> {
     const opts = parseInput(ModelOptions, options, 'model options');
+    // The model has no place for a read's doubts: a late search only means its marks come next time.
     await this.readsGestures();
     const model = await readPageModel(this.core, opts);
     this.core.ids.handOut(model);

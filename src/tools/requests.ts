@@ -88,6 +88,8 @@ export function failed(e: RequestEntry): boolean {
 
 export function renderRequest(e: RequestEntry): string {
   const url = e.url.length > URL_MAX ? `${e.url.slice(0, URL_MAX - 1)}…` : e.url;
-  const outcome = e.failure ?? (e.status === undefined ? 'pending' : String(e.status));
+  // What the server answered, when it answered: a body the page never read ends as net::ERR_ABORTED
+  // after its status came, and the console says the status too. The failure alone means no answer.
+  const outcome = e.status !== undefined ? String(e.status) : e.failure ?? 'pending';
   return `${e.method} ${url} → ${outcome} (${e.type})`;
 }
