@@ -11,6 +11,7 @@ import { renderExtractReport, runExtractBench } from './extract.js';
 import { renderSizeGoals, runSizeGoals } from './artifacts.js';
 import { renderMiniwob, runMiniwob } from './miniwob.js';
 import { renderTodomvc, runTodomvc } from './todomvc.js';
+import { runSoak } from './soak.js';
 import { launchChromium } from '../src/browser/chromium.js';
 
 interface Flags {
@@ -32,6 +33,8 @@ interface Flags {
   sizes?: boolean;
   miniwobDir?: string;
   todomvcDir?: string;
+  soak?: boolean;
+  soakLimit?: string;
 }
 
 /**
@@ -42,7 +45,7 @@ interface Flags {
 const DEFAULT_LIMIT = 100;
 
 /** The parts of a run, for --only. */
-const PARTS = ['corpus', 'accname', 'scale', 'extract', 'sizes', 'miniwob', 'todomvc'] as const;
+const PARTS = ['corpus', 'accname', 'scale', 'extract', 'sizes', 'soak', 'miniwob', 'todomvc'] as const;
 
 /** Pages per set the size goals read: every shop page (the goal is about shop pages), the first 30 of the others. */
 const SIZE_PAGES = (set: string) => (set === 'shop' ? Infinity : 30);
@@ -96,6 +99,9 @@ async function main(argv: string[]): Promise<number> {
     .option('--no-extract', 'skip the extraction benchmark')
     .option('--sizes', 'measure templatized full / raw HTML and dom_overview tokens against the seed goals (default: on without inputs)')
     .option('--no-sizes', 'skip the size goals')
+    .option('--soak', 'soak pagelens mcp and Playwright MCP side by side on the shop and news pages (default: on without inputs)')
+    .option('--no-soak', 'skip the MCP soak')
+    .option('--soak-limit <n>', 'pages per set the soak drives (default 10)')
     .option('--miniwob-dir <dir>', 'run the offline agent on MiniWoB++ task pages from this folder (miniwob-plusplus/miniwob/html; on when given)')
     .option('--todomvc-dir <dir>', 'operate the TodoMVC 2.0 apps from this folder (the tastejs/todomvc repository, holding examples/; on when given)')
     .showHelpAfterError();
@@ -123,6 +129,7 @@ async function main(argv: string[]): Promise<number> {
   const accnameOn = wantedParts ? wantedParts.includes('accname') : flags.accname ?? defaultOn;
   const extractOn = wantedParts ? wantedParts.includes('extract') : flags.extract ?? defaultOn;
   const sizesOn = wantedParts ? wantedParts.includes('sizes') : flags.sizes ?? defaultOn;
+  const soakOn = wantedParts ? wantedParts.includes('soak') : flags.soak ?? defaultOn;
   const miniwobOn = wantedParts ? wantedParts.includes('miniwob') : flags.miniwobDir !== undefined;
   const todomvcOn = wantedParts ? wantedParts.includes('todomvc') : flags.todomvcDir !== undefined;
   const accnameFile = typeof flags.accname === 'string' ? resolve(flags.accname) : accnameOn ? DEFAULT_ACCNAME : undefined;
@@ -168,6 +175,11 @@ async function main(argv: string[]): Promise<number> {
         await browser.close();
       }
     }
+  }
+  if (soakOn) {
+    // Both MCP servers as a client drives them, in one run (bench/soak.ts): deadlines, wedged sessions, memory.
+    const run = await runSoak({ limit: positive('--soak-limit', flags.soakLimit) ?? 10, sets: ['shop', 'news'] });
+    process.stdout.write(('skipped' in run ? `SOAK skipped: ${run.skipped}` : run.text) + '\n');
   }
   if (miniwobOn) {
     // The task pages are not part of the repository: without the folder, the part says so and the run goes on.

@@ -186,15 +186,17 @@ function table(tallies: Record<ServerName, Tally>): string {
   return [line(head), `|${w.map((n) => '-'.repeat(n + 2)).join('|')}|`, ...body.map(line)].join('\n');
 }
 
-async function main(): Promise<void> {
-  const limit = Number(flag('--limit')) || 10;
-  const sets = (flag('--sets') ?? 'shop,news').split(',').filter(Boolean);
-  const jsonOut = flag('--json');
-  const runBudgetMs = (Number(flag('--minutes')) || 30) * 60_000;
-  if (!existsSync(CORPUS)) { console.log(`SOAK skipped: the shared corpus is not at ${CORPUS}`); return; }
-  if (!existsSync(PW_CLI)) { console.log(`SOAK skipped: @playwright/mcp is not installed (${PW_CLI}); npm install first`); return; }
+export interface SoakOptions { limit: number; sets: string[]; minutes?: number }
+export interface SoakRun { text: string; json: object }
+
+/** The soak part of `npm run bench` (and of this script run alone): the report, or why it was skipped. */
+export async function runSoak(opts: SoakOptions): Promise<{ skipped: string } | SoakRun> {
+  const { limit, sets } = opts;
+  const runBudgetMs = (opts.minutes ?? 30) * 60_000;
+  if (!existsSync(CORPUS)) return { skipped: `the shared corpus is not at ${CORPUS}` };
+  if (!existsSync(PW_CLI)) return { skipped: `@playwright/mcp is not installed (${PW_CLI}); npm install first` };
   const pages = sets.flatMap((set) => (existsSync(join(CORPUS, set)) ? htmlPagesIn(join(CORPUS, set)).slice(0, limit).map((f) => `${set}/${f}`) : []));
-  if (!pages.length) { console.log(`SOAK skipped: no pages for sets ${sets.join(',')} in ${CORPUS}`); return; }
+  if (!pages.length) return { skipped: `no pages for sets ${sets.join(',')} in ${CORPUS}` };
   // One server for the whole corpus, so both browsers see one loopback origin for every page.
   const site = await serveFolder(CORPUS);
   const origin = site.url.replace(/\/$/, '');
@@ -227,12 +229,19 @@ async function main(): Promise<void> {
     await Promise.allSettled([sessions.pagelens.client.close(), sessions.playwright.client.close()]);
     await site.close();
   }
-  console.log(`SOAK: ${done} pages (${sets.join(',')}, --limit ${limit}), ${round((performance.now() - t0) / 1000, 0)} s, deadline ${CALL_DEADLINE_MS / 1000} s per call\n`);
-  console.log(table(tallies));
+  const out = [`SOAK: ${done} pages (${sets.join(',')}, --limit ${limit}), ${round((performance.now() - t0) / 1000, 0)} s, deadline ${CALL_DEADLINE_MS / 1000} s per call\n`, table(tallies)];
   const odd = [...tallies.pagelens.rows, ...tallies.playwright.rows].filter((r) => r.outcome !== 'ok');
-  if (odd.length) console.log(`\nnot ok:\n${odd.map((r) => `- ${r.server} ${r.kind} ${r.page}: ${r.outcome}${r.detail ? ` (${r.detail})` : ''}`).join('\n')}`);
-  console.log('\nsnapshot: pagelens page_snapshot {fullPage: true} vs Playwright MCP browser_snapshot. times: wall time per MCP call as the client sees it (p50/p99 over ok and erroring calls; nearest rank). RSS: VmRSS from /proc at the end; children summed, so shared pages count more than once.');
-  if (jsonOut) writeFileSync(jsonOut, JSON.stringify({ pages, limit, sets, tallies }, null, 2));
+  if (odd.length) out.push(`\nnot ok:\n${odd.map((r) => `- ${r.server} ${r.kind} ${r.page}: ${r.outcome}${r.detail ? ` (${r.detail})` : ''}`).join('\n')}`);
+  out.push('\nsnapshot: pagelens page_snapshot {fullPage: true} vs Playwright MCP browser_snapshot. times: wall time per MCP call as the client sees it (p50/p99 over ok and erroring calls; nearest rank). RSS: VmRSS from /proc at the end; children summed, so shared pages count more than once.');
+  return { text: out.join('\n'), json: { pages, limit, sets, tallies } };
+}
+
+async function main(): Promise<void> {
+  const run = await runSoak({ limit: Number(flag('--limit')) || 10, sets: (flag('--sets') ?? 'shop,news').split(',').filter(Boolean), minutes: Number(flag('--minutes')) || 30 });
+  if ('skipped' in run) { console.log(`SOAK skipped: ${run.skipped}`); return; }
+  console.log(run.text);
+  const jsonOut = flag('--json');
+  if (jsonOut) writeFileSync(jsonOut, JSON.stringify(run.json, null, 2));
 }
 
 if (process.argv[1] && /bench[\\/]soak\.js$/.test(process.argv[1])) await main();
