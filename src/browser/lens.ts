@@ -39,6 +39,8 @@ export class Lens {
   private lastPreAction?: { state: PreActionState; id?: string };
   /** The main-frame navigation count at the last search for gesture listeners (see readsGestures). */
   private gesturesAt = -1;
+  /** The last search for gesture listeners, settled or not. */
+  private searching: Promise<unknown> = Promise.resolve();
 
   private constructor(readonly page: Page, private readonly core: LensCore) {}
 
@@ -84,7 +86,11 @@ export class Lens {
    */
   markGestureTargets(): Promise<{ marked: number; warnings: string[] }> {
     this.gesturesAt = this.core.navigations;
-    return markGestureTargets(this.core);
+    // One search at a time: a read's search that ran past its budget is finished before the next
+    // begins, so a caller that awaits this one knows no search is left at work.
+    const run = this.searching.catch(() => undefined).then(() => markGestureTargets(this.core));
+    this.searching = run.catch(() => undefined);
+    return run;
   }
 
   /**

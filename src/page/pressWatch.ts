@@ -7,7 +7,7 @@
 import { coverText, describeCover, reaches } from './actions.js';
 import { composedContains, shadowRootOf } from './shadow.js';
 
-interface Watch { target: Element | null; stop(): void }
+interface Watch { target: Element | null; release: Element | null; stop(): void }
 
 const watches = new WeakMap<Element, Watch>();
 
@@ -16,16 +16,18 @@ export function watchPress(el: Element): { ok: boolean; reason?: string } {
   watches.get(el)?.stop();
   const win = el.ownerDocument.defaultView;
   if (!win) return { ok: false, reason: 'its document has no window' };
-  const watch: Watch = { target: null, stop: () => {} };
-  const seen = (e: Event) => {
-    if (watch.target) return;
+  const watch: Watch = { target: null, release: null, stop: () => {} };
+  const hitOf = (e: Event): Element | null => {
     const first = e.composedPath()[0];
-    watch.target = first instanceof Element ? first : e.target instanceof Element ? e.target : null;
+    return first instanceof Element ? first : e.target instanceof Element ? e.target : null;
   };
+  const down = (e: Event) => { if (!watch.target) watch.target = hitOf(e); };
+  // A click needs the release where the press was: a cover slid in between the two takes it.
+  const up = (e: Event) => { if (watch.target) watch.release = hitOf(e); };
   const opts = { capture: true, passive: true } as const;
-  win.addEventListener('pointerdown', seen, opts);
-  win.addEventListener('mousedown', seen, opts);
-  watch.stop = () => { win.removeEventListener('pointerdown', seen, opts); win.removeEventListener('mousedown', seen, opts); };
+  const events: Array<[string, (e: Event) => void]> = [['pointerdown', down], ['mousedown', down], ['pointerup', up], ['mouseup', up]];
+  for (const [type, fn] of events) win.addEventListener(type, fn, opts);
+  watch.stop = () => { for (const [type, fn] of events) win.removeEventListener(type, fn, opts); };
   watches.set(el, watch);
   return { ok: true };
 }
@@ -41,7 +43,16 @@ export function pressLanded(el: Element): { watched: boolean; landed: boolean; o
   watch.stop();
   const hit = watch.target;
   if (!hit) return { watched: true, landed: false };
-  const hostOfEl = !!shadowRootOf(hit) && composedContains(hit, el);
-  if (hit === el || reaches(hit, el) || hostOfEl) return { watched: true, landed: true };
-  return { watched: true, landed: false, on: coverText(describeCover(hit, el)) };
+  if (!onElement(hit, el)) return { watched: true, landed: false, on: coverText(describeCover(hit, el)) };
+  // An element the page took away on the press (a menu that closes) has had its press.
+  if (!el.isConnected) return { watched: true, landed: true };
+  const release = watch.release;
+  if (!release) return { watched: true, landed: false, on: 'something the page moved over it before the button was released (the release never reached its page)' };
+  if (!onElement(release, el)) return { watched: true, landed: false, on: `${coverText(describeCover(release, el))} (where the button was released)` };
+  return { watched: true, landed: true };
+}
+
+/** Whether a hit is the element, a part of it, its label, or the host of the closed shadow tree it is in (all a window listener is shown of such a tree). */
+function onElement(hit: Element, el: Element): boolean {
+  return hit === el || reaches(hit, el) || (!!shadowRootOf(hit) && composedContains(hit, el));
 }
