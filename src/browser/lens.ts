@@ -63,11 +63,11 @@ export class Lens {
   async snapshot(options: SnapshotOptionsInput & { mode: 'semantic_v3' | 'semantic' }): Promise<SemanticV3Result | SemanticResult>;
   async snapshot(options?: SnapshotOptionsInput): Promise<SnapshotPayload>;
   async snapshot(options: SnapshotOptionsInput = {}): Promise<SnapshotPayload> {
-    const late = await this.readsGestures();
+    const doubts = await this.readsGestures();
     const payload = await snapshotPayload(this.core, parseInput(SnapshotOptions, options, 'snapshot options'), givenOptions(options));
-    if (late) {
+    if (doubts.length) {
       const p = payload as { warnings?: string[] };
-      p.warnings = [...p.warnings ?? [], late];
+      p.warnings = [...p.warnings ?? [], ...doubts];
     }
     return payload;
   }
@@ -96,18 +96,21 @@ export class Lens {
   /**
    * Every face reads a page the same way: a document read for the first time is searched for
    * gesture listeners first (a few to tens of ms), so a label that takes a double click is listed
-   * in the library's reads as in the MCP face's. A failed search leaves the read as it was.
+   * in the library's reads as in the MCP face's. What the search could not do comes back as the
+   * read's doubts (a snapshot's warnings; the model has no place for them).
    */
-  private async readsGestures(): Promise<string | undefined> {
-    if (this.gesturesAt === this.core.navigations) return undefined;
+  private async readsGestures(): Promise<string[]> {
+    if (this.gesturesAt === this.core.navigations) return [];
     // A slow search must not hold the read: past its budget the read goes on, says so, and the
-    // search's marks count from the next read on.
+    // search's marks count from the next read on. A search that failed, whole or for a frame, says
+    // so too: the read may then miss what it would have listed.
     let timer: NodeJS.Timeout | undefined;
     const budget = new Promise<'late'>((r) => { timer = setTimeout(() => r('late'), GESTURE_SEARCH_BUDGET_MS); });
-    const r = await Promise.race([this.markGestureTargets().catch(() => undefined), budget]).finally(() => clearTimeout(timer));
+    const search = this.markGestureTargets().then((m) => m.warnings, (e: Error) => [`hover, double-click and drag targets could not be searched for (${e.message.split('\n')[0]}), so this read may not list them`]);
+    const r = await Promise.race([search, budget]).finally(() => clearTimeout(timer));
     return r === 'late'
-      ? `the search for elements that take a hover, double click or drag took longer than ${GESTURE_SEARCH_BUDGET_MS / 1000} s (a large page on a busy machine), so this read may not list them; it goes on in the background and the next read includes them`
-      : undefined;
+      ? [`the search for elements that take a hover, double click or drag took longer than ${GESTURE_SEARCH_BUDGET_MS / 1000} s (a large page on a busy machine), so this read may not list them; it goes on in the background and the next read includes them`]
+      : r;
   }
 
   /** Tools the page declares through WebMCP (document.modelContext), every frame's. */
