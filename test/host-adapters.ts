@@ -3,13 +3,19 @@
 // written once opens a page, snapshots, acts and breaks the engine through this face, whichever host
 // is behind it, so both hosts must give the same observable answer.
 import assert from 'node:assert/strict';
-import type { Page } from 'playwright-core';
+import type { BrowserContext, Page } from 'playwright-core';
 import { httpBackend, runAgent } from '../src/agent/loop.js';
-import { coreOf } from '../src/browser/lens.js';
+import { blockExternalRequests } from '../src/browser/chromium.js';
+import { gotoSettled } from '../src/browser/goto.js';
+import { IdNumbering } from '../src/browser/ids.js';
+import { coreOf, Lens } from '../src/browser/lens.js';
+import type { SearchResult } from '../src/model/explore/explore.js';
+import { runTool } from '../src/tools/registry.js';
+import type { ToolResult } from '../src/tools/types.js';
 import type { Action } from '../src/model/contracts/actions.js';
 import type { ActionResult, ExpectedOutcome } from '../src/model/contracts/outcome.js';
 import type { SemanticV3Result } from '../src/model/contracts/schema.js';
-import { launchWithExtension, openTab, type ExtensionBrowser } from './extension-helpers.js';
+import { launchWithExtension, openTab, restartServiceWorker, type ExtensionBrowser } from './extension-helpers.js';
 import type { Harness } from './harness.js';
 
 export type HostName = 'cdp' | 'extension';
@@ -25,6 +31,19 @@ export interface MatrixPage {
   sabotage(frameUrl: string | null, call: string, message: string): Promise<void>;
   /** The host's agent loop against a `pagelens serve` backend, to the end; the whole run (its transcript) as returned. */
   runTask(task: string, backend: { url: string; token: string }): Promise<{ status: string; steps: unknown[] }>;
+  /** dom_search: its hits carry IDs handed out by the search itself (text blocks stamped after the read). */
+  search(query: string): Promise<SearchResult>;
+  /** One tool of the registry on this page, as an agent calls it. */
+  tool(name: string, args?: object): Promise<ToolResult>;
+  /** Another tab of the same session (the CDP host: one IdNumbering; the extension: its one service worker). */
+  openTab(path: string): Promise<MatrixPage>;
+  /**
+   * What the host keeps is dropped from memory and read back from its ledger's storage: the
+   * extension's service worker is stopped and woken (chrome.storage.session stays); on the CDP
+   * host the lens is closed and a new one attached to the page in the same session.
+   */
+  restart(): Promise<void>;
+  close(): Promise<void>;
 }
 
 export interface MatrixHost {
@@ -42,61 +61,90 @@ function breakCall(path: string, message: string): void {
 }
 
 export function cdpHost(h: Harness): MatrixHost {
+  // One session for every page of the host, as the extension's one service worker is one: a page's
+  // IDs are numbered above every ID handed out before it, whichever host.
+  const session = new IdNumbering();
+  const open = async (context: BrowserContext, path: string): Promise<MatrixPage> => {
+    const page = await context.newPage();
+    page.on('dialog', (d) => { void d.dismiss().catch(() => {}); });
+    let lens = await Lens.attach(page, { numbering: session });
+    await gotoSettled(page, h.originA + path);
+    await page.waitForLoadState('load', { timeout: 15_000 }).catch(() => {});
+    return {
+      page,
+      snapshot: () => lens.snapshot(),
+      runTask: (task, backend) => runAgent(lens, { task, backend: httpBackend(backend.url, backend.token), maxSteps: 5 }),
+      act: (action, opts = {}) => lens.act(action, opts.expect ? { expect: opts.expect } : {}),
+      search: (query) => lens.search(query),
+      tool: (name, args = {}) => runTool(lens, name, args),
+      openTab: (other) => open(context, other),
+      async restart() {
+        await lens.close();
+        lens = await Lens.attach(page, { numbering: session });
+      },
+      async close() {
+        await lens.close().catch(() => {});
+        await page.close().catch(() => {});
+      },
+      async sabotage(frameUrl, call, message) {
+        const frames = await coreOf(lens).frames.known();
+        const frame = frameUrl === null ? frames[0] : frames.find((f) => f.url.includes(frameUrl));
+        assert.ok(frame, `no frame at ${frameUrl}`);
+        await frame.target.callFunction(frame.frameId, `function () { (${breakCall.toString()})(${JSON.stringify(call)}, ${JSON.stringify(message)}); }`, []);
+      },
+    };
+  };
+  const contexts: BrowserContext[] = [];
   return {
     name: 'cdp',
     async open(path) {
-      const { page, lens } = await h.open(path);
-      return {
-        page,
-        snapshot: () => lens.snapshot(),
-        runTask: (task, backend) => runAgent(lens, { task, backend: httpBackend(backend.url, backend.token), maxSteps: 5 }),
-        act: (action, opts = {}) => lens.act(action, opts.expect ? { expect: opts.expect } : {}),
-        async sabotage(frameUrl, call, message) {
-          const frames = await coreOf(lens).frames.known();
-          const frame = frameUrl === null ? frames[0] : frames.find((f) => f.url.includes(frameUrl));
-          assert.ok(frame, `no frame at ${frameUrl}`);
-          await frame.target.callFunction(frame.frameId, `function () { (${breakCall.toString()})(${JSON.stringify(call)}, ${JSON.stringify(message)}); }`, []);
-        },
-      };
+      const context = await h.browser.newContext({ viewport: { width: 1280, height: 800 } });
+      contexts.push(context);
+      await blockExternalRequests(context);
+      return open(context, path);
     },
-    close: async () => {},
+    close: async () => { for (const c of contexts) await c.close().catch(() => {}); },
   };
 }
 
 export async function extensionHost(h: Harness): Promise<MatrixHost> {
   const ext: ExtensionBrowser = await launchWithExtension('pagelens-matrix-');
-  return {
-    name: 'extension',
-    async open(path) {
-      const { page, tabId } = await openTab(ext, h.originA + path);
-      return {
-        page,
-        snapshot: () => ext.worker.evaluate((id) => (self as any).pagelens.snapshot(id), tabId) as Promise<SemanticV3Result>,
-        runTask: (task, backend) => ext.worker.evaluate(([id, t, b]) => (self as any).pagelens.runTask(id, t, { backend: b.url, token: b.token, maxSteps: 5 }), [tabId, task, backend] as const),
-        act: (action, opts = {}) => ext.worker.evaluate(([id, a, o]) => (self as any).pagelens.act(id, a, o), [tabId, action, opts] as const) as Promise<ActionResult>,
-        async sabotage(frameUrl, call, message) {
-          // The content scripts' isolated world is the extension's: executeScript reaches the engine there.
-          const done = await ext.worker.evaluate(async ([id, url, c, m]) => {
-            const chrome = (globalThis as any).chrome;
-            const frames: Array<{ frameId: number; url: string }> = await chrome.webNavigation.getAllFrames({ tabId: id });
-            const frame = url === null ? frames.find((f) => f.frameId === 0) : frames.find((f) => f.url.includes(url));
-            if (!frame) return false;
-            // A function from a string is refused by the extension's CSP: breakCall is written out again here, its inputs as args.
-            await chrome.scripting.executeScript({
-              target: { tabId: id, frameIds: [frame.frameId] }, world: 'ISOLATED', args: [c, m],
-              func: (path: string, msg: string) => {
-                const parts = path.split('.');
-                let at = (globalThis as any).__pagelens;
-                for (const p of parts.slice(0, -1)) at = at[p];
-                at[parts[parts.length - 1]] = () => { throw new Error(msg); };
-              },
-            });
-            return true;
-          }, [tabId, frameUrl, call, message] as const);
-          assert.ok(done, `no frame at ${frameUrl}`);
-        },
-      };
-    },
-    close: () => ext.close(),
+  const call = (tabId: number, name: string, args: object) =>
+    ext.worker.evaluate(([id, n, a]) => (self as any).pagelens.tools.call(id, n, a), [tabId, name, args] as const) as Promise<ToolResult>;
+  const open = async (path: string): Promise<MatrixPage> => {
+    const { page, tabId } = await openTab(ext, h.originA + path);
+    return {
+      page,
+      snapshot: () => ext.worker.evaluate((id) => (self as any).pagelens.snapshot(id), tabId) as Promise<SemanticV3Result>,
+      runTask: (task, backend) => ext.worker.evaluate(([id, t, b]) => (self as any).pagelens.runTask(id, t, { backend: b.url, token: b.token, maxSteps: 5 }), [tabId, task, backend] as const),
+      act: (action, opts = {}) => ext.worker.evaluate(([id, a, o]) => (self as any).pagelens.act(id, a, o), [tabId, action, opts] as const) as Promise<ActionResult>,
+      search: async (query) => (await call(tabId, 'dom_search', { query })).data as SearchResult,
+      tool: (name, args = {}) => call(tabId, name, args),
+      openTab: open,
+      restart: async () => { await restartServiceWorker(ext); },
+      close: () => page.close().catch(() => {}),
+      async sabotage(frameUrl, call, message) {
+        // The content scripts' isolated world is the extension's: executeScript reaches the engine there.
+        const done = await ext.worker.evaluate(async ([id, url, c, m]) => {
+          const chrome = (globalThis as any).chrome;
+          const frames: Array<{ frameId: number; url: string }> = await chrome.webNavigation.getAllFrames({ tabId: id });
+          const frame = url === null ? frames.find((f) => f.frameId === 0) : frames.find((f) => f.url.includes(url));
+          if (!frame) return false;
+          // A function from a string is refused by the extension's CSP: breakCall is written out again here, its inputs as args.
+          await chrome.scripting.executeScript({
+            target: { tabId: id, frameIds: [frame.frameId] }, world: 'ISOLATED', args: [c, m],
+            func: (path: string, msg: string) => {
+              const parts = path.split('.');
+              let at = (globalThis as any).__pagelens;
+              for (const p of parts.slice(0, -1)) at = at[p];
+              at[parts[parts.length - 1]] = () => { throw new Error(msg); };
+            },
+          });
+          return true;
+        }, [tabId, frameUrl, call, message] as const);
+        assert.ok(done, `no frame at ${frameUrl}`);
+      },
+    };
   };
+  return { name: 'extension', open, close: () => ext.close() };
 }

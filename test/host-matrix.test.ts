@@ -291,6 +291,112 @@ matrix('rows in shadow trees: the text is the item, the toggle after it carries 
   assert.deepEqual((await p.page.evaluate(() => (window as any).errands())).map((e: { done: boolean }) => e.done), [false, true, false]);
 }, 'component-rows.html?kind=focusable');
 
+// ---- the ID ledger (issue 44): one set of rules on both hosts ----
+// An ID minted in one document is refused in every later one, on every face and host; a refusal
+// never re-binds old IDs. Each rule once per host: navigation, another tab, another frame, restart.
+
+/** Every number a snapshot lists (main frame and frames), for "never issued again". */
+const numbersOf = (snap: SemanticV3Result) => new Set(snap.interactive_tree.map((n) => n.i));
+const refused = (r: ActionResult, code = 'NAVIGATED') => {
+  assert.equal(r.ok, false, show(r));
+  assert.equal(r.error?.code, code, show(r));
+};
+
+/** ledger-a.html read, then searched: the paragraph's ID is one only the search handed out. */
+async function searchedParagraph(p: MatrixPage): Promise<string> {
+  const found = await p.search('quarterly ledger closes');
+  const block = found.textBlocks.find((b) => /quarterly ledger/.test(b.text));
+  assert.ok(block, show(found));
+  return block.ref;
+}
+
+matrix('navigation: IDs a read and a search handed out are refused on the next document, which never issues them again; nothing there is pressed', async (p, snap) => {
+  const keep = idOf(snap, 'Keep');
+  const paragraph = await searchedParagraph(p);
+  await p.page.goto(h.originA + 'ledger-b.html');
+  const b = await p.snapshot();
+  for (const old of [keep, paragraph]) {
+    assert.ok(!numbersOf(b).has(old), `${old} was handed out on ledger-a and is issued again on ledger-b: ${show([...numbersOf(b)])}`);
+    for (let attempt = 1; attempt <= 2; attempt++) refused(await p.act(`click(${old})`));
+  }
+  assert.equal(await p.page.textContent('#out'), 'nothing pressed');
+  // The refusals re-bound nothing: the new page's own IDs still work.
+  assert.equal((await p.act(`click(${idOf(b, 'Trap 1')})`)).ok, true);
+  assert.equal(await p.page.textContent('#out'), 'pressed Trap 1');
+}, 'ledger-a.html');
+
+matrix('another tab: tabs of one session never share an ID, and one handed out in another tab is refused here; nothing here is pressed', async (p, snap) => {
+  const one = [...numbersOf(snap), await searchedParagraph(p)];
+  const two = await p.openTab('ledger-b.html');
+  try {
+    const b = await two.snapshot();
+    for (const id of numbersOf(b)) assert.ok(!one.includes(id), `tab two's ${id} is tab one's too`);
+    for (const id of one) refused(await two.act(`click(${id})`));
+    assert.equal(await two.page.textContent('#out'), 'nothing pressed');
+    // And the other way: tab two's IDs are refused in tab one, whose own still work.
+    refused(await p.act(`click(${idOf(b, 'Trap 1')})`));
+    assert.equal((await p.act(`click(${idOf(snap, 'Keep')})`)).ok, true);
+    assert.equal(await pageValue(p, 'kept'), 1);
+  } finally {
+    await two.close();
+  }
+}, 'ledger-a.html');
+
+matrix('another frame: an iframe\'s IDs are refused once it shows another document (never issued again there); the main frame\'s still work', async (p, snap) => {
+  const inner = idOf(snap, 'Inner button');
+  assert.match(inner, /^f1_/);
+  await p.page.evaluate(() => new Promise<void>((resolve) => {
+    const frame = document.getElementById('inner') as HTMLIFrameElement;
+    frame.addEventListener('load', () => resolve(), { once: true });
+    frame.src = 'ledger-inner-b.html';
+  }));
+  const after = await p.snapshot();
+  assert.ok(after.interactive_tree.some((n) => n.n === 'Inner trap 1'), show(after.interactive_tree));
+  assert.ok(!numbersOf(after).has(inner), `${inner} is issued again by the frame's new document`);
+  for (let attempt = 1; attempt <= 2; attempt++) refused(await p.act(`click(${inner})`));
+  assert.equal(await pageValue(p, 'frameHits'), 0, 'nothing in the frame was pressed');
+  assert.equal((await p.act(`click(${idOf(after, 'Main button')})`)).ok, true);
+  assert.equal(await pageValue(p, 'mainHits'), 1);
+}, 'ledger-frame.html');
+
+matrix('another frame: an iframe put back in its place is another frame; the old one\'s IDs are refused there', async (p, snap) => {
+  const inner = idOf(snap, 'Inner button');
+  await p.page.evaluate(() => new Promise<void>((resolve) => {
+    const old = document.getElementById('inner')!;
+    const frame = document.createElement('iframe');
+    frame.id = 'inner';
+    frame.addEventListener('load', () => resolve(), { once: true });
+    frame.src = 'ledger-inner-b.html';
+    old.replaceWith(frame);
+  }));
+  const after = await p.snapshot();
+  assert.ok(after.interactive_tree.some((n) => n.n === 'Inner trap 1'), show(after.interactive_tree));
+  assert.ok(!numbersOf(after).has(inner), `${inner} names an element of the new frame`);
+  refused(await p.act(`click(${inner})`));
+  assert.equal(await pageValue(p, 'frameHits'), 0, 'nothing in the new frame was pressed');
+}, 'ledger-frame.html');
+
+matrix('restart: what the host knew of the page comes back; an ID whose element changed is refused as stale', async (p, snap) => {
+  const rename = idOf(snap, 'Rename me');
+  await p.restart();
+  await p.page.evaluate(() => { document.getElementById('rename')!.textContent = 'Delete everything'; });
+  const r = await p.act(`click(${rename})`);
+  refused(r, 'STALE_ID');
+  assert.match(r.error!.message, /Delete everything/);
+  assert.equal(await pageValue(p, 'renamed'), 0);
+}, 'ledger-a.html');
+
+matrix('restart: the next document, read through the tools first, numbers above every ID handed out before; the old IDs are refused there', async (p, snap) => {
+  const old = [...numbersOf(snap), await searchedParagraph(p)];
+  await p.restart();
+  await p.page.goto(h.originA + 'ledger-b.html');
+  const read = await p.tool('page_snapshot');
+  const b = read.data as SemanticV3Result;
+  for (const id of old) assert.ok(!numbersOf(b).has(id), `${id} was handed out before the restart and is issued again after it`);
+  for (const id of old) refused(await p.act(`click(${id})`));
+  assert.equal(await p.page.textContent('#out'), 'nothing pressed');
+}, 'ledger-a.html');
+
 for (const name of ['cdp', 'extension'] as const) {
   for (const [what, body, page] of cases) {
     test(`[${name}] ${what}`, async () => {
@@ -298,7 +404,7 @@ for (const name of ['cdp', 'extension'] as const) {
       try {
         await body(p, await p.snapshot());
       } finally {
-        await p.page.close().catch(() => {});
+        await p.close();
       }
     });
   }
