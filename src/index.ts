@@ -31,7 +31,7 @@ export { Action, parseAction, formatAction, type ActionType } from './model/cont
 export type { ActOptions } from './browser/actions.js';
 export { ExpectedOutcome, VerificationResult, ActionResult, ActionMethod, OutcomeType, parseExpectSpec } from './model/contracts/outcome.js';
 export type { PreActionState, Presence } from './browser/verify.js';
-export { IdNumbering } from './browser/ids.js';
+export { IdNumbering, type LedgerStorage } from './browser/lens.js';
 export type { PageText, TextBlock } from './browser/pagetext.js';
 export type { WebMcpTool, WebMcpResult } from './browser/webmcp.js';
 export { StabilityOptions, type StabilityOptionsInput, type StabilityResult } from './browser/stability.js';

@@ -12,7 +12,7 @@ import { FullResult, HybridResult } from '../src/model/renderers/artifacts.js';
 import { SemanticV3Result } from '../src/model/contracts/schema.js';
 import { layoutMarks, MARK_COLOURS } from '../src/model/renderers/setOfMark.js';
 import { untemplatize } from '../src/model/renderers/templatize.js';
-import { launchWithExtension, openTab as openTabIn, type ExtensionBrowser } from './extension-helpers.js';
+import { launchWithExtension, openTab as openTabIn, sameStartAs, type ExtensionBrowser } from './extension-helpers.js';
 import { startHarness, type Harness } from './harness.js';
 
 const VIEWPORT = { width: 1280, height: 800 };
@@ -87,7 +87,7 @@ function pixelsNear(img: { data: Uint8Array }, rgb: [number, number, number]): n
 
 test('full through the extension: the CDP host\'s data-id set, frames inlined, templatized, sizes in meta', async () => {
   const path = 'actions-frames.html';
-  const reference = await (await harness.open(path)).lens.snapshot({ mode: 'full' });
+  const reference = await (await harness.open(path, { numbering: await sameStartAs({ worker }) })).lens.snapshot({ mode: 'full' });
   const { page, tabId } = await openTab(harness.originA + path);
   const ext = FullResult.parse(await extSnapshot(tabId, { mode: 'full' }));
   await page.close();
@@ -107,10 +107,11 @@ test('full through the extension: the CDP host\'s data-id set, frames inlined, t
 });
 
 test('full through the extension: no script or style, no secret value, templates collapse repeated rows', async () => {
+  const numbering = await sameStartAs({ worker });
   const { page, tabId } = await openTab(harness.originA + 'artifacts-page.html');
   await page.fill('#pw', 'hunter2-typed');
   const ext = FullResult.parse(await extSnapshot(tabId, { mode: 'full' }));
-  const reference = await (async () => { const o = await harness.open('artifacts-page.html'); await o.page.fill('#pw', 'hunter2-typed'); return o.lens.snapshot({ mode: 'full' }); })();
+  const reference = await (async () => { const o = await harness.open('artifacts-page.html', { numbering }); await o.page.fill('#pw', 'hunter2-typed'); return o.lens.snapshot({ mode: 'full' }); })();
   await page.close();
   const dom = untemplatize(ext.dom);
   for (const secret of ['hunter2', 'markup-secret']) assert.ok(!dom.includes(secret) && !ext.dom.includes(secret), `full has "${secret}"`);
@@ -168,7 +169,7 @@ test('hybrid through the extension: a decodable JPEG of the viewport, a mark per
 
 test('set-of-mark and hash: the same page gives the same marks and the same hash through both hosts', async () => {
   const path = 'actions-frames.html';
-  const reference = await (await harness.open(path)).lens.snapshot({ mode: 'hybrid', screenshot: { quality: 90 } });
+  const reference = await (await harness.open(path, { numbering: await sameStartAs({ worker }) })).lens.snapshot({ mode: 'hybrid', screenshot: { quality: 90 } });
   const { page, tabId } = await openTab(harness.originA + path);
   const ext = HybridResult.parse(await extSnapshot(tabId, { mode: 'hybrid', quality: 90 }));
   await page.close();
@@ -229,7 +230,7 @@ test('engine answers are checked against the engine contract in the extension to
 
 test('hybrid through the extension: the same tree and skeleton as the CDP host\'s hybrid', async () => {
   const path = 'actions-frames.html';
-  const reference = await (await harness.open(path)).lens.snapshot({ mode: 'hybrid' });
+  const reference = await (await harness.open(path, { numbering: await sameStartAs({ worker }) })).lens.snapshot({ mode: 'hybrid' });
   const { page, tabId } = await openTab(harness.originA + path);
   const ext = HybridResult.parse(await extSnapshot(tabId, { mode: 'hybrid' }));
   await page.close();

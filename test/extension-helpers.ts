@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { chromium, type BrowserContext, type Page, type Worker } from 'playwright-core';
 import { CHROMIUM_ARGS, DROPPED_DEFAULT_ARGS, findChromium } from '../src/browser/chromium.js';
+import { IdNumbering } from '../src/browser/lens.js';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 const EXT = join(ROOT, 'extension/dist');
@@ -108,4 +109,16 @@ export async function restartServiceWorker(ext: ExtensionBrowser): Promise<Worke
   } finally {
     await page.close();
   }
+}
+
+/**
+ * A numbering for a CDP lens that starts where the extension's next tab will: every tab of the
+ * extension's service worker is one session (src/core/ledger.ts), so a tab read for the first time
+ * numbers above every ID handed out before. A reference read on the CDP host with it hands out the
+ * same IDs for the same page; take it right before that tab's first read.
+ */
+export async function sameStartAs(ext: Pick<ExtensionBrowser, 'worker'>): Promise<IdNumbering> {
+  const numbering = new IdNumbering();
+  numbering.saw(await ext.worker.evaluate(() => (self as any).pagelens.idHighWater()) as number);
+  return numbering;
 }

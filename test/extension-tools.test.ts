@@ -12,7 +12,7 @@ import { watchConsole } from '../src/tools/cdp.js';
 import { watchNetwork } from '../src/tools/requests.js';
 import { runTool, toolDefinitions } from '../src/tools/registry.js';
 import type { ToolResult } from '../src/tools/types.js';
-import { launchWithExtension, openTab, type ExtensionBrowser } from './extension-helpers.js';
+import { launchWithExtension, openTab, sameStartAs, type ExtensionBrowser } from './extension-helpers.js';
 import { startHarness, type Harness } from './harness.js';
 
 let harness: Harness;
@@ -42,7 +42,7 @@ async function both(path: string): Promise<{ cdp: { page: Page; lens: Lens }; ta
   const page = await context.newPage();
   watchConsole(page);
   watchNetwork(page);
-  const lens = await Lens.attach(page);
+  const lens = await Lens.attach(page, { numbering: await sameStartAs(ext) });
   // A URL of its own, the same on both hosts: the service worker finds the tab by its URL.
   const url = `${harness.originA}${path}?tab=${++tabs}`;
   await gotoSettled(page, url);

@@ -13,7 +13,7 @@ import { DEMO_TASK } from '../src/model/tasks/demo.js';
 import type { ActionResult, ExpectedOutcome } from '../src/model/contracts/outcome.js';
 import type { SemanticV3Result } from '../src/model/contracts/schema.js';
 import { startServer, type RunningServer } from '../src/server/serve.js';
-import { launchWithExtension, openTab as openTabIn, restartServiceWorker, ROOT, type ExtensionBrowser } from './extension-helpers.js';
+import { launchWithExtension, openTab as openTabIn, restartServiceWorker, ROOT, sameStartAs, type ExtensionBrowser } from './extension-helpers.js';
 import { startHarness, type Harness } from './harness.js';
 
 const SCREENSHOT = '/tmp/pagelens-extension-sidepanel.png';
@@ -55,7 +55,7 @@ const essentials = (s: SemanticV3Result) => s.interactive_tree.map((n) => ({ i: 
 
 test('the service worker snapshot equals the CDP host snapshot: cross-origin iframe and closed shadow root', async () => {
   const path = 'actions-frames.html';
-  const reference = await (await harness.open(path)).lens.snapshot();
+  const reference = await (await harness.open(path, { numbering: await sameStartAs({ worker }) })).lens.snapshot();
   const { page, tabId } = await openTab(harness.originA + path);
   const ext = await extSnapshot(tabId);
   await page.close();
@@ -72,7 +72,7 @@ test('the service worker snapshot equals the CDP host snapshot: cross-origin ifr
 
 test('the same snapshot on nested frames: same-origin, cross-origin in it, a leaf below, sandboxed srcdoc, a frame that failed', async () => {
   const path = 'frames-main.html';
-  const reference = await (await harness.open(path)).lens.snapshot();
+  const reference = await (await harness.open(path, { numbering: await sameStartAs({ worker }) })).lens.snapshot();
   const { page, tabId } = await openTab(harness.originA + path);
   const ext = await extSnapshot(tabId);
   await page.close();
@@ -85,7 +85,7 @@ test('the same snapshot on nested frames: same-origin, cross-origin in it, a lea
 
 test('the same viewport snapshot of an iframe the page shows only part of, or none of', async () => {
   for (const [path, listed] of [['frames-scrolled.html', ['Top button', 'Visible in frame']], ['frames-below.html', ['Top button']]] as const) {
-    const reference = await (await harness.open(path)).lens.snapshot();
+    const reference = await (await harness.open(path, { numbering: await sameStartAs({ worker }) })).lens.snapshot();
     const { page, tabId } = await openTab(harness.originA + path);
     const ext = await extSnapshot(tabId);
     await page.close();
@@ -97,7 +97,7 @@ test('the same viewport snapshot of an iframe the page shows only part of, or no
 
 test('skeleton: the same artifact as the CDP host (structure, select options, frames inlined)', async () => {
   for (const path of ['actions-select.html', 'frames-main.html']) {
-    const reference = await (await harness.open(path)).lens.snapshot({ mode: 'skeleton' });
+    const reference = await (await harness.open(path, { numbering: await sameStartAs({ worker }) })).lens.snapshot({ mode: 'skeleton' });
     const { page, tabId } = await openTab(harness.originA + path);
     const ext = await worker.evaluate((id) => (self as any).pagelens.snapshot(id, { mode: 'skeleton' }), tabId) as typeof reference;
     await page.close();
@@ -204,7 +204,7 @@ test('act: a trusted click inside the cross-origin iframe and one in the closed 
   assert.equal(await page.locator('#shadow-out').textContent(), 'shadow: clicked');
 
   // An ID the page never issued is refused, not guessed.
-  const r3 = await extAct(tabId, 'click(f1_999)');
+  const r3 = await extAct(tabId, 'click(f1_999999)');
   assert.equal(r3.ok, false);
   assert.equal(r3.error?.code, 'UNKNOWN_ID');
 

@@ -5,7 +5,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { blockExternalRequests, launchChromium } from '../src/browser/chromium.js';
-import { Lens } from '../src/browser/lens.js';
+import { Lens, type IdNumbering } from '../src/browser/lens.js';
 import { gotoSettled } from '../src/browser/goto.js';
 import { serveFolder, type StaticServer } from '../src/browser/static.js';
 
@@ -21,10 +21,17 @@ export interface Harness {
    * `loaded`: wait for the page's load (every frame of it) however slow the machine, up to 120 s,
    * for tests about reading a page's frames rather than a page still loading.
    */
-  open(path: string, opts?: { viewport?: { width: number; height: number }; origin?: 'A' | 'B'; loaded?: boolean }): Promise<Opened>;
+  open(path: string, opts?: OpenOptions & { origin?: 'A' | 'B' }): Promise<Opened>;
   /** open() for a page of another loopback server (the corpus), in a context of its own that the caller closes. */
-  openUrl(url: string, opts?: { viewport?: { width: number; height: number }; loaded?: boolean }): Promise<Opened>;
+  openUrl(url: string, opts?: OpenOptions): Promise<Opened>;
   close(): Promise<void>;
+}
+
+export interface OpenOptions {
+  viewport?: { width: number; height: number };
+  loaded?: boolean;
+  /** The lens's ID numbering (a session shared with other lenses, or one that starts where another host's does). */
+  numbering?: IdNumbering;
 }
 
 export interface Opened {
@@ -47,7 +54,7 @@ export async function startHarness(): Promise<Harness> {
     await blockExternalRequests(context);
     const page = await context.newPage();
     page.on('dialog', (d) => { void d.dismiss().catch(() => {}); });
-    const lens = await Lens.attach(page);
+    const lens = await Lens.attach(page, opts.numbering ? { numbering: opts.numbering } : {});
     await gotoSettled(page, url);
     // Tests read pages as loaded (every iframe included), however slow a loaded CI machine is;
     // gotoSettled alone gives up waiting after a short grace period, as the CLI should. Pages that

@@ -7,7 +7,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { httpBackend, runAgent } from '../src/agent/loop.js';
 import { blockExternalRequests } from '../src/browser/chromium.js';
 import { gotoSettled } from '../src/browser/goto.js';
-import { IdNumbering } from '../src/browser/ids.js';
+import { IdNumbering } from '../src/browser/lens.js';
 import { coreOf, Lens } from '../src/browser/lens.js';
 import type { SearchResult } from '../src/model/explore/explore.js';
 import { runTool } from '../src/tools/registry.js';

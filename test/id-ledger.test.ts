@@ -4,7 +4,7 @@
 // forget exactly what moving them would have forgotten. No page: the ledger is fed models.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { IdLedger } from '../src/browser/ids.js';
+import { IdLedger, IdNumbering } from '../src/core/ledger.js';
 import type { PageModel, PageNode } from '../src/model/pagemodel/page.js';
 
 function model(from: number, count: number, name = 'Save'): PageModel {
@@ -19,7 +19,7 @@ function model(from: number, count: number, name = 'Save'): PageModel {
 }
 
 test('handing out the same IDs again keeps them newest: the ledger forgets the IDs handed out longest ago', () => {
-  const ledger = new IdLedger();
+  const ledger = new IdLedger(new IdNumbering(), 'tab');
   ledger.handOut(model(30_001, 30_000)); // B
   ledger.handOut(model(1, 30_000)); // A: now the newest
   ledger.handOut(model(1, 30_000, 'Saved')); // A again, the same IDs: still the newest, with the new sightings

@@ -162,7 +162,7 @@ test('the agent transcript never repeats a password whose action was refused', a
 });
 
 test('tabs of one session never share an ID: one handed out in another tab is refused here', async () => {
-  const { IdNumbering } = await import('../src/browser/ids.js');
+  const { IdNumbering } = await import('../src/browser/lens.js');
   const { Lens } = await import('../src/browser/lens.js');
   const { gotoSettled } = await import('../src/browser/goto.js');
   const session = new IdNumbering();

@@ -2,7 +2,7 @@
 // scripts (snapshot.ts, act.ts), runs the agent loop against `pagelens serve` (agent.ts), and
 // serves the side panel over a port. For automation and tests it exposes
 //   self.pagelens = { snapshot(tabId, options), model(tabId, options), act(tabId, action, options), runTask(tabId, task, { backend }),
-//                     tools: { list(tabId), call(tabId, name, args) } }   (also as tools/list, tools/call messages)
+//                     tools: { list(tabId), call(tabId, name, args) }, release(tabId), idHighWater() }   (also as tools/list, tools/call messages)
 // where snapshot's options.mode is semantic_v3 (default), skeleton, full or hybrid (quality, marks).
 import { act, type ActOptions } from './act.js';
 import { runTask, type TaskOptions, type TaskStep } from './agent.js';
@@ -10,6 +10,7 @@ import type { PanelCommand, PanelEvent } from './panel.js';
 import { readModel, snapshot, type SnapshotOptions } from './snapshot.js';
 import { releaseInput } from './input.js';
 import { callTool, listTools } from './tools.js';
+import { forgetTab, session } from './tab.js';
 import type { Action } from '../../src/model/contracts/actions.js';
 import { ModelOptions } from '../../src/model/contracts/schema.js';
 import { parseInput } from '../../src/model/contracts/validate.js';
@@ -28,6 +29,8 @@ const api = {
   tools: { list: (tabId: number) => listTools(tabId), call: (tabId: number, name: string, args: unknown = {}) => callTool(tabId, name, args) },
   /** Gives the tab back: detaches the debugger if this extension attached it. */
   release: (tabId: number) => releaseInput(tabId),
+  /** The highest ID this extension's session has handed out: a tab read for the first time numbers above it (src/core/ledger.ts). */
+  idHighWater: async () => { await session.restore(); return session.highWater; },
 };
 (self as unknown as { pagelens: typeof api }).pagelens = api;
 
@@ -42,6 +45,9 @@ chrome.runtime.onMessage.addListener((raw, sender, reply) => {
     .then(reply, (e: Error) => reply({ isError: true, text: `BAD_INPUT: ${e.message}`, data: { error: { code: 'BAD_INPUT', message: e.message } } }));
   return true;
 });
+
+// A closed tab's state and ID ledger go, as a closed lens's do on the CDP host.
+chrome.tabs.onRemoved.addListener((tabId) => { void forgetTab(tabId); });
 
 // The toolbar button opens the side panel.
 chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => {});

@@ -30,6 +30,7 @@ declare namespace chrome {
     export function goBack(tabId: number): Promise<void>;
     export function goForward(tabId: number): Promise<void>;
     /** The visible area of the window's active tab, as a data: URL (needs <all_urls> or activeTab; two calls a second at most). */
+    export const onRemoved: { addListener(cb: (tabId: number) => void): void };
     export function captureVisibleTab(windowId: number, options: { format?: 'jpeg' | 'png'; quality?: number }): Promise<string>;
   }
   export namespace webNavigation {
@@ -66,6 +67,7 @@ declare namespace chrome {
     export namespace session {
       export function get(keys: string[]): Promise<Record<string, unknown>>;
       export function set(items: Record<string, unknown>): Promise<void>;
+      export function remove(keys: string[]): Promise<void>;
     }
   }
 }

@@ -10,7 +10,7 @@ import { currentSnapshot, KeptSnapshots, newSnapshot, type KeptSnapshot, type Sn
 import { parseGlobalId } from '../../src/model/pagemodel/page.js';
 import { extensionEngine } from './hostEngine.js';
 import { readModel } from './snapshot.js';
-import { noteSeen, saveTab, tabState } from './tab.js';
+import { saveTab, tabState } from './tab.js';
 
 /** Each tab's snapshots (kept in the service worker's memory: a new worker takes a new one). */
 const stores = new Map<number, KeptSnapshots>();
@@ -40,15 +40,15 @@ export function exploreHost(tabId: number): ExploreHost<KeptSnapshot> {
     get: (id) => store.get(id),
     invalidate: (snap) => store.invalidate(snap),
     handOut(snap, extra) {
-      const state = tabState(tabId);
+      const ledger = tabState(tabId).ledger;
       // The model's nodes were recorded when it was read; the extra IDs (headings, blocks, text) as items showing these words.
-      const items = extra.flatMap((e) => {
+      let noted = false;
+      for (const e of extra) {
         const p = parseGlobalId(e.gid);
-        return p && !state.seen.has(e.gid) ? [{ gid: e.gid, role: 'item', name: e.name ?? '', frame: p.frame, box: [0, 0, 0, 0] as [number, number, number, number] }] : [];
-      });
-      if (!items.length) return;
-      noteSeen(state, { nodes: items, docs: snap.model.docs });
-      void saveTab(tabId);
+        const doc = p && snap.model.docs[p.frame];
+        if (p && doc && !ledger.sighting(e.gid)) { ledger.note(e.gid, { doc, frame: p.frame, role: 'item', name: e.name ?? '', centre: [0, 0] }); noted = true; }
+      }
+      if (noted) void saveTab(tabId);
     },
   };
 }
@@ -60,7 +60,7 @@ export function observeHost(tabId: number): ObserveHost {
     engine: explore.engine,
     current: (opts) => explore.current(opts),
     async record(model) {
-      noteSeen(tabState(tabId), model);
+      tabState(tabId).ledger.handOut(model);
       await saveTab(tabId);
     },
     act: (action, opts) => {

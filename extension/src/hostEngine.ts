@@ -8,10 +8,10 @@ import type { HostElement, HostEngine, HostFrame } from '../../src/model/contrac
 import type { ActHost, Navigation, SettleRequest, Settled } from '../../src/core/port.js';
 import { insertText, mouseMove, mousePress, pressKeys, selectAll } from './input.js';
 import { describe, layoutFrames, type ExtFrame } from './layout.js';
-import { recoverFrom } from '../../src/model/acting/recover.js';
+import { recoverInLedger } from '../../src/core/recover.js';
 import { globalId } from '../../src/model/pagemodel/page.js';
 import { readModel } from './snapshot.js';
-import { ask, ExtensionError, noteSeen, ordinalOf, saveTab, tabState } from './tab.js';
+import { ask, ExtensionError, ordinalOf, saveTab, tabState } from './tab.js';
 import { resolveId } from './target.js';
 
 /** The host's own handle on a frame: Chrome's frameId and its parent's. */
@@ -35,22 +35,23 @@ function fromLayout(f: ExtFrame): HostFrame {
 }
 
 export function extensionEngine(tabId: number): HostEngine {
-  const state = tabState(tabId);
+  // Read at each call: the tab's state is the one restoreTab read back (every entry point awaits it).
+  const state = () => tabState(tabId);
   return {
     async frames() {
       // Listed afresh: a navigation or a new iframe changes them. Not laid out (offsets are not needed to read).
       const all = (await chrome.webNavigation.getAllFrames({ tabId })) ?? [];
       const byId = new Map(all.map((f) => [f.frameId, f]));
       return all.sort((a, b) => (a.frameId === 0 ? -1 : b.frameId === 0 ? 1 : 0)).map((f): HostFrame => ({
-        ordinal: ordinalOf(state, f.frameId), url: f.url, offset: [0, 0], handle: { frameId: f.frameId, parentFrameId: f.parentFrameId } satisfies FrameRef,
-        ...(f.parentFrameId >= 0 && byId.has(f.parentFrameId) && { parent: ordinalOf(state, f.parentFrameId) }),
+        ordinal: ordinalOf(state(), f.frameId), url: f.url, offset: [0, 0], handle: { frameId: f.frameId, parentFrameId: f.parentFrameId } satisfies FrameRef,
+        ...(f.parentFrameId >= 0 && byId.has(f.parentFrameId) && { parent: ordinalOf(state(), f.parentFrameId) }),
         ...(f.errorOccurred && { error: 'failed to load (blocked or unreachable)' }),
       }));
     },
     async layout(use) {
       const tab = await chrome.tabs.get(tabId) as chrome.tabs.Tab & { width?: number; height?: number };
       const viewport = tab.width && tab.height ? { width: tab.width, height: tab.height } : UNKNOWN_VIEWPORT;
-      const { frames, warnings } = await layoutFrames(tabId, state, viewport);
+      const { frames, warnings } = await layoutFrames(tabId, state(), viewport);
       return use(frames.map(fromLayout), warnings);
     },
     engine: (frame, call, args = []) => ask(tabId, frameRef(frame).frameId, { kind: 'engine', call, args }) as never,
@@ -66,7 +67,7 @@ export function extensionEngine(tabId: number): HostEngine {
       const doc = opts.doc ?? r.doc;
       const all = (await chrome.webNavigation.getAllFrames({ tabId })) ?? [];
       const parentFrameId = all.find((f) => f.frameId === r.frameId)?.parentFrameId ?? -1;
-      const frame: HostFrame = { ordinal: r.ordinal, url: '', offset: [0, 0], handle: { frameId: r.frameId, parentFrameId } satisfies FrameRef, ...(r.ordinal && { parent: ordinalOf(state, parentFrameId) }) };
+      const frame: HostFrame = { ordinal: r.ordinal, url: '', offset: [0, 0], handle: { frameId: r.frameId, parentFrameId } satisfies FrameRef, ...(r.ordinal && { parent: ordinalOf(state(), parentFrameId) }) };
       return { frame, gid, doc, handle: { frameId: r.frameId, doc, local: r.local } satisfies ElementRef };
     },
     element(el, call, args = []) {
@@ -74,18 +75,14 @@ export function extensionEngine(tabId: number): HostEngine {
       return ask(tabId, frameId, { kind: 'element', key: { doc, local }, action: { op: call, args } }) as never;
     },
     release: async () => {},
-    sighting: (gid) => state.seen.get(gid),
+    sighting: (gid) => state().ledger.sighting(gid),
     noteControl(frame, doc, control) {
-      const issued = doc ?? state.docs.get(frame.ordinal);
-      if (issued) noteSeen(state, { nodes: [{ gid: globalId(frame.ordinal, control.id), role: control.role, name: control.name, frame: frame.ordinal, box: [0, 0, 0, 0] }], docs: { [frame.ordinal]: issued } });
+      const ledger = state().ledger;
+      const issued = doc ?? ledger.expectedDoc('', frame.ordinal);
+      if (issued) ledger.note(globalId(frame.ordinal, control.id), { doc: issued, frame: frame.ordinal, role: control.role, name: control.name, centre: [0, 0] });
     },
     async recover(gid) {
-      const lost = state.seen.get(gid);
-      if (!lost?.doc) return { ok: false, code: 'UNKNOWN_ID', message: `element ${gid} is gone and was in no snapshot of this tab, so there is nothing to match it by` };
-      // Read for ourselves: what the agent was shown stays what it was shown.
-      const r = recoverFrom(gid, lost, await readModel(tabId, { fullPage: true, handOut: false }));
-      // The match is named to the agent in the result: handed out like a snapshot's IDs.
-      if (r.ok) noteSeen(state, { nodes: [{ gid: r.gid, role: r.found.role, name: r.found.name, frame: lost.frame, box: [r.found.centre[0], r.found.centre[1], 0, 0] }], docs: { [lost.frame]: lost.doc } });
+      const r = await recoverInLedger(state().ledger, gid, () => readModel(tabId, { fullPage: true, handOut: false }));
       if (r.ok) await saveTab(tabId);
       return r;
     },

@@ -16,7 +16,7 @@ import type { SelectOptions } from '../../src/model/renderers/skeleton.js';
 import { givenOptions, snapshotRequestConflict, type SnapshotMode } from '../../src/model/contracts/snapshotRequest.js';
 import { describe, frameInfo, layoutFrames, type ExtFrame } from './layout.js';
 import { base64, captureTab, composeJpeg } from './image.js';
-import { ask, ExtensionError, noteSeen, restoreTab, saveTab, tabState } from './tab.js';
+import { ask, ExtensionError, restoreTab, saveTab, tabState } from './tab.js';
 
 export interface SnapshotOptions {
   /** semantic_v3 (default), skeleton, full (the templatized annotated DOM) or hybrid (tree with boxes, skeleton, screenshot); the shared mode list (semantic and axtree are not produced here). */
@@ -40,17 +40,18 @@ export async function readModel(tabId: number, opts: SnapshotOptions & { structu
   const viewportOnly = !opts.fullPage;
   const engine = { viewportOnly, ...(opts.structure && { structure: true, attributes: true }), ...(opts.fresh && { fresh: true }) };
   const state = await restoreTab(tabId);
-  // A frame's first document is numbered from 1 (as the CDP host numbers it); a later one continues
-  // above every ID the tab handed out, so an ID is never reused.
-  const idBase = (ordinal: number) => (state.docs.has(ordinal) ? state.idHighWater : 0);
+  const ledger = state.ledger;
   const tally = new ReadTally();
   // Each frame answers with what changed since the read held for it (src/core/heldReads.ts).
   const readFrame = async (frameId: number, ordinal: number, view?: Box) => {
     let origin = '';
     const snapshot = await readAgainstHeld(state.held, String(frameId), engine, tally, ordinal ? `frame ${ordinal}: ` : '', async (base) => {
-      const r = await ask(tabId, frameId, { kind: 'read', options: view ? { ...engine, view } : engine, base, idBase: idBase(ordinal) });
+      // Where the document numbers from if this is its first read (the ledger's rule, as the CDP
+      // host's): a frame lineage is its ordinal, which is never given to another frame.
+      const lineage = String(ordinal);
+      const r = await ask(tabId, frameId, { kind: 'read', options: view ? { ...engine, view } : engine, base, idBase: ledger.start(lineage, ordinal === 0) });
       origin = r.origin;
-      if (r.lastId) state.idHighWater = Math.max(state.idHighWater, r.lastId);
+      if (r.lastId !== undefined) ledger.claimed(lineage, ordinal === 0, r.lastId);
       return checkReadText(r.text);
     });
     return { snapshot, origin };
@@ -73,11 +74,9 @@ export async function readModel(tabId: number, opts: SnapshotOptions & { structu
   tally.report(model.engine);
   model.timeMs = Math.round((performance.now() - t0) * 10) / 10;
   if (opts.handOut === false) return model;
-  // Frames read before keep their lineage even when this read missed them.
-  state.docs = new Map([...state.docs, ...Object.entries(model.docs).map(([k, v]) => [Number(k), v] as [number, string])]);
   state.frameOf = new Map([...read].map((f) => [f.ordinal, f.frameId]));
   state.documents = new Map([...read].flatMap((f) => (f.documentId ? [[f.ordinal, f.documentId] as [number, string]] : [])));
-  noteSeen(state, model);
+  ledger.handOut(model);
   await saveTab(tabId);
   return model;
 }

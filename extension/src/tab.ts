@@ -1,9 +1,8 @@
 // Talking to the content scripts of one tab, and what the service worker remembers about it:
-// each frame's stable ordinal (the "1" of "f1_5"), and which document issued the IDs of the last
-// snapshot, so that an ID is refused in any other document, as the CDP host refuses it.
+// each frame's stable ordinal (the "1" of "f1_5") and Chrome's documents, and the tab's ID ledger
+// (src/core/ledger.ts, the CDP host's rules), kept in chrome.storage.session.
 import { HeldReads } from '../../src/core/heldReads.js';
-import type { LostElement } from '../../src/model/acting/recover.js';
-import type { PageModel } from '../../src/model/pagemodel/page.js';
+import { IdNumbering, tabLedger, type IdLedger, type LedgerStorage } from '../../src/core/ledger.js';
 import { ERROR_CODES, PagelensError, type ErrorCode } from '../../src/model/contracts/errors.js';
 import { answerSchema } from './answers.js';
 import { CHANNEL, type Answers, type Reply, type RequestBody } from './messages.js';
@@ -63,81 +62,75 @@ export interface TabState {
   nextOrdinal: number;
   /** Ordinal → extension frameId of the frames the last snapshot read (a frame that failed is not in it). */
   frameOf: Map<number, number>;
-  /** Ordinal → the document token that issued the last snapshot's IDs in that frame. */
-  docs: Map<number, string>;
   /** Ordinal → Chrome's documentId of that document: a reloaded or replaced frame has another one. */
   documents: Map<number, string>;
-  /** The highest ID any document of the tab issued: a new document numbers above it. */
-  idHighWater: number;
-  /** ID → what the element was when a snapshot handed it out (role, name, where, in which document), for the stale check and recovery. */
-  seen: Map<string, LostElement>;
+  /** The tab's ID ledger (src/core/ledger.ts): numbering, which document issued each ID, what it showed. Kept in chrome.storage.session. */
+  ledger: IdLedger;
   /** Each frame's last read, which the next read of its kind asks changes against: memory only (after a restart, the next read crosses whole). */
   held: HeldReads;
 }
 
-/** As many sightings as the CDP host keeps (ids.ts): every target of a 50k-element page. */
-const MAX_SEEN = 60_000;
+/** chrome.storage.session as the ledger's storage: kept while the browser runs, across service-worker restarts. */
+const sessionStorage: LedgerStorage = {
+  get: async (key) => (await chrome.storage.session.get([key]))[key],
+  set: (key, value) => chrome.storage.session.set({ [key]: value }),
+  remove: (key) => chrome.storage.session.remove([key]),
+};
 
-/** Records what a snapshot handed out; the oldest sightings beyond the limit are forgotten. */
-export function noteSeen(state: TabState, model: { nodes: Array<Pick<PageModel['nodes'][number], 'gid' | 'role' | 'name' | 'frame' | 'box'>>; docs: PageModel['docs'] }): void {
-  for (const n of model.nodes) {
-    const doc = model.docs[n.frame];
-    if (!doc) continue;
-    state.seen.delete(n.gid);
-    state.seen.set(n.gid, { role: n.role, name: n.name, doc, frame: n.frame, centre: [n.box[0] + n.box[2] / 2, n.box[1] + n.box[3] / 2] });
-  }
-  for (const k of state.seen.keys()) { if (state.seen.size <= MAX_SEEN) break; state.seen.delete(k); }
-}
+/**
+ * Every tab of this service worker is one session, as the tabs of an MCP session are on the CDP
+ * host: no two tabs hand out the same ID, and one handed out in another tab is refused here.
+ */
+export const session = new IdNumbering(sessionStorage);
 
 const tabs = new Map<number, TabState>();
 const key = (tabId: number) => `pagelens.tab.${tabId}`;
 
 /**
- * The tab's state, from chrome.storage.session when this service worker is new (Chrome stops an
- * idle service worker; its memory goes, the session store stays): ordinals stay stable and IDs
- * stay bound to their documents across restarts.
+ * The tab's state, read back from chrome.storage.session when this service worker is new (Chrome
+ * stops an idle service worker; its memory goes, the session store stays): ordinals stay stable
+ * and IDs stay bound to their documents across restarts. Every entry point awaits it before
+ * anything reads the tab's state (tabState), so that a new worker never starts from nothing.
  */
 export async function restoreTab(tabId: number): Promise<TabState> {
-  const known = tabs.get(tabId);
-  if (known) return known;
-  const saved = (await chrome.storage.session.get([key(tabId)]).catch(() => ({} as Record<string, unknown>)))[key(tabId)] as
-    { ordinals: Array<[number, number]>; nextOrdinal: number; frameOf: Array<[number, number]>; docs: Array<[number, string]>; documents: Array<[number, string]>; idHighWater?: number; seen?: string } | undefined;
-  if (!saved || tabs.has(tabId)) return tabState(tabId);
-  const state: TabState = { ordinals: new Map(saved.ordinals), nextOrdinal: saved.nextOrdinal, frameOf: new Map(saved.frameOf), docs: new Map(saved.docs), documents: new Map(saved.documents), idHighWater: saved.idHighWater ?? 0, seen: sightingsFrom(saved.seen), held: new HeldReads() };
-  tabs.set(tabId, state);
-  return state;
-}
-
-/**
- * The sightings as one JSON text: session storage copies a structured value entry by entry, and a
- * 20k-element page's sightings took it 250 ms at every read; one string takes it 30 ms.
- */
-function sightingsText(seen: Map<string, LostElement>): string {
-  return JSON.stringify([...seen]);
-}
-
-/** The sightings saveTab stored (our own text; anything unreadable is no sighting). */
-function sightingsFrom(text: string | undefined): Map<string, LostElement> {
-  try {
-    const entries: unknown = text ? JSON.parse(text) : [];
-    return new Map(Array.isArray(entries) ? entries as Array<[string, LostElement]> : []);
-  } catch {
-    return new Map();
+  let pending = restoring.get(tabId);
+  if (!pending) {
+    pending = (async () => {
+      const saved = (await chrome.storage.session.get([key(tabId)]).catch(() => ({} as Record<string, unknown>)))[key(tabId)] as
+        { ordinals: Array<[number, number]>; nextOrdinal: number; frameOf: Array<[number, number]>; documents: Array<[number, string]> } | undefined;
+      const ledger = await tabLedger(session, String(tabId));
+      const state: TabState = saved
+        ? { ordinals: new Map(saved.ordinals), nextOrdinal: saved.nextOrdinal, frameOf: new Map(saved.frameOf), documents: new Map(saved.documents), ledger, held: new HeldReads() }
+        : { ordinals: new Map([[0, 0]]), nextOrdinal: 1, frameOf: new Map([[0, 0]]), documents: new Map(), ledger, held: new HeldReads() };
+      tabs.set(tabId, state);
+      return state;
+    })();
+    restoring.set(tabId, pending);
+    pending.catch(() => restoring.delete(tabId));
   }
+  return pending;
 }
+const restoring = new Map<number, Promise<TabState>>();
 
 export async function saveTab(tabId: number): Promise<void> {
   const s = tabState(tabId);
-  await chrome.storage.session.set({ [key(tabId)]: { ordinals: [...s.ordinals], nextOrdinal: s.nextOrdinal, frameOf: [...s.frameOf], docs: [...s.docs], documents: [...s.documents], idHighWater: s.idHighWater, seen: sightingsText(s.seen) } }).catch(() => {});
+  await chrome.storage.session.set({ [key(tabId)]: { ordinals: [...s.ordinals], nextOrdinal: s.nextOrdinal, frameOf: [...s.frameOf], documents: [...s.documents] } }).catch(() => {});
+  await s.ledger.save();
 }
 
+/** The tab's state once restoreTab has read it back; before that, a mistake of ours, never a fresh start. */
 export function tabState(tabId: number): TabState {
-  let s = tabs.get(tabId);
-  if (!s) {
-    s = { ordinals: new Map([[0, 0]]), nextOrdinal: 1, frameOf: new Map([[0, 0]]), docs: new Map(), documents: new Map(), idHighWater: 0, seen: new Map(), held: new HeldReads() };
-    tabs.set(tabId, s);
-  }
+  const s = tabs.get(tabId);
+  if (!s) throw new PagelensError('INTERNAL', `tab ${tabId} was used before its state was read back (restoreTab)`);
   return s;
+}
+
+/** The tab is closed: its state and its ledger go (its IDs are no longer another tab's, as when a lens closes). */
+export async function forgetTab(tabId: number): Promise<void> {
+  tabs.delete(tabId);
+  restoring.delete(tabId);
+  await chrome.storage.session.remove([key(tabId)]).catch(() => {});
+  await session.forget(String(tabId));
 }
 
 export function ordinalOf(state: TabState, frameId: number): number {

@@ -1,17 +1,17 @@
 // An element ID of a snapshot ("12", "f1_5") → the frame that issued it and the document it is
 // bound to; element operations go to that frame's content script (hostEngine.ts).
-import { parseGlobalId } from '../../src/model/pagemodel/page.js';
 import { ExtensionError, tabState } from './tab.js';
 
 export interface Resolved { gid: string; ordinal: number; frameId: number; doc: string; local: string }
 
 export async function resolveId(tabId: number, gid: string): Promise<Resolved> {
-  const parsed = parseGlobalId(gid);
-  if (!parsed) throw new ExtensionError('BAD_INPUT', `"${gid}" is not an element ID (expected "12" or "f1_5")`);
   const state = tabState(tabId);
+  // The ledger's rules (src/core/ledger.ts): another tab's ID is refused; the document that issued
+  // it, else the frame's last one. This host numbers a document at its first read only, so an ID
+  // with neither is refused rather than looked up in a document that may not be numbered yet.
+  const parsed = state.ledger.admit(gid, (await chrome.tabs.get(tabId).catch(() => undefined))?.url ?? `tab ${tabId}`);
   const frameId = state.frameOf.get(parsed.frame);
-  // An ID is only ever used in the document that issued it: with no snapshot to say which, it is refused.
-  const doc = state.docs.get(parsed.frame);
+  const doc = parsed.doc;
   if (frameId === undefined || doc === undefined) throw new ExtensionError('UNKNOWN_ID', `no snapshot of this tab has handed out ${gid}; take a snapshot first`);
   // A frame that was reloaded, navigated or replaced since the snapshot shows another document
   // (Chrome gives it another documentId, an iframe put back another frameId): its IDs are void.

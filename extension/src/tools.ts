@@ -19,7 +19,7 @@ import { markedShot, MIME, wantsMarks, type ShotArgs } from '../../src/tools/scr
 import { base64, captureTab } from './image.js';
 import { hostPageOf } from './hostPage.js';
 import { readModel, recentEvents, snapshot } from './snapshot.js';
-import { ExtensionError } from './tab.js';
+import { ExtensionError, restoreTab } from './tab.js';
 import { extensionActHost, extensionEngine } from './hostEngine.js';
 
 /** Why the extension cannot run what a tool needs (the registry adds the tool's name). */
@@ -66,6 +66,8 @@ function lensOf(tabId: number): ToolLens {
 const contexts = new Map<number, ToolContext>();
 
 async function contextOf(tabId: number, attach = true): Promise<ToolContext> {
+  // What the service worker knew of the tab comes back first (a worker Chrome stopped and woke).
+  await restoreTab(tabId);
   const page = hostPageOf(tabId);
   let ctx = contexts.get(tabId);
   if (!ctx) {

@@ -8,7 +8,8 @@ import { parseGlobalId } from '../model/pagemodel/page.js';
 import type { Cdp } from './cdp.js';
 import { engineCall, engineHandle, type ElementRef } from './engine.js';
 import { FrameMap, type LaidOutFrame } from './frames.js';
-import { IdLedger, IdNumbering, LensNumbering } from './ids.js';
+import { IdNumbering, releaseLedger, tabLedger, type IdLedger } from '../core/ledger.js';
+import { documentNumbering } from './numbering.js';
 import { NetworkWatch } from './network.js';
 import { SnapshotCache } from './snapshotCache.js';
 import { Target } from './target.js';
@@ -43,17 +44,23 @@ export class LensCore {
   /** Snapshots of the exploration toolkit (issue 12): kept 30 s for answers, a while longer for diffs. */
   readonly snapshots = new SnapshotCache();
 
-  private constructor(readonly page: Page, readonly pageTarget: Target, numbering: LensNumbering) {
-    this.ids = new IdLedger(numbering);
-    this.frames = new FrameMap(page, pageTarget, numbering);
+  private constructor(readonly page: Page, readonly pageTarget: Target, ids: IdLedger) {
+    this.ids = ids;
+    this.frames = new FrameMap(page, pageTarget, documentNumbering(ids));
     page.on('framenavigated', (f) => { if (f === page.mainFrame()) this.navigations++; });
   }
 
-  /** `numbering`: shared by the lenses of one session (its tabs), so no two hand out the same ID. */
+  /**
+   * `session`: shared by the lenses of one session (its tabs), so no two hand out the same ID. The
+   * page's ledger is the session's for its CDP target: a lens attached again to the page reads back
+   * what the last one knew (core/ledger.ts); once the page closes, the session forgets it.
+   */
   static async attach(page: Page, session = new IdNumbering()): Promise<LensCore> {
-    const numbering = new LensNumbering(session);
     const cdp = await page.context().newCDPSession(page);
-    return new LensCore(page, await Target.open(cdp, numbering), numbering);
+    const { targetInfo } = await cdp.send('Target.getTargetInfo') as { targetInfo: { targetId: string } };
+    const ids = await tabLedger(session, targetInfo.targetId);
+    page.once('close', () => { void session.forget(targetInfo.targetId); });
+    return new LensCore(page, await Target.open(cdp, documentNumbering(ids)), ids);
   }
 
   /** Real input goes to the page's own target, in top-level viewport coordinates. */
@@ -70,13 +77,13 @@ export class LensCore {
   async resolve(gid: string, group: string, opts: { doc?: string } = {}): Promise<Resolved> {
     const id = gid.trim();
     if (AX_ID.test(id)) return this.resolveAxId(id, group);
-    const parsed = parseGlobalId(id);
-    if (!parsed) throw new PagelensError('BAD_INPUT', `"${gid}" is not an element ID (expected "12" or "f1_12" from a snapshot, or "0-311" from the axtree).`);
-    if (!opts.doc && this.ids.issuedElsewhere(id)) {
-      throw new PagelensError('NAVIGATED', `Element ${id} was handed out in another tab, not this one (${this.page.url()}); select that tab, or take a new snapshot here.`, { id, to: this.page.url() });
-    }
+    if (!parseGlobalId(id)) throw new PagelensError('BAD_INPUT', `"${gid}" is not an element ID (expected "12" or "f1_12" from a snapshot, or "0-311" from the axtree).`);
+    // The ledger's rules (core/ledger.ts): another tab's ID is refused; the issuing document, else the
+    // frame's last one. Without either, only this host's own numbering guards: every document it
+    // touches is numbered before anything reads it, so the engine refuses an earlier document's ID.
+    const parsed = opts.doc ? { ...parseGlobalId(id)!, doc: opts.doc } : this.ids.admit(id, this.page.url());
     const frame = await this.frameFor(parsed.frame, id);
-    const expected = opts.doc ?? this.ids.expectedDoc(id, parsed.frame);
+    const expected = parsed.doc;
     const r = await engineHandle(frame, 'lookupIn', [expected ?? null, parsed.local], group);
     if ('objectId' in r) return { frame, localId: parsed.local, objectId: r.objectId, ...(expected && { doc: expected }) };
     if (typeof r.value === 'string') {
@@ -143,7 +150,7 @@ export class LensCore {
   }
 
   async close(): Promise<void> {
-    this.ids.close();
+    await releaseLedger(this.ids);
     await this.frames.close();
     await this.pageTarget.detach();
   }

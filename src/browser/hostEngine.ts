@@ -11,7 +11,8 @@ import { elementCall, engineCall, ownerCall } from './engine.js';
 import { describeFailure, LAYOUT_GROUP, type LaidOutFrame } from './frames.js';
 import { checkStatus, navigateCommitted, type StartNavigation } from './goto.js';
 import { insertText, mouseMove, mousePress, pressChord, typeText } from './input.js';
-import { recoverElement } from './recovery.js';
+import { recoverInLedger } from '../core/recover.js';
+import { readPageModel } from './read.js';
 import { waitForDomStability, type StabilityOptionsInput } from './stability.js';
 
 const hostFrame = (f: LaidOutFrame): HostFrame => ({
@@ -52,7 +53,7 @@ export function cdpEngine(core: LensCore, group: string): HostEngine {
       if (issued) core.ids.note(globalId(frame.ordinal, control.id), { doc: issued, frame: frame.ordinal, role: control.role, name: control.name, centre: [0, 0] });
     },
     async recover(gid) {
-      const r = await recoverElement(core, gid);
+      const r = await recoverInLedger(core.ids, gid, () => readPageModel(core, { fullPage: true }));
       return r.ok ? { ok: true, gid: r.gid, doc: r.doc, confidence: r.confidence, message: r.message } : { ok: false, code: r.code, message: r.message };
     },
   };

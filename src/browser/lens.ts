@@ -16,7 +16,7 @@ import { parseInput } from '../model/contracts/validate.js';
 import { performAction, type ActOptions } from './actions.js';
 import { readAxTree } from './axtree.js';
 import { LensCore } from './core.js';
-import type { IdNumbering } from './ids.js';
+import type { IdNumbering } from '../core/ledger.js';
 import { recentEvents } from './events.js';
 import { domDiff, domOverview, domSearch, elementContext, expandRegion, pageOverview, regions } from './explore.js';
 import type { DomDiff, DomOverviewParamsInput, DomOverviewResponse, ElementContext, ExpandedRegion, ExpandRegionOptionsInput, ExploreOptionsInput, PageOverview, RefreshOptionsInput, RegionsResult, SearchOptionsInput, SearchResult } from '../model/explore/explore.js';
@@ -245,6 +245,9 @@ export class Lens {
   extract<S extends z.ZodType = z.ZodType>(instruction: string, schema?: S, options?: ExtractOptions): Promise<ExtractResult<z.infer<S>>> { return extract(this.core, instruction, schema, options); }
   // ---- end observe ----
 }
+
+/** A session's ID numbering (core/ledger.ts): the tabs of one session share one, so that no two hand out the same ID. */
+export { IdNumbering, type LedgerStorage } from '../core/ledger.js';
 
 /** Attaches pagelens to a Playwright page. */
 export function attach(page: Page): Promise<Lens> {
