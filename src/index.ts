@@ -13,7 +13,7 @@ export { gotoSettled, type Navigated } from './browser/goto.js';
 export { PagelensError, ERROR_CODES, isPagelensError, type ErrorCode } from './model/contracts/errors.js';
 
 // ---- Reading the page: the snapshot request and its payloads ----
-export type { SnapshotPayload } from './browser/snapshot.js';
+export type { SnapshotPayload } from './browser/lens.js';
 export {
   SnapshotOptions, SnapshotMode, ScreenshotOptions, TextOptions, ModelOptions, SemanticV3Result, SemanticResult, SemanticNodeV3, SemanticNode,
   FrameInfo, RawNode, StructNode, StructKind, HeadingNode, Box,
@@ -30,16 +30,16 @@ export { DomModeContext, DomModeSelection, type DomModeContextInput } from './mo
 export { Action, parseAction, formatAction, type ActionType } from './model/contracts/actions.js';
 export type { ActOptions } from './browser/actions.js';
 export { ExpectedOutcome, VerificationResult, ActionResult, ActionMethod, OutcomeType, parseExpectSpec } from './model/contracts/outcome.js';
-export type { PreActionState, Presence } from './browser/verify.js';
+export type { PreActionState, Presence } from './browser/lens.js';
 export { IdNumbering, type LedgerStorage } from './browser/lens.js';
-export type { PageText, TextBlock } from './browser/pagetext.js';
+export type { PageText, TextBlock } from './browser/lens.js';
 export type { WebMcpTool, WebMcpResult } from './browser/webmcp.js';
 export { StabilityOptions, type StabilityOptionsInput, type StabilityResult } from './browser/stability.js';
 export type { MutationEvent, MutationSummary, MutationCategory } from './model/pagemodel/mutations.js';
 export type { Marks, FrameMark } from './browser/events.js';
 
 // ---- Observe, act on an instruction, extract ----
-export type { ObserveOptions, ObserveResult, ActOnOptions, ActOnResult, ExtractOptions, ExtractResult } from './browser/observe.js';
+export type { ObserveOptions, ObserveResult, ActOnOptions, ActOnResult, ExtractOptions, ExtractResult } from './browser/lens.js';
 export type { Intent, Verb, Vertical, Horizontal } from './model/tasks/intent.js';
 export { Candidate, ChooseAnswer, heuristicChooser, type Chooser, type ChooseRequest, type FillRequest } from './model/retrieval/chooser.js';
 export type { FillResult, JsonSchema, PageFacts } from './model/retrieval/extract.js';

@@ -36,8 +36,8 @@ export { planOverview, renderOverview, displayShape, type OverviewParams, type O
 export { searchPage, parseSearch } from './model/explore/search.js';
 export { groupSimilar, groupNames, idRange, selectorShape, nodeGroupKey, type GroupKey } from './model/renderers/grouping.js';
 export { diffSnapshots, MOVE_THRESHOLD, type DiffSide } from './model/renderers/diff.js';
-export { hintText } from './browser/explore.js';
-export { SNAPSHOT_TTL_MS, MUTATION_LIMIT } from './browser/snapshots.js';
+export { hintText } from './browser/lens.js';
+export { SNAPSHOT_TTL_MS, MUTATION_LIMIT } from './browser/lens.js';
 
 // ---- Browser plumbing ----
 export { CHROMIUM_ARGS } from './browser/chromium.js';

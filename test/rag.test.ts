@@ -3,8 +3,8 @@
 // chunking, the ceiling and the account are checked on real pages in real Chromium.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { coreOf } from '../src/browser/lens.js';
-import { filterPage, readTaskNodes } from '../src/browser/rag.js';
+import { readsOf } from '../src/browser/lens.js';
+import { filterPage, readTaskNodes } from '../src/core/rag.js';
 import { isPagelensError } from '../src/model/contracts/errors.js';
 import { coversTarget, parseIntent } from '../src/model/tasks/intent.js';
 import { splitTask } from '../src/model/tasks/tasks.js';
@@ -113,7 +113,7 @@ test('relevance: stemming and UI synonyms ("log in" finds "Sign in", "basket" fi
 
 test('chunking keeps each product card and each form whole', async () => {
   const { lens } = await h.open('rag-shop.html');
-  const { model, nodes } = await readTaskNodes(coreOf(lens), { content: true });
+  const { model, nodes } = await readTaskNodes(readsOf(lens).rag, { content: true });
   const chunks = chunkDomNodes(nodes);
   const chunkOf = new Map<string, string>();
   for (const c of chunks) for (const n of c.nodes) { assert.ok(!chunkOf.has(n.gid), `${n.gid} is in two chunks`); chunkOf.set(n.gid, c.id); }
@@ -221,7 +221,7 @@ test('a field found by its label, by its placeholder and by a synonym', async ()
 
 test('a re-ranker can reorder the chunks; one that fails is said, and the lexical ranking stands', async () => {
   const { lens } = await h.open('rag-login.html');
-  const core = coreOf(lens);
+  const core = readsOf(lens).rag;
   const footerFirst = { rerank: async (_q: string, chunks: Array<{ label: string }>) => chunks.map((c) => (c.label.includes('FOOTER') ? 0.9 : 0.05)) };
   const ranked = await filterPage(core, { query: 'log in', maxTokens: 500, content: true, reranker: footerFirst });
   assert.match(ranked.payload.groups.sort((a, b) => b.rel - a.rel)[0].in, /FOOTER/);

@@ -21,7 +21,8 @@ const hostFrame = (f: LaidOutFrame): HostFrame => ({
   ...(f.clip && { clip: f.clip }),
   ...(f.error && { error: f.error }),
 });
-const laidOut = (f: HostFrame) => f.handle as LaidOutFrame;
+/** The laid-out frame behind a port frame of this host. */
+export const laidOut = (f: HostFrame) => f.handle as LaidOutFrame;
 const resolved = (el: HostElement) => el.handle as Resolved;
 
 /** The engine side of the port over a lens core; `group`: the CDP object group this user's handles live in. */

@@ -2,35 +2,28 @@
 // frames, IDs: core.ts) and its features (reading, acting, verifying, the accessibility tree).
 // Nothing imports this module but the faces; features take the core.
 import type { Locator, Page } from 'playwright-core';
+import type { z } from 'zod';
+import { CoreLens, type ActOnOptions, type ActOnResult, type ExtractOptions, type ExtractResult, type ObserveOptions, type ObserveResult, type PageText, type PreActionState, type Presence, type SnapshotPayload } from '../core/lens.js';
+import type { IdNumbering } from '../core/ledger.js';
 import type { Action } from '../model/contracts/actions.js';
-import type { AxTreeResult } from '../model/renderers/axtree.js';
 import { PagelensError } from '../model/contracts/errors.js';
 import { summarize, type ActionResult, type ExpectedOutcome, type MutationEvent, type MutationSummary, type VerificationResult } from '../model/contracts/outcome.js';
+import { ModelOptions, TextOptions, type ModelOptionsInput, type SemanticResult, type SemanticV3Result, type SnapshotOptionsInput, type TextOptionsInput } from '../model/contracts/schema.js';
+import { parseInput } from '../model/contracts/validate.js';
+import type { DomDiff, DomOverviewParamsInput, DomOverviewResponse, ElementContext, ExpandedRegion, ExpandRegionOptionsInput, ExploreOptionsInput, PageOverview, RefreshOptionsInput, RegionsResult, SearchOptionsInput, SearchResult } from '../model/explore/explore.js';
 import type { PageModel } from '../model/pagemodel/page.js';
 import type { CaptureOptionsInput, CaptureResult, FullResult, HybridResult, SkeletonResult } from '../model/renderers/artifacts.js';
+import type { AxTreeResult } from '../model/renderers/axtree.js';
 import type { FilteredResult } from '../model/retrieval/rag.js';
-import { renderText } from '../model/renderers/render.js';
-import { givenOptions } from '../model/contracts/snapshotRequest.js';
-import { ModelOptions, SnapshotOptions, TextOptions, type ModelOptionsInput, type SemanticResult, type SemanticV3Result, type SnapshotOptionsInput, type TextOptionsInput } from '../model/contracts/schema.js';
-import { parseInput } from '../model/contracts/validate.js';
 import { performAction, type ActOptions } from './actions.js';
 import { readAxTree } from './axtree.js';
 import { LensCore } from './core.js';
-import type { IdNumbering } from '../core/ledger.js';
 import { recentEvents } from './events.js';
-import { domDiff, domOverview, domSearch, elementContext, expandRegion, pageOverview, regions } from './explore.js';
-import type { DomDiff, DomOverviewParamsInput, DomOverviewResponse, ElementContext, ExpandedRegion, ExpandRegionOptionsInput, ExploreOptionsInput, PageOverview, RefreshOptionsInput, RegionsResult, SearchOptionsInput, SearchResult } from '../model/explore/explore.js';
-import { locatorFor } from './locator.js';
-import { capture } from './artifacts.js';
-import type { z } from 'zod';
-import { actOn, extract, observe, type ActOnOptions, type ActOnResult, type ExtractOptions, type ExtractResult, type ObserveOptions, type ObserveResult } from './observe.js';
-import { snapshotPayload, type SnapshotPayload } from './snapshot.js';
-import { readPageModel } from './read.js';
-import { waitForDomStability, type StabilityOptionsInput, type StabilityResult } from './stability.js';
 import { markGestureTargets } from './gestures.js';
-import { readPageText, type PageText } from './pagetext.js';
+import { locatorFor } from './locator.js';
+import { cdpReadHost } from './readHost.js';
+import { waitForDomStability, type StabilityOptionsInput, type StabilityResult } from './stability.js';
 import { callWebMcpTool, listWebMcpTools, type WebMcpResult, type WebMcpTool } from './webmcp.js';
-import { capturePreActionState, defaultOutcome, findOnFrames, verifyOutcome, type PreActionState, type Presence } from './verify.js';
 
 /** How long a read waits for the search for gesture listeners of a document it reads first. */
 const GESTURE_SEARCH_BUDGET_MS = 2000;
@@ -42,7 +35,12 @@ export class Lens {
   /** The last search for gesture listeners, settled or not. */
   private searching: Promise<unknown> = Promise.resolve();
 
-  private constructor(readonly page: Page, private readonly core: LensCore) {}
+  /** Everything read of the page, written once for both hosts (src/core/lens.ts) over this host's transport (readHost.ts). */
+  private readonly reads: CoreLens;
+
+  private constructor(readonly page: Page, private readonly core: LensCore) {
+    this.reads = new CoreLens(cdpReadHost(core));
+  }
 
   /** `opts.numbering`: one per session of several tabs, so that no two tabs hand out the same ID. */
   static async attach(page: Page, opts: { numbering?: IdNumbering } = {}): Promise<Lens> {
@@ -64,7 +62,7 @@ export class Lens {
   async snapshot(options?: SnapshotOptionsInput): Promise<SnapshotPayload>;
   async snapshot(options: SnapshotOptionsInput = {}): Promise<SnapshotPayload> {
     const doubts = await this.readsGestures();
-    const payload = await snapshotPayload(this.core, parseInput(SnapshotOptions, options, 'snapshot options'), givenOptions(options));
+    const payload = await this.reads.snapshot(options);
     if (doubts.length) {
       const p = payload as { warnings?: string[] };
       p.warnings = [...p.warnings ?? [], ...doubts];
@@ -125,13 +123,15 @@ export class Lens {
 
   /** The page's headings and text blocks, every frame's, in document order (see pagetext.ts). */
   pageText(): Promise<PageText> {
-    return readPageText(this.core);
+    return this.reads.pageText();
   }
 
   /** The compact text form of the same model. */
   async text(options: TextOptionsInput = {}): Promise<string> {
     const opts = parseInput(TextOptions, options, 'text options');
-    return renderText(await this.model({ fullPage: opts.fullPage }));
+    // The model has no place for a read's doubts: a late search only means its marks come next time.
+    await this.readsGestures();
+    return this.reads.text({ fullPage: opts.fullPage });
   }
 
   /** The page model behind every renderer; the IDs in it are handed out like a snapshot's. */
@@ -139,9 +139,7 @@ export class Lens {
     const opts = parseInput(ModelOptions, options, 'model options');
     // The model has no place for a read's doubts: a late search only means its marks come next time.
     await this.readsGestures();
-    const model = await readPageModel(this.core, opts);
-    this.core.ids.handOut(model);
-    return model;
+    return this.reads.model(opts);
   }
 
   /** Runs an action ("click(12)" or a typed Action) with self-healing and optional verification. */
@@ -164,7 +162,7 @@ export class Lens {
    */
   findText(text: string): Promise<Presence> {
     if (typeof text !== 'string' || !text.trim()) throw new PagelensError('BAD_INPUT', 'findText(text): expected a non-empty string.');
-    return findOnFrames(this.core, { text }, 'Cannot search for the text');
+    return this.reads.findOnFrames({ text }, 'Cannot search for the text');
   }
 
   /** Resolves once the DOM of every frame has been quiet and the network idle, or at the timeout. */
@@ -185,7 +183,7 @@ export class Lens {
 
   /** Before an action: what verifyOutcome/quickVerify will compare against. */
   async capturePreActionState(expected?: ExpectedOutcome, id?: string): Promise<PreActionState> {
-    const state = await capturePreActionState(this.core, expected, id);
+    const state = await this.reads.capturePreActionState(expected, id);
     this.lastPreAction = { state, id };
     return state;
   }
@@ -193,7 +191,7 @@ export class Lens {
   async verifyOutcome(expected: ExpectedOutcome, pre?: PreActionState, id?: string): Promise<VerificationResult> {
     const base = pre ?? this.lastPreAction?.state;
     if (!base) throw new PagelensError('BAD_INPUT', 'Call capturePreActionState() before the action.');
-    return verifyOutcome(this.core, base, expected, id ?? this.lastPreAction?.id);
+    return this.reads.verifyOutcome(base, expected, id ?? this.lastPreAction?.id);
   }
 
   /** verifyOutcome with defaults: a click changes something, setValue the value, navigate the URL. */
@@ -206,45 +204,58 @@ export class Lens {
     await this.core.close();
   }
 
-  // ---- artifacts (issue 10: src/browser/artifacts.ts) ----
+  // ---- artifacts (issue 10: src/core/artifacts.ts, capture.ts) ----
   /**
    * The payload a task calls for, read from the live page: `selectDomMode(query, requested)`
    * picks the mode (semantic_v3 by default, hybrid for visual or spatial words, full only when
    * `requested` asks for it), and a mode that fails or comes back empty hands over to the next
    * (semantic_v3 → semantic → skeleton), as `reason` and `fellBackFrom` say.
    */
-  capture(options: CaptureOptionsInput): Promise<CaptureResult> { return capture(this.core, options); }
+  capture(options: CaptureOptionsInput): Promise<CaptureResult> { return this.reads.capture(options); }
   // ---- end artifacts ----
 
-  // ---- exploration (issue 12: src/browser/explore.ts) ----
+  // ---- exploration (issue 12: src/core/explore.ts) ----
   // Every answer carries its `text` form and the snapshotId it came from; one snapshot answers
   // for 30 s (not after a navigation, many DOM changes, a change a person would notice, or
   // `refresh: true`). IDs are the snapshot IDs ("12", "f1_5"), handed out like a snapshot's.
   /** L0: url, title, viewport, load status, landmarks, interactive count, forms. */
-  pageOverview(options?: RefreshOptionsInput): Promise<PageOverview> { return pageOverview(this.core, options); }
+  pageOverview(options?: RefreshOptionsInput): Promise<PageOverview> { return this.reads.pageOverview(options); }
   /** L1: regions (landmarks, forms, dialogs; blocks on pages without them) with summaries and subsections. */
-  regions(options?: RefreshOptionsInput): Promise<RegionsResult> { return regions(this.core, options); }
+  regions(options?: RefreshOptionsInput): Promise<RegionsResult> { return this.reads.regions(options); }
   /** L2: the elements of a region or subsection ("R2", "R2.Filters"). */
-  expandRegion(region: string, options?: ExpandRegionOptionsInput): Promise<ExpandedRegion> { return expandRegion(this.core, region, options); }
+  expandRegion(region: string, options?: ExpandRegionOptionsInput): Promise<ExpandedRegion> { return this.reads.expandRegion(region, options); }
   /** L3: one element in depth, by ID ("12", "f1_5") or CSS selector (a selector hint, with its [frame]/[shadow] prefixes). */
-  elementContext(target: string, options?: RefreshOptionsInput): Promise<ElementContext> { return elementContext(this.core, target, options); }
+  elementContext(target: string, options?: RefreshOptionsInput): Promise<ElementContext> { return this.reads.elementContext(target, options); }
   /** dom_overview with the seed's parameters (see DOM_OVERVIEW_TOOL); `group: false` lists similar elements one by one. */
-  overview(params: DomOverviewParamsInput = {}, options?: ExploreOptionsInput): Promise<DomOverviewResponse> { return domOverview(this.core, params, options); }
+  overview(params: DomOverviewParamsInput = {}, options?: ExploreOptionsInput): Promise<DomOverviewResponse> { return this.reads.overview(params, options); }
   /** dom_diff between two snapshots (by their snapshotId). */
-  diff(snapshotA: string, snapshotB: string): Promise<DomDiff> { return domDiff(this.core, snapshotA, snapshotB); }
+  diff(snapshotA: string, snapshotB: string): Promise<DomDiff> { return this.reads.diff(snapshotA, snapshotB); }
   /** dom_search: elements and text blocks matching text, role:…, tag:… or [attribute=value]. */
-  search(query: string, options?: SearchOptionsInput): Promise<SearchResult> { return domSearch(this.core, query, options); }
+  search(query: string, options?: SearchOptionsInput): Promise<SearchResult> { return this.reads.search(query, options); }
   // ---- end exploration ----
 
-  // ---- observe / act / extract (issue 13: src/browser/observe.ts) ----
+  // ---- observe / act / extract (issue 13: src/core/observe.ts) ----
   /** Ranked candidates for an instruction. */
-  observe(instruction: string, options?: ObserveOptions): Promise<ObserveResult> { return observe(this.core, instruction, options); }
+  observe(instruction: string, options?: ObserveOptions): Promise<ObserveResult> { return this.reads.observe(instruction, options); }
   /** Observe, pick, act with verification; refuses when the top candidates are too close to call. */
-  actOn(instruction: string, options?: ActOnOptions): Promise<ActOnResult> { return actOn(this.core, instruction, options); }
+  actOn(instruction: string, options?: ActOnOptions): Promise<ActOnResult> { return this.reads.actOn(instruction, options); }
   /** Structured data from the page's content. */
-  extract<S extends z.ZodType = z.ZodType>(instruction: string, schema?: S, options?: ExtractOptions): Promise<ExtractResult<z.infer<S>>> { return extract(this.core, instruction, schema, options); }
+  extract<S extends z.ZodType = z.ZodType>(instruction: string, schema?: S, options?: ExtractOptions): Promise<ExtractResult<z.infer<S>>> { return this.reads.extract(instruction, schema, options); }
   // ---- end observe ----
 }
+
+/** Sensible defaults for quickVerify: a click should change something, setValue the value, navigate the URL. */
+function defaultOutcome(kind: 'click' | 'setValue' | 'navigate', id?: string): ExpectedOutcome {
+  if (kind === 'setValue') return { type: 'value_changes', ...(id && { id }) };
+  if (kind === 'navigate') return { type: 'navigation' };
+  return { type: 'any_change' };
+}
+
+// What the lens's answers are made of, for the public entries (src/index.ts, src/internal.ts):
+// written once in src/core, reached through this facade.
+export type { ActOnOptions, ActOnResult, ExtractOptions, ExtractResult, ObserveOptions, ObserveResult, PageText, PreActionState, Presence, SnapshotPayload, TextBlock } from '../core/lens.js';
+export { hintText } from '../core/explore.js';
+export { SNAPSHOT_TTL_MS, MUTATION_LIMIT } from '../core/snapshots.js';
 
 /** A session's ID numbering (core/ledger.ts): the tabs of one session share one, so that no two hand out the same ID. */
 export { IdNumbering, type LedgerStorage } from '../core/ledger.js';
@@ -257,4 +268,9 @@ export function attach(page: Page): Promise<Lens> {
 /** The core behind a lens: for pagelens's own faces and tests, not part of the public API. */
 export function coreOf(lens: Lens): LensCore {
   return lens['core'];
+}
+
+/** What a lens reads through (src/core/lens.ts), its toolkits' hosts included: for pagelens's own faces and tests, not part of the public API. */
+export function readsOf(lens: Lens): CoreLens {
+  return lens['reads'];
 }
