@@ -19,7 +19,6 @@ export const ANSWER_SCHEMAS: { [K in Exclude<RequestBody['kind'], 'element' | 'e
   revealOwner: z.boolean(),
   ownerXpath: ELEMENT_CALLS.xpathOf,
   activity: ENGINE_CALLS.domActivity,
-  nativeOptions: ENGINE_CALLS.nativeOptions,
   serialize: ENGINE_CALLS.serializeDocument,
   mutationsSince: ENGINE_CALLS.mutationsSince,
   recentEvents: ENGINE_CALLS.recentMutationEvents,

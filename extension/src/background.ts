@@ -1,16 +1,17 @@
 // The service worker: the second host of the one engine. It reads and acts through the content
-// scripts (snapshot.ts, act.ts), runs the agent loop against `pagelens serve` (agent.ts), and
+// scripts (lens.ts over src/core/lens.ts, act.ts), runs the agent loop against `pagelens serve` (agent.ts), and
 // serves the side panel over a port. For automation and tests it exposes
 //   self.pagelens = { snapshot(tabId, options), model(tabId, options), act(tabId, action, options), runTask(tabId, task, { backend }),
 //                     tools: { list(tabId), call(tabId, name, args) }, release(tabId), idHighWater() }   (also as tools/list, tools/call messages)
-// where snapshot's options.mode is semantic_v3 (default), skeleton, full or hybrid (quality, marks).
+// where snapshot's options are the shared snapshot request's (mode semantic_v3 by default, semantic, skeleton, full or
+// hybrid with quality and marks; query and maxTokens), all but axtree.
 import { act, type ActOptions } from './act.js';
 import { runTask, type TaskOptions, type TaskStep } from './agent.js';
 import type { PanelCommand, PanelEvent } from './panel.js';
-import { readModel, snapshot, type SnapshotOptions } from './snapshot.js';
+import { forgetLens, lensOf, snapshot, type SnapshotOptions } from './lens.js';
 import { releaseInput } from './input.js';
 import { callTool, listTools } from './tools.js';
-import { forgetTab, session } from './tab.js';
+import { forgetTab, restoreTab, session } from './tab.js';
 import type { Action } from '../../src/model/contracts/actions.js';
 import { ModelOptions } from '../../src/model/contracts/schema.js';
 import { parseInput } from '../../src/model/contracts/validate.js';
@@ -21,7 +22,11 @@ const EXTENSION_MODEL_OPTIONS = ModelOptions.pick({ fullPage: true, fresh: true 
 const api = {
   snapshot: (tabId: number, options: SnapshotOptions = {}) => snapshot(tabId, options),
   /** The page model under the payloads (as `lens.model()`): its `engine` figures say what each read carried. `fresh`: reuse nothing (a cold read). */
-  model: async (tabId: number, options: unknown = {}) => readModel(tabId, parseInput(EXTENSION_MODEL_OPTIONS, options, 'model options')),
+  model: async (tabId: number, options: unknown = {}) => {
+    const opts = parseInput(EXTENSION_MODEL_OPTIONS, options, 'model options');
+    await restoreTab(tabId);
+    return lensOf(tabId).model(opts);
+  },
   act: (tabId: number, action: string | Action, options: ActOptions = {}) => act(tabId, action, options),
   // The debugger is given back when a task ends, so that Chrome's "debugging this browser" bar goes.
   runTask: (tabId: number, task: string, options: Omit<TaskOptions, 'onStep' | 'stopped'>) => runTask(tabId, task, options).finally(() => releaseInput(tabId)),
@@ -47,7 +52,7 @@ chrome.runtime.onMessage.addListener((raw, sender, reply) => {
 });
 
 // A closed tab's state and ID ledger go, as a closed lens's do on the CDP host.
-chrome.tabs.onRemoved.addListener((tabId) => { void forgetTab(tabId); });
+chrome.tabs.onRemoved.addListener((tabId) => { forgetLens(tabId); void forgetTab(tabId); });
 
 // The toolbar button opens the side panel.
 chrome.sidePanel.setPanelBehavior({ openPanelOnActionClick: true }).catch(() => {});

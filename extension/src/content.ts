@@ -172,7 +172,6 @@ async function answer(api: EngineApi, msg: Request): Promise<Answers[Request['ki
     case 'ownerHits': return api.ownerHits(ownerOf(msg.child), msg.points);
     case 'revealOwner': return api.act.reveal(ownerOf(msg.child));
     case 'ownerXpath': return api.act.xpathOf(ownerOf(msg.child));
-    case 'nativeOptions': return api.nativeOptions(msg.ids, msg.max);
     case 'serialize': {
       adoptClosedRoots(api);
       // A child whose iframe element is gone here is left out (its place is not marked), not guessed.

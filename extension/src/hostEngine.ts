@@ -20,6 +20,8 @@ interface FrameRef { frameId: number; parentFrameId: number }
 interface ElementRef { frameId: number; doc: string; local: string }
 
 const frameRef = (f: HostFrame) => f.handle as FrameRef;
+/** Chrome's frameId behind a port frame of this host. */
+export const frameIdOf = (f: HostFrame) => frameRef(f).frameId;
 const elementRef = (el: HostElement) => el.handle as ElementRef;
 
 /** Room enough when the tab does not say its size: each frame's own visible part still clips. */
@@ -82,7 +84,7 @@ export function extensionEngine(tabId: number): HostEngine {
       if (issued) ledger.note(globalId(frame.ordinal, control.id), { doc: issued, frame: frame.ordinal, role: control.role, name: control.name, centre: [0, 0] });
     },
     async recover(gid) {
-      const r = await recoverInLedger(state().ledger, gid, () => readModel(tabId, { fullPage: true, handOut: false }));
+      const r = await recoverInLedger(state().ledger, gid, () => readModel(tabId, { fullPage: true }));
       if (r.ok) await saveTab(tabId);
       return r;
     },

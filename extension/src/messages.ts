@@ -6,7 +6,7 @@ import type { Cover, DomActivity, ElementCall, ElementState, EngineCall, FindRes
 import type { EngineSnapshotOptions } from '../../src/model/contracts/schema.js';
 import type { ReadBase } from '../../src/model/pagemodel/frameRead.js';
 import type { MutationEvent } from '../../src/model/contracts/outcome.js';
-import type { NativeOptions, SerializedDocument } from '../../src/model/renderers/artifacts.js';
+import type { SerializedDocument } from '../../src/model/renderers/artifacts.js';
 
 /** Marks a message as ours (other extensions' or the page's messages are ignored). */
 export const CHANNEL = 'pagelens/1';
@@ -48,8 +48,6 @@ export type RequestBody =
   | { kind: 'revealOwner'; child: number }
   /** The XPath of the iframe of `child` in this frame's document (element context's frame path). */
   | { kind: 'ownerXpath'; child: number }
-  /** The options of native selects by local ID (the skeleton lists them). */
-  | { kind: 'nativeOptions'; ids: string[]; max: number }
   /**
    * This frame's document copied by the engine's serializeDocument (the `full` artifact): IDs
    * written with the frame's ordinal, each child frame's place (its iframe element, as the owners
@@ -85,7 +83,6 @@ export interface Answers {
   revealOwner: boolean;
   ownerXpath: string;
   activity: DomActivity;
-  nativeOptions: NativeOptions;
   serialize: SerializedDocument;
   mutationsSince: { doc: string; events: MutationEvent[] };
   recentEvents: MutationEvent[];

@@ -1,26 +1,22 @@
 // The tool registry in the extension: the same definitions (names, input schemas) and the same
 // dispatcher as the MCP server (src/tools/dispatch.ts), run on a tab's tool context — the
-// extension's lens-level reads and acts (snapshot.ts, act.ts; exploration over src/core) and its HostPage
+// extension's lens (lens.ts: src/core/lens.ts over this host), its act pipeline (act.ts) and its HostPage
 // (hostPage.ts). Tools this host cannot run are listed as unavailable, each with the reason.
 import type { Action } from '../../src/model/contracts/actions.js';
 import { parseExpectSpec, type ExpectedOutcome } from '../../src/model/contracts/outcome.js';
-import { renderText } from '../../src/model/renderers/render.js';
 import { inputSchema, PAGE_CONTENT_NOTE, runToolInSafely, toolAvailability } from '../../src/tools/dispatch.js';
 import type { ToolLens } from '../../src/tools/lens.js';
 import type { ToolResult } from '../../src/tools/result.js';
 import { stateOf } from '../../src/tools/state.js';
 import { jsonResult, type ToolContext, type ToolNeed } from '../../src/tools/types.js';
-import { domDiff, domOverview, domSearch, elementContext, expandRegion, regions } from '../../src/core/explore.js';
 import { act } from './act.js';
-import { exploreHost, observeHost } from './explore.js';
-import { actOn, extract, observe } from '../../src/core/observe.js';
-import { readPageText } from '../../src/core/pageText.js';
 import { markedShot, MIME, wantsMarks, type ShotArgs } from '../../src/tools/screenshot.js';
 import { base64, captureTab } from './image.js';
 import { hostPageOf } from './hostPage.js';
-import { readModel, recentEvents, snapshot } from './snapshot.js';
+import { lensOf as readsOf, snapshot } from './lens.js';
+import { recentEvents } from './snapshot.js';
 import { ExtensionError, restoreTab } from './tab.js';
-import { extensionActHost, extensionEngine } from './hostEngine.js';
+import { extensionActHost } from './hostEngine.js';
 
 /** Why the extension cannot run what a tool needs (the registry adds the tool's name). */
 const REASONS: Partial<Record<ToolNeed, string>> = {
@@ -33,32 +29,28 @@ const REASONS: Partial<Record<ToolNeed, string>> = {
   tabs: 'tabs are the user\'s in the extension: the tools act on the tab they were called for',
 };
 
-/** The extension's lens for one tab: its snapshot, the shared act pipeline, the text form and the mutation log. */
+/** The tools' lens for one tab: the tab's lens (lens.ts, src/core/lens.ts over this host), the shared act pipeline, the mutation log. */
 function lensOf(tabId: number): ToolLens {
   const expectOf = (e: string | ExpectedOutcome | undefined) => (typeof e === 'string' ? parseExpectSpec(e) : e);
+  const reads = readsOf(tabId);
   return {
-    snapshot: ((options: Record<string, unknown> = {}) => {
-      if (options.query !== undefined) throw new ExtensionError('BAD_INPUT', 'query (the task-filtered tree) is not offered by the extension: leave it out');
-      return snapshot(tabId, options);
-    }) as ToolLens['snapshot'],
+    snapshot: ((options: Record<string, unknown> = {}) => snapshot(tabId, options)) as ToolLens['snapshot'],
     act: (action: string | Action, options = {}) => {
       const expect = expectOf(options.expect);
       return act(tabId, action, expect ? { expect } : {});
     },
-    text: async (options = {}) => renderText(await readModel(tabId, { fullPage: options.fullPage ?? false })),
+    text: (options = {}) => reads.text({ fullPage: options.fullPage ?? false }),
     recentEvents: (limit = 10) => recentEvents(tabId, limit),
-    // Exploration: src/core's, over this tab's snapshots (explore.ts).
-    overview: (params) => domOverview(exploreHost(tabId), params),
-    regions: (options) => regions(exploreHost(tabId), options),
-    expandRegion: (region, options) => expandRegion(exploreHost(tabId), region, options),
-    elementContext: (target, options) => elementContext(exploreHost(tabId), target, options),
-    search: (query, options) => domSearch(exploreHost(tabId), query, options),
-    diff: (snapshotA, snapshotB) => domDiff(exploreHost(tabId), snapshotA, snapshotB),
-    // observe/act/extract and the reader's text: src/core's too.
-    observe: (instruction, options) => observe(observeHost(tabId), instruction, options),
-    actOn: (instruction, options) => actOn(observeHost(tabId), instruction, options),
-    extract: (instruction, schema, options) => extract(observeHost(tabId), instruction, schema, options),
-    pageText: () => readPageText(extensionEngine(tabId)),
+    overview: (params) => reads.overview(params),
+    regions: (options) => reads.regions(options),
+    expandRegion: (region, options) => reads.expandRegion(region, options),
+    elementContext: (target, options) => reads.elementContext(target, options),
+    search: (query, options) => reads.search(query, options),
+    diff: (snapshotA, snapshotB) => reads.diff(snapshotA, snapshotB),
+    observe: (instruction, options) => reads.observe(instruction, options),
+    actOn: (instruction, options) => reads.actOn(instruction, options),
+    extract: (instruction, schema, options) => reads.extract(instruction, schema, options),
+    pageText: () => reads.pageText(),
   };
 }
 

@@ -74,7 +74,11 @@ export class CoreLens {
       current: (opts) => currentSnapshot(source, opts),
       record: (model) => { host.ledger.handOut(model); void host.keep(); },
     };
-    this.observing = { ...this.rag, act: (action, opts) => host.act(action, opts), title: () => host.title() };
+    this.observing = {
+      ...this.rag,
+      act: (action, opts) => host.act(action, opts),
+      title: async () => (host.title ? host.title() : (await currentSnapshot(source, {})).snap.model.title),
+    };
   }
 
   // ---- reading ----

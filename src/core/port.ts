@@ -78,8 +78,8 @@ export interface ReadHost {
   navigations(): number;
   /** Acting by ID through the host's act pipeline (observe's actOn). */
   act(action: Action, opts: { expect?: ExpectedOutcome | string }): Promise<ActionResult>;
-  /** The document's title. */
-  title(): Promise<string>;
+  /** The document's title, where the host reads it cheaply; without it, the title the engine read for the current exploration snapshot. */
+  title?(): Promise<string>;
   /** The act pipeline's host, for verification outside an action (capturePreActionState, verifyOutcome, findText). */
   verifier(): ActHost;
 }
