@@ -21,8 +21,14 @@ import type { Harness } from './harness.js';
 export type HostName = 'cdp' | 'extension';
 
 export interface MatrixPage {
+  /** Which host is behind this page. */
+  host: HostName;
   page: Page;
   snapshot(): Promise<SemanticV3Result>;
+  /** A snapshot in any mode (the shared request: mode, fullPage, boxes, query, screenshot), as the host's lens answers it. */
+  read(options: object): Promise<any>;
+  /** The mode-selection chain (lens.capture): the payload a task calls for. */
+  capture(options: object): Promise<any>;
   act(action: string | Action, opts?: { expect?: ExpectedOutcome }): Promise<ActionResult>;
   /**
    * Makes one engine call throw in pagelens's isolated world of a frame (the main frame, or the
@@ -71,8 +77,11 @@ export function cdpHost(h: Harness): MatrixHost {
     await gotoSettled(page, h.originA + path);
     await page.waitForLoadState('load', { timeout: 15_000 }).catch(() => {});
     return {
+      host: 'cdp',
       page,
       snapshot: () => lens.snapshot(),
+      read: (options) => lens.snapshot(options as never),
+      capture: (options) => lens.capture(options as never),
       runTask: (task, backend) => runAgent(lens, { task, backend: httpBackend(backend.url, backend.token), maxSteps: 5 }),
       act: (action, opts = {}) => lens.act(action, opts.expect ? { expect: opts.expect } : {}),
       search: (query) => lens.search(query),
@@ -114,8 +123,11 @@ export async function extensionHost(h: Harness): Promise<MatrixHost> {
   const open = async (path: string): Promise<MatrixPage> => {
     const { page, tabId } = await openTab(ext, h.originA + path);
     return {
+      host: 'extension',
       page,
       snapshot: () => ext.worker.evaluate((id) => (self as any).pagelens.snapshot(id), tabId) as Promise<SemanticV3Result>,
+      read: (options) => ext.worker.evaluate(([id, o]) => (self as any).pagelens.snapshot(id, o), [tabId, options] as const),
+      capture: (options) => ext.worker.evaluate(([id, o]) => (self as any).pagelens.capture(id, o), [tabId, options] as const),
       runTask: (task, backend) => ext.worker.evaluate(([id, t, b]) => (self as any).pagelens.runTask(id, t, { backend: b.url, token: b.token, maxSteps: 5 }), [tabId, task, backend] as const),
       act: (action, opts = {}) => ext.worker.evaluate(([id, a, o]) => (self as any).pagelens.act(id, a, o), [tabId, action, opts] as const) as Promise<ActionResult>,
       search: async (query) => (await call(tabId, 'dom_search', { query })).data as SearchResult,

@@ -7,6 +7,7 @@ import { after, before, test } from 'node:test';
 import type { ActionResult } from '../src/model/contracts/outcome.js';
 import type { SemanticV3Result } from '../src/model/contracts/schema.js';
 import type { Planner } from '../src/agent/planner.js';
+import { untemplatize } from '../src/model/renderers/templatize.js';
 import { startServer } from '../src/server/serve.js';
 import { idOf } from './action-helpers.js';
 import { cdpHost, extensionHost, type HostName, type MatrixHost, type MatrixPage } from './host-adapters.js';
@@ -290,6 +291,80 @@ matrix('rows in shadow trees: the text is the item, the toggle after it carries 
   assert.equal(r.ok, true, JSON.stringify(r));
   assert.deepEqual((await p.page.evaluate(() => (window as any).errands())).map((e: { done: boolean }) => e.done), [false, true, false]);
 }, 'component-rows.html?kind=focusable');
+
+// ---- every snapshot mode (issue 44): one dispatch, one implementation of each payload ----
+// Each mode answers on both hosts with the IDs semantic_v3 hands out (a frame's included), and
+// without the password typed into the page; an option that does not apply is refused the same way.
+
+const TYPED = 'typed-Secret-42';
+/** What each payload lists as IDs, however it spells them. */
+const idsIn = (payload: any): string[] => {
+  switch (payload.mode) {
+    case 'semantic_v3': case 'hybrid': return payload.interactive_tree.map((n: { i: string }) => n.i);
+    case 'semantic': return payload.nodes.map((n: { id: string }) => n.id);
+    case 'skeleton': return [...String(payload.skeletonDom).matchAll(/data-llm-id="([^"]+)"/g)].map((m) => m[1]);
+    case 'full': return [...untemplatize(String(payload.dom)).matchAll(/data-id="([^"]+)"/g)].map((m) => m[1]);
+    default: return payload.tree.map((n: { i: string }) => n.i); // filtered
+  }
+};
+
+for (const [mode, extra] of [['semantic_v3', {}], ['semantic', { fullPage: true }], ['skeleton', { fullPage: true }], ['full', {}], ['hybrid', { screenshot: { quality: 80 } }]] as const) {
+  matrix(`mode ${mode}: the payload carries the IDs semantic_v3 hands out, frames included, and never a typed password; its IDs act`, async (p, snap) => {
+    await p.page.fill('#pw', TYPED);
+    const payload = await p.read({ mode, ...extra });
+    assert.equal(payload.mode, mode);
+    const ids = new Set(idsIn(payload));
+    for (const name of ['Save', 'Leaf button']) assert.ok(ids.has(idOf(snap, name)), `${mode} lists ${name} as ${idOf(snap, name)}: ${show([...ids])}`);
+    assert.ok(!show(payload).includes(TYPED), `${mode} shows the typed password`);
+    if (mode === 'hybrid') {
+      assert.match(payload.screenshot, /^\/9j\//, 'a JPEG');
+      assert.ok(payload.meta.marks > 0 && payload.setOfMark === true, show(payload.meta));
+    }
+    // What the payload handed out is bound to this document, as a semantic_v3 read's: it acts.
+    const save = idOf(snap, 'Save');
+    assert.equal((await p.act(`click(${save})`)).ok, true);
+    assert.equal(await p.page.textContent('#msg'), 'Thanks for saving');
+  });
+}
+
+matrix('query: the task-filtered tree keeps what the task names, with IDs that act', async (p, snap) => {
+  const filtered = await p.read({ query: 'save the form', maxTokens: 800 });
+  assert.ok(filtered.tree.some((n: { i: string; n: string }) => n.i === idOf(snap, 'Save')), show(filtered.tree));
+  assert.ok(filtered.tokens <= 800, show(filtered.tokens));
+  assert.equal((await p.act(`click(${idOf(snap, 'Save')})`)).ok, true);
+});
+
+matrix('options that do not apply to a mode are refused before the page is read', async (p) => {
+  for (const [opts, re] of [[{ mode: 'full', fullPage: true }, /fullPage does not apply to mode full/], [{ mode: 'skeleton', boxes: true }, /boxes does not apply to mode skeleton/], [{ mode: 'semantic_v3', screenshot: { quality: 50 } }, /does not apply to mode semantic_v3/], [{ mode: 'hybrid', screenshot: { quality: 0 } }, /quality/]] as const) {
+    await assert.rejects(p.read(opts), (e: Error) => re.test(e.message), show(opts));
+  }
+});
+
+matrix('capture: the chain picks hybrid for a visual task, semantic_v3 for a plain one, full when asked; a failing mode hands over to the next, saying so', async (p) => {
+  const visual = await p.capture({ query: 'click the blue button at the top' });
+  assert.equal(visual.mode, 'hybrid', show(visual.reason));
+  const plain = await p.capture({ query: 'click Save' });
+  assert.equal(plain.mode, 'semantic_v3', show(plain.reason));
+  assert.equal(plain.fellBackFrom, undefined);
+  const asked = await p.capture({ query: 'click Save', requested: 'full' });
+  assert.equal(asked.mode, 'full', show(asked.reason));
+  // The engine's read broken in the main frame: every mode of the chain is tried, and the refusal names each with its reason.
+  await p.sabotage(null, 'read', 'read sabotaged');
+  await assert.rejects(p.capture({ query: 'click Save' }), (e: Error) => /No mode could read the page: semantic_v3 failed \(.*read sabotaged.*\); semantic failed \(.*; skeleton failed \(/.test(e.message), 'every mode named');
+});
+
+matrix('mode axtree: Chrome\'s accessibility tree where the host reads it (CDP), else refused with the reason (the extension)', async (p, snap) => {
+  const r = await p.read({ mode: 'axtree' }).then((v) => ({ v }), (e: Error) => ({ e }));
+  if (p.host === 'cdp') {
+    assert.ok('v' in r, show(r));
+    assert.equal(r.v.mode, 'axtree');
+    assert.ok(r.v.nodes.some((n: { name: string }) => n.name === 'Save'), show(r.v.nodes.slice(0, 5)));
+  } else {
+    assert.ok('e' in r, show(r));
+    assert.match(r.e.message, /mode axtree is not offered by this host/);
+  }
+  assert.ok(snap.interactive_tree.length > 0);
+});
 
 // ---- the ID ledger (issue 44): one set of rules on both hosts ----
 // An ID minted in one document is refused in every later one, on every face and host; a refusal

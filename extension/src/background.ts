@@ -1,7 +1,7 @@
 // The service worker: the second host of the one engine. It reads and acts through the content
 // scripts (lens.ts over src/core/lens.ts, act.ts), runs the agent loop against `pagelens serve` (agent.ts), and
 // serves the side panel over a port. For automation and tests it exposes
-//   self.pagelens = { snapshot(tabId, options), model(tabId, options), act(tabId, action, options), runTask(tabId, task, { backend }),
+//   self.pagelens = { snapshot(tabId, options), model(tabId, options), capture(tabId, options), act(tabId, action, options), runTask(tabId, task, { backend }),
 //                     tools: { list(tabId), call(tabId, name, args) }, release(tabId), idHighWater() }   (also as tools/list, tools/call messages)
 // where snapshot's options are the shared snapshot request's (mode semantic_v3 by default, semantic, skeleton, full or
 // hybrid with quality and marks; query and maxTokens), all but axtree.
@@ -13,6 +13,7 @@ import { releaseInput } from './input.js';
 import { callTool, listTools } from './tools.js';
 import { forgetTab, restoreTab, session } from './tab.js';
 import type { Action } from '../../src/model/contracts/actions.js';
+import type { CaptureOptionsInput } from '../../src/model/renderers/artifacts.js';
 import { ModelOptions } from '../../src/model/contracts/schema.js';
 import { parseInput } from '../../src/model/contracts/validate.js';
 
@@ -27,6 +28,8 @@ const api = {
     await restoreTab(tabId);
     return lensOf(tabId).model(opts);
   },
+  /** The payload a task calls for, by the mode-selection chain with its fallbacks (as `lens.capture()`: src/core/capture.ts). */
+  capture: async (tabId: number, options: CaptureOptionsInput) => { await restoreTab(tabId); return lensOf(tabId).capture(options); },
   act: (tabId: number, action: string | Action, options: ActOptions = {}) => act(tabId, action, options),
   // The debugger is given back when a task ends, so that Chrome's "debugging this browser" bar goes.
   runTask: (tabId: number, task: string, options: Omit<TaskOptions, 'onStep' | 'stopped'>) => runTask(tabId, task, options).finally(() => releaseInput(tabId)),

@@ -88,6 +88,14 @@ export class CoreLens {
    * dispatch of every face and host. An option that does not apply to its mode is BAD_INPUT
    * (model/contracts/snapshotRequest.ts), named as `name` says the face spells it.
    */
+  snapshot(input: SnapshotOptionsInput & { query: string }, name?: NameOf): Promise<FilteredResult>;
+  snapshot(input: SnapshotOptionsInput & { mode: 'semantic' }, name?: NameOf): Promise<SemanticResult>;
+  snapshot(input: SnapshotOptionsInput & { mode: 'axtree' }, name?: NameOf): Promise<AxTreeResult>;
+  snapshot(input: SnapshotOptionsInput & { mode: 'skeleton' }, name?: NameOf): Promise<SkeletonResult>;
+  snapshot(input: SnapshotOptionsInput & { mode: 'full' }, name?: NameOf): Promise<FullResult>;
+  snapshot(input: SnapshotOptionsInput & { mode: 'hybrid' }, name?: NameOf): Promise<HybridResult>;
+  snapshot(input?: SnapshotOptionsInput & { mode?: 'semantic_v3' }, name?: NameOf): Promise<SemanticV3Result>;
+  snapshot(input?: SnapshotOptionsInput, name?: NameOf): Promise<SnapshotPayload>;
   async snapshot(input: SnapshotOptionsInput = {}, name?: NameOf): Promise<SnapshotPayload> {
     const opts = parseInput(SnapshotOptions, input, 'snapshot options');
     const conflict = snapshotRequestConflict({ mode: opts.mode, query: opts.query, given: givenOptions(input) }, name);
