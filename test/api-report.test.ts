@@ -58,7 +58,7 @@ test('the values of the built public entry are the report\'s values, and the run
 test('public signatures name only exported types (the known exceptions are pinned in the report)', () => {
   const section = readFileSync(REPORT, 'utf8').split('## Types named by public declarations but not exported')[1];
   const names = [...section.matchAll(/^- (\w+) /gm)].map((m) => m[1]);
-  // PreActionState's parts live in browser/verify.ts and SessionStore's Session in server/sessions.ts (edited elsewhere this round).
+  // PreActionState's parts live in core/verify.ts and SessionStore's Session in server/sessions.ts (edited elsewhere this round).
   assert.deepEqual(names.sort(), ['ElementRead', 'Session']);
 });
 

@@ -4,21 +4,13 @@
 import { isPagelensError } from '../model/contracts/errors.js';
 import type { PageModel } from '../model/pagemodel/page.js';
 import { readFrames } from '../core/read.js';
+import type { ReadOptions } from '../core/port.js';
 import type { Box, EngineSnapshotOptions, FrameSnapshot } from '../model/contracts/schema.js';
 import type { LensCore } from './core.js';
 import { engineCallWith, engineReadText } from './engine.js';
 import { readAgainstHeld, ReadTally } from '../core/heldReads.js';
 import { describeFailure, frameInfo, LAYOUT_GROUP, type LaidOutFrame } from './frames.js';
 
-export interface ReadOptions {
-  fullPage: boolean;
-  /** Also read landmarks, forms, rows and headings, and tie every node to them. */
-  structure?: boolean;
-  /** Also read identifying attributes of nodes and structure. */
-  attributes?: boolean;
-  /** Reuse nothing from earlier reads (see ModelOptions.fresh). */
-  fresh?: boolean;
-}
 
 /** Past this, a frame's read is said to be slow (it is still used: a big page never fails for its size). */
 const SLOW_READ_MS = 10_000;

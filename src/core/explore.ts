@@ -3,8 +3,8 @@
 // every host. Each answer comes from the host's current snapshot; the page is asked only about
 // what the answer shows (engine calls: the current state, options and selector hints of those
 // elements, one element in depth). When a shown element is no longer what the snapshot says, the
-// page is read again and the answer made from the new read. Each host binds it to its own snapshot
-// store and ID ledger (src/browser/explore.ts, extension/src/explore.ts).
+// page is read again and the answer made from the new read. The lens (src/core/lens.ts) binds it
+// to a host's snapshot store and ID ledger, the same way for both hosts.
 import { PagelensError, isPagelensError } from '../model/contracts/errors.js';
 import type { EngineAnswer } from '../model/contracts/engine.js';
 import type { HostEngine, HostFrame } from '../model/contracts/host.js';
