@@ -82,10 +82,11 @@ export async function renderToolsDoc() {
 
 if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
   const text = await renderToolsDoc();
+  const same = (existsSync(FILE) ? readFileSync(FILE, 'utf8') : '') === text;
   if (process.argv.includes('--write')) {
-    writeFileSync(FILE, text);
-    console.error(`docs: wrote ${relative(root, FILE)}`);
-  } else if ((existsSync(FILE) ? readFileSync(FILE, 'utf8') : '') !== text) {
+    if (!same) writeFileSync(FILE, text);
+    console.error(`docs: ${same ? `${relative(root, FILE)} already matches the tool registry` : `wrote ${relative(root, FILE)}`}`);
+  } else if (!same) {
     console.error(`docs: ${relative(root, FILE)} is stale: the tool registry has changed since it was written. Run \`${REGENERATE}\` and commit the result.`);
     process.exit(1);
   } else {
