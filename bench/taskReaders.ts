@@ -74,7 +74,8 @@ export function pagelensReader(): PageReader {
     },
     find: (kind, name, near) => pick(shown, PL_ROLES[kind], name, near),
     target: (ref) => ({ id: ref }),
-    reads: [{ tool: 'page_snapshot', args: {} }, { tool: 'page_snapshot', args: { fullPage: true } }],
+    // browser_navigate answered with the viewport already: what is not there is read from the whole page.
+    reads: [{ tool: 'page_snapshot', args: { fullPage: true } }],
   };
 }
 

@@ -85,6 +85,12 @@ function deltaLines(d: TreeDelta | 'no changes', tree: readonly SemanticNodeV3[]
   return lines;
 }
 
+/** `[error] Failed to load resource: … @ URL:1` for a URL whose failed request the answer lists. */
+function restatesFailedLoad(line: string, failed: ReadonlySet<string>): boolean {
+  const m = /^\[error\] Failed to load resource: .* @ (\S+?)(?::\d+)*$/.exec(line);
+  return !!m && failed.has(m[1]);
+}
+
 /**
  * The answer as text. `tree` is the page's tree now (a delta's changed lines are read from it);
  * `observation` is absent when the answer carries no page state (a dialog blocks the page); `text`
@@ -102,13 +108,18 @@ export function answerText(a: AnswerParts, tree: readonly SemanticNodeV3[] = [],
   for (const m of a.modal ?? []) lines.push(modalLine(m));
   if (a.popup) lines.push(`popup: <${a.popup.url}> ${a.popup.note}`);
   if (a.downloads?.length) lines.push(`downloads: ${JSON.stringify(a.downloads)}`);
-  for (const c of a.console ?? []) lines.push(`console ${c}`);
+  // Chrome's console line for a failed load says again what the failed-request line says.
+  const failed = new Set((a.failedRequests ?? []).map((f) => f.split(' ')[1]));
+  for (const c of a.console ?? []) if (!restatesFailedLoad(c, failed)) lines.push(`console ${c}`);
   for (const f of a.failedRequests ?? []) lines.push(`failed request: ${f}`);
   const status = a.navigated?.status !== undefined && a.navigated.status !== 200 ? ` (HTTP ${a.navigated.status})` : '';
   if (a.navigated && !a.snapshot) lines.push(`now at <${a.navigated.url}>${status}`);
   if (observation) lines.push(observationLine(observation));
   if (a.snapshot) {
-    lines.push(v3Text({ ...a.snapshot, warnings: a.snapshot.warnings ?? [] }).replace(/^page: /, status ? `page${status}: ` : 'page: '));
+    const page = v3Text({ ...a.snapshot, warnings: a.snapshot.warnings ?? [] }).replace(/^page: /, status ? `page${status}: ` : 'page: ');
+    // The URL once: the verdict of a navigation names it already.
+    const said = a.action?.detail?.includes(a.snapshot.url) ?? false;
+    lines.push(said ? page.replace(` <${a.snapshot.url}>`, '') : page);
     if (a.webmcp) lines.push(`page tools (WebMCP): ${a.webmcp}`);
     // The page's own words, each line marked as such: a line of page text can never pass for an element line or ours.
     if (text) lines.push(...text.page.map((t) => `> ${t}`), ...text.notes);
