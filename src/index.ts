@@ -57,9 +57,10 @@ export { SelectorHint, HintRoot, OptionInfo } from './model/contracts/engineAnsw
 
 // ---- Tools for agents: one registry for MCP, OpenAI-style function calling and the library ----
 export {
-  toolDefinitions, runTool, runToolSafely, TOOL_NAMES,
-  type RunToolOptions, type Json, type McpToolDefinition, type OpenAiToolDefinition, type ToolResult, type TreeDelta, type TreeChange, type ModalState, type TabHost, type TabInfo,
+  toolDefinitions, TOOL_NAMES,
+  type Json, type McpToolDefinition, type OpenAiToolDefinition, type ToolResult, type TreeDelta, type TreeChange, type ModalState, type TabHost, type TabInfo,
 } from './tools/index.js';
+export { runTool, runToolSafely, type RunToolOptions } from './browser/tools/registry.js';
 
 // ---- The MCP server, to run or to embed ----
 export { createMcpServer, runMcpServer, type McpServerOptions } from './mcp/server.js';

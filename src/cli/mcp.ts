@@ -108,7 +108,7 @@ export function addMcpCommand(program: Command): void {
   program.command('tools').description('print the tool definitions as JSON (OpenAI functions with strict: true, or MCP tools)')
     .addOption(new Option('--format <format>', 'definition format').choices(['openai', 'mcp']).default('openai'))
     .action(async (flags: { format: 'openai' | 'mcp' }) => {
-      const { toolDefinitions } = await import('../tools/registry.js');
+      const { toolDefinitions } = await import('../tools/dispatch.js');
       process.stdout.write(JSON.stringify(toolDefinitions(flags.format), null, 2) + '\n');
     });
 }
