@@ -2,9 +2,10 @@
 // hybrid, all read through the one engine and carrying the same IDs as semantic_v3; and
 // capture(), the mode-selection chain (§14–§15) run against the live page.
 import { randomBytes } from 'node:crypto';
-import { CaptureOptions, joinFrameDocuments, type CaptureOptionsInput, type CaptureResult, type FullResult, type HybridResult, type SerializedDocument, type SkeletonResult } from '../model/renderers/artifacts.js';
+import { joinFrameDocuments, type FullResult, type HybridResult, type SkeletonResult } from '../model/renderers/artifacts.js';
+import type { SerializedDocument } from '../model/contracts/engineAnswers.js';
 import { isPagelensError, PagelensError } from '../model/contracts/errors.js';
-import { selectDomMode, type DomModeContextInput } from '../model/negotiation/modes.js';
+import { CaptureOptions, selectDomMode, type CaptureOptionsInput, type CaptureResult, type DomModeContextInput } from '../model/negotiation/modes.js';
 import type { PageModel } from '../model/pagemodel/page.js';
 import { renderV3 } from '../model/renderers/render.js';
 import { ScreenshotOptions, SnapshotOptions } from '../model/contracts/schema.js';

@@ -6,7 +6,8 @@ import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js'
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TEXT_LEGEND, V3_LEGEND } from '../model/pagemodel/roles.js';
 import { EXPECT_HELP } from '../tools/act.js';
-import { PAGE_CONTENT_RULE, runToolSafely, toolDefinitions } from '../tools/registry.js';
+import { PAGE_CONTENT_RULE, toolDefinitions } from '../tools/dispatch.js';
+import { runToolSafely } from '../browser/tools/registry.js';
 import { CallDeadline } from '../tools/deadline.js';
 import { DEFAULT_TOOLSET } from '../tools/toolset.js';
 import type { ToolResult } from '../tools/types.js';

@@ -1,8 +1,9 @@
 // The one tool registry shared by every host and face: the definitions (as MCP tools or OpenAI
 // functions, both generated from the same zod schemas) and the one dispatcher that validates
 // arguments and runs a tool on a tool context (the lens-level reads and acts plus the page side
-// of the host port). Nothing here knows a host: the CDP host's runTool(lens) is registry.ts, the
-// extension's is extension/src/tools.ts. Bundlable for the extension (no Node, no Playwright).
+// of the host port). Nothing here knows a host: the CDP host's runTool(lens) is
+// src/browser/tools/registry.ts, the extension's is extension/src/tools.ts. Bundlable for the
+// extension (no Node, no Playwright).
 import { z } from 'zod';
 import { PagelensError, asPagelensError } from '../model/contracts/errors.js';
 import { DOM_OVERVIEW_TOOL } from '../model/explore/explore.js';
