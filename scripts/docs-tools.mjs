@@ -54,6 +54,7 @@ function argumentRows(schema, prefix = '') {
 export async function renderToolsDoc() {
   if (!existsSync(REGISTRY)) throw new Error(`${relative(root, REGISTRY)} is missing: run npm run build first`);
   const registry = await import(pathToFileURL(REGISTRY).href);
+  const toolset = await import(pathToFileURL(join(root, 'dist/src/tools/toolset.js')).href);
   const tools = registry.toolDefinitions('mcp');
   // Every MCP description ends with the same note; it is said once above the list instead.
   const note = registry.PAGE_CONTENT_NOTE;
@@ -65,10 +66,12 @@ export async function renderToolsDoc() {
     '',
     `The ${tools.length} tools of the registry, as \`pagelens mcp\` lists them over MCP, \`pagelens tools --format mcp|openai\` prints them and \`toolDefinitions()\` / \`runTool()\` serve them to a library user. The extension offers the same registry, less the tools it cannot run on a tab (see [extension.md](extension.md)).`,
     '',
-    ...(note ? [`Every description ends with: "${note}"`, ''] : []),
-    '| tool | what it does |',
-    '|---|---|',
-    ...tools.map((t) => `| [\`${t.name}\`](#${t.name}) | ${cell(own(t.description).split(/(?<=\.)\s/)[0])} |`),
+    `\`pagelens mcp\` offers the group${toolset.DEFAULT_TOOLSET.length > 1 ? 's' : ''} ${toolset.DEFAULT_TOOLSET.map((g) => `\`${g}\``).join(', ')} unless started with \`--tools\` (groups, tool names, or \`all\`; \`pagelens tools\` takes the same flag): every definition a client lists is paid for on every turn. A tool left out is refused with the flag that brings it.`,
+    '',
+    ...(note ? [`The descriptions of the tools that bring the page's words end with: "${note}"`, ''] : []),
+    '| tool | group | what it does |',
+    '|---|---|---|',
+    ...tools.map((t) => `| [\`${t.name}\`](#${t.name}) | ${toolset.groupOf(t.name) ?? ''} | ${cell(own(t.description).split(/(?<=\.)\s/)[0])} |`),
     '',
   ];
   for (const t of tools) {

@@ -102,7 +102,7 @@ test('the MCP client configs of the README and docs/ start the server from outsi
       await client.connect(transport);
       const { tools } = await client.listTools();
       const names = tools.map((t) => t.name);
-      for (const name of ['page_snapshot', 'browser_navigate', 'browser_click', 'extract']) assert.ok(names.includes(name), `${server.where}: ${server.command} ${args.join(' ')} lists ${name}`);
+      for (const name of ['page_snapshot', 'browser_navigate', 'browser_click', 'browser_type']) assert.ok(names.includes(name), `${server.where}: ${server.command} ${args.join(' ')} lists ${name}`);
     } finally {
       await client.close();
     }
