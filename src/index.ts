@@ -57,8 +57,8 @@ export { SelectorHint, HintRoot, OptionInfo } from './model/contracts/engineAnsw
 
 // ---- Tools for agents: one registry for MCP, OpenAI-style function calling and the library ----
 export {
-  toolDefinitions, TOOL_NAMES,
-  type Json, type McpToolDefinition, type OpenAiToolDefinition, type ToolResult, type TreeDelta, type TreeChange, type ModalState, type TabHost, type TabInfo,
+  toolDefinitions, TOOL_NAMES, TOOL_GROUPS, DEFAULT_TOOLSET,
+  type Json, type DefinitionOptions, type ToolGroup, type McpToolDefinition, type OpenAiToolDefinition, type ToolResult, type TreeDelta, type TreeChange, type ModalState, type TabHost, type TabInfo,
 } from './tools/index.js';
 export { runTool, runToolSafely, type RunToolOptions } from './browser/tools/registry.js';
 

@@ -79,7 +79,7 @@ test('the extension lists the registry\'s tools: each MCP tool is offered with t
   const viaMessage = await panel.evaluate((id) => (globalThis as any).chrome.runtime.sendMessage({ type: 'tools/list', tabId: id }), tabId);
   assert.deepEqual(viaMessage, list);
   const called = await panel.evaluate((id) => (globalThis as any).chrome.runtime.sendMessage({ type: 'tools/call', tabId: id, name: 'page_snapshot', arguments: { format: 'text' } }), tabId);
-  assert.match(called.text, /^page: MCP fixture </);
+  assert.match(called.text, /^\[s\d+: whole page[^\]]*\]\npage: MCP fixture </);
   assert.match(called.text, /\bbtn Ask\b/);
   await panel.close();
   // A tool it cannot run is refused with the reason, never run halfway.
