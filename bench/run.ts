@@ -7,11 +7,13 @@ import { defaultSets, resolveInputs, type PageSet } from './inputs.js';
 import { BASELINE, DEFAULT_ACCNAME, DEFAULT_OUT, readBaseline, runBench, saveBaseline, writeOutputs } from './runner.js';
 import { DEFAULT_SIZES, VARIANTS, type Variant } from './scale.js';
 import { compare } from './summary.js';
+import { writeBenchDocs } from './docs.js';
 import { renderExtractReport, runExtractBench } from './extract.js';
 import { renderSizeGoals, runSizeGoals } from './artifacts.js';
 import { renderMiniwob, runMiniwob } from './miniwob.js';
 import { renderTodomvc, runTodomvc } from './todomvc.js';
 import { runSoak } from './soak.js';
+import { runTasks } from './tasks.js';
 import { launchChromium } from '../src/browser/chromium.js';
 
 interface Flags {
@@ -35,6 +37,8 @@ interface Flags {
   todomvcDir?: string;
   soak?: boolean;
   soakLimit?: string;
+  tasks?: boolean;
+  tasksLimit?: string;
 }
 
 /**
@@ -45,7 +49,7 @@ interface Flags {
 const DEFAULT_LIMIT = 100;
 
 /** The parts of a run, for --only. */
-const PARTS = ['corpus', 'accname', 'scale', 'extract', 'sizes', 'soak', 'miniwob', 'todomvc'] as const;
+const PARTS = ['corpus', 'accname', 'scale', 'extract', 'sizes', 'soak', 'tasks', 'miniwob', 'todomvc'] as const;
 
 /** Pages per set the size goals read: every shop page (the goal is about shop pages), the first 30 of the others. */
 const SIZE_PAGES = (set: string) => (set === 'shop' ? Infinity : 30);
@@ -102,6 +106,9 @@ async function main(argv: string[]): Promise<number> {
     .option('--soak', 'soak pagelens mcp and Playwright MCP side by side on the shop and news pages (default: on without inputs)')
     .option('--no-soak', 'skip the MCP soak')
     .option('--soak-limit <n>', 'pages per set the soak drives (default 10)')
+    .option('--tasks', 'whole tasks (TodoMVC with --todomvc-dir, login, add to cart) through pagelens mcp and Playwright MCP, tokens per task (default: on without inputs)')
+    .option('--no-tasks', 'skip the whole-task comparison')
+    .option('--tasks-limit <n>', 'pages per corpus task (default 5)')
     .option('--miniwob-dir <dir>', 'run the offline agent on MiniWoB++ task pages from this folder (miniwob-plusplus/miniwob/html; on when given)')
     .option('--todomvc-dir <dir>', 'operate the TodoMVC 2.0 apps from this folder (the tastejs/todomvc repository, holding examples/; on when given)')
     .showHelpAfterError();
@@ -130,6 +137,7 @@ async function main(argv: string[]): Promise<number> {
   const extractOn = wantedParts ? wantedParts.includes('extract') : flags.extract ?? defaultOn;
   const sizesOn = wantedParts ? wantedParts.includes('sizes') : flags.sizes ?? defaultOn;
   const soakOn = wantedParts ? wantedParts.includes('soak') : flags.soak ?? defaultOn;
+  const tasksOn = wantedParts ? wantedParts.includes('tasks') : flags.tasks ?? defaultOn;
   const miniwobOn = wantedParts ? wantedParts.includes('miniwob') : flags.miniwobDir !== undefined;
   const todomvcOn = wantedParts ? wantedParts.includes('todomvc') : flags.todomvcDir !== undefined;
   const accnameFile = typeof flags.accname === 'string' ? resolve(flags.accname) : accnameOn ? DEFAULT_ACCNAME : undefined;
@@ -181,6 +189,11 @@ async function main(argv: string[]): Promise<number> {
     const run = await runSoak({ limit: positive('--soak-limit', flags.soakLimit) ?? 10, sets: ['shop', 'news'] });
     process.stdout.write(('skipped' in run ? `SOAK skipped: ${run.skipped}` : run.text) + '\n');
   }
+  if (tasksOn) {
+    // What a model pays for a whole task on each server, in one run (bench/tasks.ts).
+    const run = await runTasks({ limit: positive('--tasks-limit', flags.tasksLimit) ?? 5, ...(flags.todomvcDir && { todomvcDir: flags.todomvcDir }), ...(flags.quiet && { quiet: true }) });
+    process.stdout.write(('skipped' in run ? `TASKS skipped: ${run.skipped}` : run.text) + '\n');
+  }
   if (miniwobOn) {
     // The task pages are not part of the repository: without the folder, the part says so and the run goes on.
     const run = flags.miniwobDir ? await runMiniwob({ dir: flags.miniwobDir, ...(flags.quiet && { quiet: true }) }) : { skipped: 'no folder given (--miniwob-dir path/to/miniwob-plusplus/miniwob/html)' };
@@ -200,6 +213,9 @@ async function main(argv: string[]): Promise<number> {
     }
     saveBaseline(results);
     process.stderr.write(`pagelens bench: baseline saved to ${BASELINE}\n`);
+    // The published figures are the baseline's: its page and the README's table follow it.
+    const wrote = writeBenchDocs();
+    if (wrote.length) process.stderr.write(`pagelens bench: wrote ${wrote.join(', ')} from the baseline\n`);
   }
   return compared && compared.regressions.length ? 1 : 0;
 }

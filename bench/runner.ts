@@ -194,11 +194,12 @@ export function writeOutputs(results: Results, outDir: string, compared?: Return
   return text;
 }
 
-export function readBaseline(file = BASELINE): { summary: Summary; config: Results['config']; startedAt: string } {
-  const raw = JSON.parse(readFileSync(file, 'utf8')) as { summary: unknown; config: unknown; startedAt: unknown };
+export function readBaseline(file = BASELINE): { summary: Summary; config: Results['config']; machine: Results['machine']; startedAt: string } {
+  const raw = JSON.parse(readFileSync(file, 'utf8')) as { summary: unknown; config: unknown; machine: unknown; startedAt: unknown };
   return {
     summary: Summary.parse(raw.summary),
     config: Results.shape.config.parse(raw.config),
+    machine: Results.shape.machine.parse(raw.machine),
     startedAt: String(raw.startedAt),
   };
 }

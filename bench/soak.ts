@@ -6,12 +6,10 @@
 // and each server's RSS at the end (the server process, and it plus its descendants: Chromium).
 //   Run: node dist/bench/soak.js [--limit N] [--sets shop,news] [--json out.json]
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { serveFolder } from '../src/browser/static.js';
-import { CORPUS, REPO_ROOT } from './inputs.js';
+import { CORPUS } from './inputs.js';
+import { callTool as call, peerMissing, startServer, type Answer, type Outcome, type ServerName, type Session } from './mcpServers.js';
 import { htmlPagesIn } from './measurePage.js';
 import { median, quantile, round } from './stats.js';
 
@@ -21,58 +19,14 @@ const PAGE_BUDGET_MS = 150_000;
 /** The liveness probe is cheap (no page work), so a short deadline is fair. */
 const PROBE_DEADLINE_MS = 10_000;
 const BUY = /add to (cart|basket)|buy now/i;
-const PW_CLI = join(REPO_ROOT, 'node_modules', '@playwright', 'mcp', 'cli.js');
-/** Playwright MCP writes snapshots and console logs as files; kept out of the shared checkout. */
-const OUT_DIR = join(tmpdir(), 'pagelens-soak-playwright-mcp');
-const PAGELENS_BIN = join(REPO_ROOT, 'bin', 'pagelens.js');
 
-type ServerName = 'pagelens' | 'playwright';
 type Kind = 'navigate' | 'snapshot' | 'click' | 'back';
-type Outcome = 'ok' | 'error' | 'deadline' | 'skipped';
 interface Row { server: ServerName; page: string; kind: Kind; ms: number; outcome: Outcome; detail?: string }
-interface Session { name: ServerName; client: Client; transport: StdioClientTransport; stderrTail: string[] }
 interface Tally { rows: Row[]; stopped: number; restarts: number; rssServerKb: number; rssTreeKb: number; procs: number }
 
 function flag(name: string): string | undefined {
   const i = process.argv.indexOf(name);
   return i >= 0 ? process.argv[i + 1] : undefined;
-}
-
-async function start(name: ServerName, origin: string): Promise<Session> {
-  const args = name === 'pagelens'
-    ? [PAGELENS_BIN, 'mcp', '--offline']
-    // --allowed-origins keeps Playwright's browser on the loopback corpus server, as --offline
-    // does for pagelens: otherwise one side would be fetching the saved pages' live third parties.
-    : [PW_CLI, '--headless', '--isolated', '--no-sandbox', '--executable-path', '/usr/bin/chromium', '--browser', 'chromium', '--allowed-origins', origin, '--output-dir', OUT_DIR];
-  const transport = new StdioClientTransport({ command: process.execPath, args, env: { ...process.env } as Record<string, string>, stderr: 'pipe', cwd: REPO_ROOT });
-  const stderrTail: string[] = [];
-  // Kept (last few lines only) so a dead session can say why; not drained, the pipe would fill and stall the child.
-  transport.stderr?.on('data', (b: Buffer) => { stderrTail.push(...b.toString().split('\n').filter(Boolean)); stderrTail.splice(0, Math.max(0, stderrTail.length - 5)); });
-  const client = new Client({ name: 'pagelens-soak', version: '0.0.0' });
-  await client.connect(transport, { timeout: CALL_DEADLINE_MS });
-  return { name, client, transport, stderrTail };
-}
-
-interface Answer { outcome: Outcome; ms: number; text: string; detail?: string }
-
-/** One tool call under the deadline. The SDK's own timeout cancels the request on the wire; the race is for a transport that never settles. */
-async function call(s: Session, tool: string, args: Record<string, unknown>, deadline: number): Promise<Answer> {
-  const t0 = performance.now();
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<'late'>((r) => { timer = setTimeout(() => r('late'), deadline + 1_000); });
-  try {
-    const r = await Promise.race([s.client.callTool({ name: tool, arguments: args }, undefined, { timeout: deadline }), late]);
-    const ms = performance.now() - t0;
-    if (r === 'late') return { outcome: 'deadline', ms, text: '' };
-    const text = (r.content as Array<{ type: string; text?: string }>).filter((c) => c.type === 'text').map((c) => c.text).join('\n');
-    return r.isError === true ? { outcome: 'error', ms, text, detail: text.slice(0, 160) } : { outcome: 'ok', ms, text };
-  } catch (e) {
-    const ms = performance.now() - t0;
-    const msg = (e as Error).message;
-    return { outcome: /timed out|timeout/i.test(msg) ? 'deadline' : 'error', ms, text: '', detail: msg.slice(0, 160) };
-  } finally {
-    clearTimeout(timer);
-  }
 }
 
 async function answers(s: Session): Promise<boolean> {
@@ -194,7 +148,8 @@ export async function runSoak(opts: SoakOptions): Promise<{ skipped: string } | 
   const { limit, sets } = opts;
   const runBudgetMs = (opts.minutes ?? 30) * 60_000;
   if (!existsSync(CORPUS)) return { skipped: `the shared corpus is not at ${CORPUS}` };
-  if (!existsSync(PW_CLI)) return { skipped: `@playwright/mcp is not installed (${PW_CLI}); npm install first` };
+  const missing = peerMissing();
+  if (missing) return { skipped: missing };
   const pages = sets.flatMap((set) => (existsSync(join(CORPUS, set)) ? htmlPagesIn(join(CORPUS, set)).slice(0, limit).map((f) => `${set}/${f}`) : []));
   if (!pages.length) return { skipped: `no pages for sets ${sets.join(',')} in ${CORPUS}` };
   // One server for the whole corpus, so both browsers see one loopback origin for every page.
@@ -204,7 +159,7 @@ export async function runSoak(opts: SoakOptions): Promise<{ skipped: string } | 
     pagelens: { rows: [], stopped: 0, restarts: 0, rssServerKb: 0, rssTreeKb: 0, procs: 0 },
     playwright: { rows: [], stopped: 0, restarts: 0, rssServerKb: 0, rssTreeKb: 0, procs: 0 },
   };
-  const sessions: Record<ServerName, Session> = { pagelens: await start('pagelens', origin), playwright: await start('playwright', origin) };
+  const sessions: Record<ServerName, Session> = { pagelens: await startServer('pagelens', origin), playwright: await startServer('playwright', origin) };
   const t0 = performance.now();
   let done = 0;
   try {
@@ -217,7 +172,7 @@ export async function runSoak(opts: SoakOptions): Promise<{ skipped: string } | 
           tallies[name].stopped++;
           console.error(`soak: ${name} stopped answering on ${page}; stderr tail: ${sessions[name].stderrTail.join(' | ')}`);
           await sessions[name].client.close().catch(() => {});
-          sessions[name] = await start(name, origin);
+          sessions[name] = await startServer(name, origin);
           tallies[name].restarts++;
         }
       }

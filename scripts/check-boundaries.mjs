@@ -10,6 +10,10 @@
 //     depth, from every file of the folder or only the files named (src/page and the extension's
 //     content script are bundled into every page and must stay zod-free, even via a re-export);
 //   - `closed <file>` keeps a file of the folder out of reach of the folder's own files (the facade);
+//   - `floor <subfolder…>` lines, bottom first, stand a folder's subfolders on floors: an import from
+//     one subfolder into another runs down, to a lower floor, never beside or up (src/model: the
+//     model has a floor). Every subfolder with code stands on one floor and holds its own DEPS.list
+//     (which names the lower floors it takes from), and no code lies beside the floors;
 //   - no import cycle, type-only imports included (a type cycle is still two modules that cannot be
 //     understood apart).
 // Usage: node scripts/check-boundaries.mjs [--root DIR]   (DIR defaults to the repository)
@@ -45,17 +49,19 @@ function codeFiles(dir) {
 
 /**
  * A folder's rules. Lines: a folder or file of ours (`src/model`), a package (`zod`, `@hono/node-server`),
- * `node:*` for Node's built-ins, `never-reaches <package> [file…]`, `closed <file of this folder>`, and
- * `scope: files` (the list covers only the files directly in its folder, not its subfolders).
+ * `node:*` for Node's built-ins, `never-reaches <package> [file…]`, `closed <file of this folder>`,
+ * `floor <subfolder…>` (one line a floor, bottom first), and `scope: files` (the list covers only the
+ * files directly in its folder, not its subfolders).
  */
 function readDeps(dir) {
   const file = join(dir, 'DEPS.list');
-  const deps = { dir: rel(dir), file: rel(file), allow: [], neverReaches: [], closed: [], filesOnly: false, used: new Set() };
+  const deps = { dir: rel(dir), file: rel(file), allow: [], neverReaches: [], closed: [], floors: [], filesOnly: false, used: new Set() };
   readFileSync(file, 'utf8').split('\n').forEach((raw, i) => {
     const line = raw.replace(/#.*/, '').trim();
     if (!line) return;
     const [word, arg] = line.split(/\s+/);
     if (line === 'scope: files') deps.filesOnly = true;
+    else if (word === 'floor' && arg) deps.floors.push({ subs: line.split(/\s+/).slice(1), line: i + 1 });
     else if (word === 'never-reaches' && arg) deps.neverReaches.push({ pkg: arg, files: line.split(/\s+/).slice(2).map((f) => posix(join(deps.dir, f))) });
     else if (word === 'closed' && arg) deps.closed.push(...line.split(/\s+/).slice(1).map((f) => posix(join(deps.dir, f))));
     else if (!arg) deps.allow.push({ perm: word, line: i + 1 });
@@ -65,6 +71,61 @@ function readDeps(dir) {
 }
 
 const depsCache = new Map();
+
+/** Every DEPS.list of the trees, read whether or not a file is governed by it (a list of floors governs none). */
+function allDeps(dir) {
+  if (!existsSync(dir)) return;
+  if (existsSync(join(dir, 'DEPS.list')) && !depsCache.has(dir)) depsCache.set(dir, readDeps(dir));
+  for (const n of readdirSync(dir)) {
+    const p = join(dir, n);
+    if (n === 'node_modules' || n === 'dist' || n === 'out' || n === 'fixtures' || n.startsWith('.')) continue;
+    if (statSync(p).isDirectory()) allDeps(p);
+  }
+}
+
+/**
+ * The floors of the folders that have them: folder (relative) → { deps, floorOf: subfolder → floor
+ * (1 the ground) }, checked: each named subfolder exists and has its own DEPS.list, each stands on
+ * one floor, and every subfolder with code is on a floor.
+ */
+function floorsOf(files, problems) {
+  const out = new Map();
+  for (const deps of depsCache.values()) {
+    if (!deps.floors.length) continue;
+    const floorOf = new Map();
+    deps.floors.forEach(({ subs, line }, i) => {
+      for (const sub of subs) {
+        const at = `${deps.file}:${line}`;
+        if (floorOf.has(sub)) problems.push(`${at}: ${deps.dir}/${sub} stands on two floors (${floorOf.get(sub)} and ${i + 1})`);
+        else if (!existsSync(join(root, deps.dir, sub)) || !statSync(join(root, deps.dir, sub)).isDirectory()) problems.push(`${at}: floor ${i + 1} names ${deps.dir}/${sub}, which is no folder`);
+        else if (!existsSync(join(root, deps.dir, sub, 'DEPS.list'))) problems.push(`${at}: ${deps.dir}/${sub} is a floor but has no DEPS.list of its own (it names the lower floors it takes from)`);
+        floorOf.set(sub, floorOf.get(sub) ?? i + 1);
+      }
+    });
+    out.set(deps.dir, { deps, floorOf });
+  }
+  const told = new Set();
+  for (const file of files) {
+    const f = floorFor(file, out);
+    if (!f || f.floor || told.has(f.sub ?? file)) continue;
+    told.add(f.sub ?? file);
+    problems.push(f.sub ? `${f.dir}/${f.sub} stands on no floor of ${f.deps.file}: put it on one` : `${rel(file)}: lies beside the floors of ${f.dir} (${f.deps.file}): code goes in a floor`);
+  }
+  return out;
+}
+
+/** The floored folder a file lies in, its subfolder there, and that subfolder's floor (undefined when on none). */
+function floorFor(absFile, floors) {
+  const r = rel(absFile);
+  for (const [dir, { deps, floorOf }] of floors) {
+    if (!r.startsWith(`${dir}/`)) continue;
+    const parts = r.slice(dir.length + 1).split('/');
+    const sub = parts.length > 1 ? parts[0] : undefined;
+    return { dir, deps, sub, floor: sub && floorOf.get(sub) };
+  }
+  return undefined;
+}
+
 /** The DEPS.list that governs a file: its folder's, else the nearest above it that does not say `scope: files`. */
 function depsFor(absFile) {
   let dir = dirname(absFile);
@@ -172,6 +233,8 @@ export function check() {
   const files = TREES.flatMap((t) => codeFiles(join(root, t)));
   const parsed = parseAll(files);
   const problems = [];
+  for (const t of TREES) allDeps(join(root, t));
+  const floors = floorsOf(files, problems);
   /** file → [{ target (abs file) | pkg, typeOnly }] */
   const edges = new Map();
 
@@ -193,6 +256,16 @@ export function check() {
         if (!target) { problems.push(`${at}: "${spec}" resolves to no file`); continue; }
         const t = rel(target);
         out.push({ target, typeOnly });
+        // Between two floors of one folder an import runs down, whatever the lists allow.
+        const from = floorFor(file, floors);
+        const to = floorFor(target, floors);
+        if (from?.floor && to?.floor && from.dir === to.dir && from.sub !== to.sub && to.floor >= from.floor) {
+          problems.push(`${at}: ${from.dir}/${from.sub} (floor ${from.floor}) imports ${t} (floor ${to.floor}${to.floor === from.floor ? ', beside it' : ''}): imports between the floors of ${from.dir} run down (${from.deps.file})`);
+          // A list that allows it is wrong too, but this import is what it is for: one problem, not two.
+          const perm = deps.allow.find((a) => t === a.perm || t.startsWith(`${a.perm}/`));
+          if (perm) deps.used.add(perm.perm);
+          continue;
+        }
         const targetDeps = depsFor(target);
         if (targetDeps === deps) {
           if (deps.closed.includes(t)) problems.push(`${at}: ${t} is closed to ${deps.dir}'s own files (${deps.file})`);

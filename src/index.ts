@@ -19,12 +19,12 @@ export {
   FrameInfo, RawNode, StructNode, StructKind, HeadingNode, Box,
   type SnapshotOptionsInput, type ScreenshotOptionsInput, type TextOptionsInput, type ModelOptionsInput, type SnapshotMeta, type ScrollInfo, type ScrollableContainer,
 } from './model/contracts/schema.js';
-export { SkeletonResult, FullResult, HybridResult, CaptureOptions, CaptureResult, type CaptureOptionsInput } from './model/renderers/artifacts.js';
+export { SkeletonResult, FullResult, HybridResult } from './model/renderers/artifacts.js';
 export { FilteredResult, FilteredNode, FilteredGroup, OmittedRegion, FILTERED_LEGEND, type KeptNode, type RagNode, type RagKind, type Chunk, type StructRef } from './model/retrieval/rag.js';
 export { AxTreeResult } from './model/renderers/axtree.js';
 export { V3_LEGEND } from './model/pagemodel/roles.js';
 export { ID_ATTR, type PageModel, type PageNode, type PageStruct, type PageHeading } from './model/pagemodel/page.js';
-export { DomModeContext, DomModeSelection, type DomModeContextInput } from './model/negotiation/modes.js';
+export { DomModeContext, DomModeSelection, CaptureOptions, CaptureResult, type DomModeContextInput, type CaptureOptionsInput } from './model/negotiation/modes.js';
 
 // ---- Acting and verifying ----
 export { Action, parseAction, formatAction, type ActionType } from './model/contracts/actions.js';
@@ -49,16 +49,18 @@ export { ChatClient, llmChooser, llmConfigFromEnv, type LlmConfig, type ChatMess
 // ---- Exploring a large page: the hierarchical index and the toolkit ----
 export {
   DomOverviewParams, DomOverviewResponse, OutlineElement, InteractiveElement, GroupedInteractiveElement, HeadingElement,
-  PageOverview, Region, RegionsResult, SubsectionRef, RegionElement, ElementGroup, ExpandedRegion, ElementContext, Neighbor, SelectorHint, HintRoot,
-  OptionInfo, BoundingBox, DomDiff, DiffElement, DiffChange, SearchResult, SearchHit, ExploreOptions, RefreshOptions, ExpandRegionOptions, SearchOptions,
+  PageOverview, Region, RegionsResult, SubsectionRef, RegionElement, ElementGroup, ExpandedRegion, ElementContext, Neighbor,
+  BoundingBox, DomDiff, DiffElement, DiffChange, SearchResult, SearchHit, ExploreOptions, RefreshOptions, ExpandRegionOptions, SearchOptions,
   type DomOverviewParamsInput, type ExploreOptionsInput, type RefreshOptionsInput, type ExpandRegionOptionsInput, type SearchOptionsInput,
 } from './model/explore/explore.js';
+export { SelectorHint, HintRoot, OptionInfo } from './model/contracts/engineAnswers.js';
 
 // ---- Tools for agents: one registry for MCP, OpenAI-style function calling and the library ----
 export {
-  toolDefinitions, runTool, runToolSafely, TOOL_NAMES,
-  type RunToolOptions, type Json, type McpToolDefinition, type OpenAiToolDefinition, type ToolResult, type TreeDelta, type TreeChange, type ModalState, type TabHost, type TabInfo,
+  toolDefinitions, TOOL_NAMES, TOOL_GROUPS, DEFAULT_TOOLSET,
+  type Json, type DefinitionOptions, type ToolGroup, type McpToolDefinition, type OpenAiToolDefinition, type ToolResult, type TreeDelta, type TreeChange, type ModalState, type TabHost, type TabInfo,
 } from './tools/index.js';
+export { runTool, runToolSafely, type RunToolOptions } from './browser/tools/registry.js';
 
 // ---- The MCP server, to run or to embed ----
 export { createMcpServer, runMcpServer, type McpServerOptions } from './mcp/server.js';

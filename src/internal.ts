@@ -12,7 +12,7 @@ export { parseInput, type InputIssue } from './model/contracts/validate.js';
 export { computeTreeHash, shouldSendTree, DeltaTracker } from './model/renderers/hash.js';
 
 // ---- Artifacts and the mode-selection chain ----
-export { CaptureRequest } from './model/renderers/artifacts.js';
+export { CaptureRequest } from './model/negotiation/modes.js';
 export { selectDomMode, modeChain, visualReference, simpleAction, VISUAL_KEYWORDS, SIMPLE_ACTIONS, FALLBACK_CHAIN, type VisualKeywordClass } from './model/negotiation/modes.js';
 export { templatize, untemplatize, estimateTokens, type TemplatizeResult } from './model/renderers/templatize.js';
 export { renderSkeleton, SKELETON_LISTS, type SkeletonOptions, type SelectOptions } from './model/renderers/skeleton.js';
@@ -35,7 +35,7 @@ export { elementContext } from './model/explore/elementContext.js';
 export { planOverview, renderOverview, displayShape, type OverviewParams, type OverviewPlan } from './model/explore/overview.js';
 export { searchPage, parseSearch } from './model/explore/search.js';
 export { groupSimilar, groupNames, idRange, selectorShape, nodeGroupKey, type GroupKey } from './model/renderers/grouping.js';
-export { diffSnapshots, MOVE_THRESHOLD, type DiffSide } from './model/renderers/diff.js';
+export { diffSnapshots, MOVE_THRESHOLD, type DiffSide } from './model/explore/diff.js';
 export { hintText } from './browser/lens.js';
 export { SNAPSHOT_TTL_MS, MUTATION_LIMIT } from './browser/lens.js';
 

@@ -1,7 +1,7 @@
 // The public API is designed, not accumulated: the built public entry exports exactly what
-// api/pagelens.api.md lists (a change of the surface is a reviewed diff of that file), the types
-// its declarations name are exported with it, the MCP server can be embedded, and the building
-// blocks live in `pagelens/internal`.
+// api/pagelens.api.md lists, with the signatures it lists (a change of the surface is a reviewed
+// diff of that file), the types its declarations name are exported with it, the MCP server can be
+// embedded, and the building blocks live in `pagelens/internal`.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -40,6 +40,24 @@ test('a change of the public surface fails the check until the report is updated
     assert.equal(r.code, 1, r.out);
     assert.match(r.out, /\+ - `createMcpServer`: function/);
     assert.match(r.out, /- - `composePage`: function/);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('the report gives every export its signature, and a changed signature fails the check', () => {
+  const report = readFileSync(REPORT, 'utf8');
+  const signatures = report.split('\n## Signatures\n')[1] ?? '';
+  for (const name of reported().keys()) assert.match(signatures, new RegExp(`^### \`${name}\`\n\n\`\`\`ts\n(?!\`\`\`)`, 'm'), `${name} has a signature`);
+  assert.match(signatures, /^function attach\(page: Page\): Promise<Lens>;$/m);
+  assert.doesNotMatch(signatures, /^\s*private /m, 'private members are not the surface');
+  const dir = mkdtempSync(join(tmpdir(), 'pagelens-api-'));
+  try {
+    const edited = join(dir, 'report.md');
+    writeFileSync(edited, report.replace('function attach(page: Page): Promise<Lens>;', 'function attach(page: Page, options?: object): Promise<Lens>;'));
+    const r = runReport('--report', edited);
+    assert.equal(r.code, 1, r.out);
+    assert.match(r.out, /\+ function attach\(page: Page\): Promise<Lens>;/);
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -4,13 +4,14 @@
 // importing itself, a type-only cycle) are caught.
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { test } from 'node:test';
 import { fileURLToPath } from 'node:url';
 
-const SCRIPT = join(dirname(fileURLToPath(import.meta.url)), '../../scripts/check-boundaries.mjs');
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
+const SCRIPT = join(ROOT, 'scripts/check-boundaries.mjs');
 
 /** A clean little project: page → model (zod-free), model → zod, browser → model. */
 const BASE: Record<string, string> = {
@@ -129,4 +130,66 @@ test('an import cycle is refused, type-only imports included', () => {
     'src/browser/snapshots.ts': "import { read } from './read.js';\nexport const take = () => read();\n",
     'src/browser/read.ts': "import type { Core } from './core.js';\nexport const read = (c?: Core) => c;\n",
   }, /import cycle: src\/browser\/\w+\.ts → src\/browser\/\w+\.ts → src\/browser\/\w+\.ts → src\/browser\/\w+\.ts/);
+});
+
+/** A folder on floors: contracts at the bottom, the page model above it, acting and renderers side by side on top. */
+const FLOORS: Record<string, string> = {
+  'src/lib/DEPS.list': '# bottom first\nfloor contracts\nfloor pagemodel\nfloor acting renderers\n',
+  'src/lib/contracts/DEPS.list': 'zod\n',
+  'src/lib/contracts/schema.ts': "import { z } from 'zod';\nexport const Box = z.array(z.number());\n",
+  'src/lib/pagemodel/DEPS.list': 'src/lib/contracts\n',
+  'src/lib/pagemodel/page.ts': "import type { Box } from '../contracts/schema.js';\nexport type Page = { box: typeof Box };\n",
+  'src/lib/acting/DEPS.list': 'src/lib/pagemodel\n',
+  'src/lib/acting/verdict.ts': "import type { Page } from '../pagemodel/page.js';\nexport const ok = (p: Page) => !!p;\n",
+  'src/lib/renderers/DEPS.list': 'src/lib/contracts\nsrc/lib/pagemodel\n',
+  'src/lib/renderers/render.ts': "import type { Page } from '../pagemodel/page.js';\nimport type { Box } from '../contracts/schema.js';\nexport const render = (p: Page, b?: typeof Box) => String(p.box ?? b);\n",
+};
+
+test('a folder on floors: imports that run down pass', () => {
+  const r = check(FLOORS);
+  assert.equal(r.code, 0, r.out);
+  assert.match(r.out, /boundaries: 9 files/);
+});
+
+test('an import up a floor is refused, even where the lower floor\'s DEPS.list allows it', () => {
+  assertRejected({
+    ...FLOORS,
+    'src/lib/contracts/DEPS.list': 'zod\nsrc/lib/pagemodel\n',
+    'src/lib/contracts/host.ts': "import type { Page } from '../pagemodel/page.js';\nexport type Host = { page(): Page };\n",
+  }, /src\/lib\/contracts\/host\.ts:1: src\/lib\/contracts \(floor 1\) imports src\/lib\/pagemodel\/page\.ts \(floor 2\): imports between the floors of src\/lib run down \(src\/lib\/DEPS\.list\)/);
+  // The same import from a file two floors up into a re-export at the bottom is fine: only the direction counts.
+  const down = check({ ...FLOORS, 'src/lib/acting/DEPS.list': 'src/lib/pagemodel\nsrc/lib/contracts\n', 'src/lib/acting/box.ts': "export type { Box } from '../contracts/schema.js';\n" });
+  assert.equal(down.code, 0, down.out);
+});
+
+test('an import between two folders of one floor is refused (they stand beside each other)', () => {
+  assertRejected({
+    ...FLOORS,
+    'src/lib/renderers/DEPS.list': 'src/lib/contracts\nsrc/lib/pagemodel\nsrc/lib/acting\n',
+    'src/lib/renderers/diff.ts': "import { ok } from '../acting/verdict.js';\nexport const same = ok;\n",
+  }, /src\/lib\/renderers\/diff\.ts:1: src\/lib\/renderers \(floor 3\) imports src\/lib\/acting\/verdict\.ts \(floor 3, beside it\)/);
+});
+
+test('every subfolder stands on one floor that exists, with a DEPS.list of its own, and no code lies beside the floors', () => {
+  assertRejected({ ...FLOORS, 'src/lib/tasks/DEPS.list': '\n', 'src/lib/tasks/intent.ts': 'export {};\n' }, /src\/lib\/tasks stands on no floor of src\/lib\/DEPS\.list: put it on one/);
+  assertRejected({ ...FLOORS, 'src/lib/DEPS.list': 'floor contracts\nfloor pagemodel tasks\nfloor acting renderers\n' }, /src\/lib\/DEPS\.list:2: floor 2 names src\/lib\/tasks, which is no folder/);
+  assertRejected({ ...FLOORS, 'src/lib/DEPS.list': 'floor contracts\nfloor pagemodel\nfloor acting renderers pagemodel\n' }, /src\/lib\/pagemodel stands on two floors \(2 and 3\)/);
+  const noList = Object.fromEntries(Object.entries(FLOORS).filter(([path]) => path !== 'src/lib/acting/DEPS.list'));
+  assertRejected(noList, /src\/lib\/DEPS\.list:4: src\/lib\/acting is a floor but has no DEPS\.list of its own/);
+  assertRejected({ ...FLOORS, 'src/lib/index.ts': "export * from './renderers/render.js';\n" }, /src\/lib\/index\.ts: lies beside the floors of src\/lib \(src\/lib\/DEPS\.list\): code goes in a floor/);
+});
+
+test('the model has a floor: its subfolders stand on the floors of src/model/DEPS.list, contracts alone at the bottom, and the repository keeps its rules', () => {
+  const floors = readFileSync(join(ROOT, 'src/model/DEPS.list'), 'utf8').split('\n')
+    .map((l) => l.replace(/#.*/, '').trim().split(/\s+/)).filter((w) => w[0] === 'floor').map((w) => w.slice(1));
+  const folders = readdirSync(join(ROOT, 'src/model'), { withFileTypes: true }).filter((d) => d.isDirectory()).map((d) => d.name);
+  assert.deepEqual(floors.flat().sort(), folders.sort());
+  assert.deepEqual(floors[0], ['contracts']);
+  assert.equal(readFileSync(join(ROOT, 'src/model/contracts/DEPS.list'), 'utf8').replace(/#.*/g, '').trim(), 'zod');
+  // The tool registry knows no host: neither the CDP host nor Playwright, at any depth.
+  const tools = readFileSync(join(ROOT, 'src/tools/DEPS.list'), 'utf8').replace(/#.*/g, '').split('\n').map((l) => l.trim());
+  assert.ok(!tools.includes('src/browser') && !tools.includes('playwright-core'), tools.join(', '));
+  assert.ok(tools.includes('never-reaches playwright-core'), tools.join(', '));
+  const r = spawnSync(process.execPath, [SCRIPT, '--root', ROOT], { encoding: 'utf8' });
+  assert.equal(r.status, 0, `${r.stdout}${r.stderr}`);
 });

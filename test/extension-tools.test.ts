@@ -8,9 +8,9 @@ import type { Page } from 'playwright-core';
 import { gotoSettled } from '../src/browser/goto.js';
 import { Lens } from '../src/browser/lens.js';
 import type { SemanticV3Result } from '../src/model/contracts/schema.js';
-import { watchConsole } from '../src/tools/cdp.js';
-import { watchNetwork } from '../src/tools/requests.js';
-import { runTool, toolDefinitions } from '../src/tools/registry.js';
+import { watchConsole, watchNetwork } from '../src/browser/tools/context.js';
+import { runTool } from '../src/browser/tools/registry.js';
+import { toolDefinitions } from '../src/tools/dispatch.js';
 import type { ToolResult } from '../src/tools/types.js';
 import { launchWithExtension, openTab, sameStartAs, type ExtensionBrowser } from './extension-helpers.js';
 import { startHarness, type Harness } from './harness.js';
@@ -79,7 +79,7 @@ test('the extension lists the registry\'s tools: each MCP tool is offered with t
   const viaMessage = await panel.evaluate((id) => (globalThis as any).chrome.runtime.sendMessage({ type: 'tools/list', tabId: id }), tabId);
   assert.deepEqual(viaMessage, list);
   const called = await panel.evaluate((id) => (globalThis as any).chrome.runtime.sendMessage({ type: 'tools/call', tabId: id, name: 'page_snapshot', arguments: { format: 'text' } }), tabId);
-  assert.match(called.text, /^page: MCP fixture </);
+  assert.match(called.text, /^\[s\d+: whole page[^\]]*\]\npage: MCP fixture </);
   assert.match(called.text, /\bbtn Ask\b/);
   await panel.close();
   // A tool it cannot run is refused with the reason, never run halfway.

@@ -10,7 +10,7 @@ import { gotoSettled } from '../src/browser/goto.js';
 import { IdNumbering } from '../src/browser/lens.js';
 import { coreOf, Lens } from '../src/browser/lens.js';
 import type { SearchResult } from '../src/model/explore/explore.js';
-import { runTool } from '../src/tools/registry.js';
+import { runTool } from '../src/browser/tools/registry.js';
 import type { ToolResult } from '../src/tools/types.js';
 import type { Action } from '../src/model/contracts/actions.js';
 import type { ActionResult, ExpectedOutcome } from '../src/model/contracts/outcome.js';

@@ -1,6 +1,7 @@
 // Shared by the mcp-parity tests: a `pagelens mcp` child driven by the SDK's own Client over
 // stdio, the fixtures on a loopback server, and a loopback server answering any HTTP status.
 import assert from 'node:assert/strict';
+import { LEGACY_SHAPE } from './mcp-shape.js';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer, type Server } from 'node:http';
 import { tmpdir } from 'node:os';
@@ -33,7 +34,7 @@ export class McpClient {
   private constructor(readonly client: Client) {}
 
   static async start(args: string[] = ['--offline']): Promise<McpClient> {
-    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], env: { ...process.env } as Record<string, string>, stderr: 'pipe' });
+    const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...LEGACY_SHAPE, ...args], env: { ...process.env } as Record<string, string>, stderr: 'pipe' });
     const client = new Client({ name: 'pagelens-parity-test', version: '0.0.0' });
     await client.connect(transport);
     return new McpClient(client);

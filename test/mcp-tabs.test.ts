@@ -2,6 +2,7 @@
 // real headless Chromium: tabs (popups included), resize, drag over real mouse input, console
 // messages, the mutation log; and where the browser comes from (--user-data-dir, --ws-endpoint).
 import assert from 'node:assert/strict';
+import { LEGACY_SHAPE } from './mcp-shape.js';
 import { mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -13,7 +14,7 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, findChromium } from '../src/browser/chromium.js';
 import { serveFolder, type StaticServer } from '../src/browser/static.js';
 import { isPagelensError } from '../src/model/contracts/errors.js';
-import { runTool } from '../src/tools/registry.js';
+import { runTool } from '../src/browser/tools/registry.js';
 import { runCli } from './cli-helpers.js';
 import { FIXTURES, startHarness } from './harness.js';
 
@@ -30,7 +31,7 @@ interface Answer {
 interface CallResult { text: string; isError: boolean }
 
 async function connect(args: string[]): Promise<Client> {
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...args], env: { ...process.env } as Record<string, string>, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...LEGACY_SHAPE, ...args], env: { ...process.env } as Record<string, string>, stderr: 'pipe' });
   const c = new Client({ name: 'pagelens-test-tabs', version: '0.0.0' });
   await c.connect(transport);
   return c;

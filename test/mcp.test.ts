@@ -2,6 +2,7 @@
 // `node bin/pagelens.js mcp` against real headless Chromium, on a loopback fixture with a
 // cross-origin iframe and a closed shadow root. Plus the OpenAI definitions' strictness.
 import assert from 'node:assert/strict';
+import { LEGACY_SHAPE } from './mcp-shape.js';
 import { mkdtemp, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -17,7 +18,8 @@ import { Ajv } from 'ajv';
 import { serveFolder, type StaticServer } from '../src/browser/static.js';
 import { isPagelensError } from '../src/model/contracts/errors.js';
 import { countTokens } from '../src/model/renderers/tokens.js';
-import { runTool, toolDefinitions } from '../src/tools/registry.js';
+import { runTool } from '../src/browser/tools/registry.js';
+import { toolDefinitions } from '../src/tools/dispatch.js';
 import { runCli } from './cli-helpers.js';
 import { FIXTURES, startHarness } from './harness.js';
 
@@ -65,7 +67,7 @@ before(async () => {
   replacements['{{ORIGIN_A}}'] = a.url.slice(0, -1);
   replacements['{{ORIGIN_B}}'] = b.url.slice(0, -1);
   tmp = await mkdtemp(join(tmpdir(), 'pagelens-mcp-'));
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--offline', '--upload-dir', tmp], env: { ...process.env } as Record<string, string>, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...LEGACY_SHAPE, '--offline', '--upload-dir', tmp], env: { ...process.env } as Record<string, string>, stderr: 'pipe' });
   transport.stderr?.on('data', (d: Buffer) => { stderr += d.toString(); });
   client = new Client({ name: 'pagelens-test', version: '0.0.0' });
   await client.connect(transport);
@@ -263,14 +265,18 @@ describe('toolDefinitions', () => {
     }
     const overview = defs.find((d) => d.function.name === 'dom_overview');
     assert.deepEqual(Object.keys(overview!.function.parameters.properties as object), ['tabName', 'filters', 'visible', 'viewport', 'max_rows']);
-    assert.match(defs.find((d) => d.function.name === 'page_snapshot')!.function.description, /LEGEND for interactive_tree/);
+    // OpenAI callers have no server instructions: the legend of the text form and the expect grammar come with page_snapshot.
+    assert.match(defs.find((d) => d.function.name === 'page_snapshot')!.function.description, /Lines: ID role name[\s\S]*expect: navigation/);
   });
 
   test('pagelens tools prints them; a bad --format is refused', async () => {
     const r = await runCli(['tools', '--format', 'openai']);
     assert.equal(r.code, 0, r.stderr);
     const defs = JSON.parse(r.stdout) as Array<{ function: { name: string } }>;
-    assert.deepEqual(defs.map((d) => d.function.name), toolDefinitions('openai').map((d) => d.function.name));
+    // The default set, as pagelens mcp offers it; --tools all prints every tool.
+    assert.deepEqual(defs.map((d) => d.function.name), toolDefinitions('openai', { tools: ['core'] }).map((d) => d.function.name));
+    const all = JSON.parse((await runCli(['tools', '--format', 'openai', '--tools', 'all'])).stdout) as Array<{ function: { name: string } }>;
+    assert.deepEqual(all.map((d) => d.function.name), toolDefinitions('openai').map((d) => d.function.name));
     const mcp = JSON.parse((await runCli(['tools', '--format', 'mcp'])).stdout) as Array<{ name: string; inputSchema: object }>;
     assert.ok(mcp.every((t) => t.name && t.inputSchema));
     assert.notEqual((await runCli(['tools', '--format', 'yaml'])).code, 0);
@@ -312,7 +318,7 @@ describe('pagelens mcp --port (Streamable HTTP)', () => {
     const port = await new Promise<number>((resolve) => {
       const s = createServer().listen(0, '127.0.0.1', () => { const p = (s.address() as { port: number }).port; s.close(() => resolve(p)); });
     });
-    const child = spawn(process.execPath, [BIN, 'mcp', '--port', String(port), '--offline'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'mcp', ...LEGACY_SHAPE, '--port', String(port), '--offline'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => { out += d.toString(); });
     try {

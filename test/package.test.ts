@@ -1,6 +1,6 @@
 // pagelens as a user gets it: `npm pack`, installed into a scratch project outside the repository,
-// and run from there — the demo, the MCP server as the README's client configs start it (tools
-// listed over stdio), and the README's scripts. The tarball holds what users run and nothing else.
+// and run from there — the demo, the MCP server as the docs' client configs start it (tools
+// listed over stdio), and the scripts of the README and docs/. The tarball holds what users run and nothing else.
 //
 // The install is offline: the scratch project's lockfile pins every dependency to the version the
 // repository's own lockfile resolved, so `npm ci --offline` takes them from the npm cache that the
@@ -15,7 +15,7 @@ import { promisify } from 'node:util';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { runProcess } from './cli-helpers.js';
-import { mcpServers, PACKAGE_PLACEHOLDER, readmeBlocks, ROOT, scriptOf } from './readme-blocks.js';
+import { at, docBlocks, mcpServers, PACKAGE_PLACEHOLDER, ROOT, scriptOf } from './readme-blocks.js';
 
 const exec = promisify(execFile);
 const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
@@ -85,8 +85,8 @@ test('pagelens demo runs from the installed package, agent included', { timeout:
   assert.equal(version.stdout, `${manifest.version}\n`);
 });
 
-test('the README\'s MCP client configs start the server from outside the repository, and it lists its tools', { timeout: 180_000 }, async () => {
-  const configs = readmeBlocks().filter((b) => b.kind === 'config').flatMap((b) => mcpServers(b).map((s) => ({ ...s, line: b.line })));
+test('the MCP client configs of the README and docs/ start the server from outside the repository, and it lists its tools', { timeout: 180_000 }, async () => {
+  const configs = docBlocks().filter((b) => b.kind === 'config').flatMap((b) => mcpServers(b).map((s) => ({ ...s, where: at(b) })));
   assert.ok(configs.length >= 2, 'a global-install config and an absolute-path config');
   // A global install puts `pagelens` on PATH; the scratch project's .bin is the same link to the
   // installed package. The client starts the server in a folder that has nothing of pagelens (as an
@@ -102,20 +102,20 @@ test('the README\'s MCP client configs start the server from outside the reposit
       await client.connect(transport);
       const { tools } = await client.listTools();
       const names = tools.map((t) => t.name);
-      for (const name of ['page_snapshot', 'browser_navigate', 'browser_click', 'extract']) assert.ok(names.includes(name), `README line ${server.line}: ${server.command} ${args.join(' ')} lists ${name}`);
+      for (const name of ['page_snapshot', 'browser_navigate', 'browser_click', 'browser_type']) assert.ok(names.includes(name), `${server.where}: ${server.command} ${args.join(' ')} lists ${name}`);
     } finally {
       await client.close();
     }
   }
 });
 
-test('the README\'s scripts run from the scratch project against the installed package', { timeout: 300_000 }, async () => {
-  const scripts = readmeBlocks().filter((b) => b.kind === 'script');
+test('the scripts of the README and docs/ run from the scratch project against the installed package', { timeout: 300_000 }, async () => {
+  const scripts = docBlocks().filter((b) => b.kind === 'script');
   assert.ok(scripts.length >= 1);
   for (const b of scripts) {
-    const file = join(scratch, `readme-${b.line}.mjs`);
+    const file = join(scratch, `${b.file.replace(/\W/g, '-')}-${b.line}.mjs`);
     writeFileSync(file, await scriptOf(b));
     const r = await runProcess(process.execPath, [file], { cwd: scratch, timeoutMs: 120_000 });
-    assert.equal(r.code, 0, `the ${b.lang} block at README line ${b.line}:\n${r.stderr.slice(-2000)}`);
+    assert.equal(r.code, 0, `the ${b.lang} block at ${at(b)}:\n${r.stderr.slice(-2000)}`);
   }
 });

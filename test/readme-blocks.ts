@@ -1,5 +1,6 @@
-// The README's fenced code blocks, classified by the convention every block follows (see
-// test/readme.test.ts, which runs them):
+// The fenced code blocks of README.md and of every page in docs/, classified by the convention
+// every block follows (see test/readme.test.ts, which runs them; a block keeps running wherever it
+// moves between those pages):
 //
 //   ```ts / ```js       a complete ES module: run as a script (types stripped); `pagelens` is the package.
 //   ```sh               commands a user types: each one is run, and must succeed.
@@ -11,17 +12,20 @@
 //   ```<lang> output    an explicit output sample of any language: not run.
 //
 // In commands and configs, `/absolute/path/to/pagelens` stands for where the package is.
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = join(dirname(fileURLToPath(import.meta.url)), '../..');
 export const README = join(ROOT, 'README.md');
+export const DOCS = join(ROOT, 'docs');
 export const PACKAGE_PLACEHOLDER = '/absolute/path/to/pagelens';
 
 export type BlockKind = 'script' | 'commands' | 'config' | 'output';
 
 export interface Block {
+  /** The page it is on, from the repository's root: README.md, docs/mcp.md. */
+  file: string;
   kind: BlockKind;
   lang: string;
   /** 1-based line of the opening fence. */
@@ -31,16 +35,29 @@ export interface Block {
 
 const OUTPUT_LANGS = new Set(['', 'text', 'jsonc', 'html']);
 
-export function kindOf(lang: string, attrs: string[]): BlockKind {
+export function kindOf(lang: string, attrs: string[], where = 'README.md'): BlockKind {
   if (attrs.includes('output') || OUTPUT_LANGS.has(lang)) return 'output';
   if (lang === 'ts' || lang === 'js') return 'script';
   if (lang === 'sh') return 'commands';
   if (lang === 'json') return 'config';
-  throw new Error(`README: a \`\`\`${lang} block follows no convention (see test/readme-blocks.ts)`);
+  throw new Error(`${where}: a \`\`\`${lang} block follows no convention (see test/readme-blocks.ts)`);
 }
 
+/** The pages whose blocks run: the README, then docs/*.md by name. */
+export function docFiles(): string[] {
+  return ['README.md', ...readdirSync(DOCS).filter((n) => n.endsWith('.md')).sort().map((n) => `docs/${n}`)];
+}
+
+/** Every fenced block of every page, in order. */
+export function docBlocks(): Block[] {
+  return docFiles().flatMap((file) => readmeBlocks(readFileSync(join(ROOT, file), 'utf8'), file));
+}
+
+/** Where a block is, for a message: docs/mcp.md:12. */
+export const at = (b: Block) => `${b.file}:${b.line}`;
+
 /** Every fenced block of a Markdown text, in order (fences may be indented, as in list items). */
-export function readmeBlocks(text = readFileSync(README, 'utf8')): Block[] {
+export function readmeBlocks(text = readFileSync(README, 'utf8'), file = 'README.md'): Block[] {
   const lines = text.split('\n');
   const blocks: Block[] = [];
   for (let i = 0; i < lines.length; i++) {
@@ -50,9 +67,9 @@ export function readmeBlocks(text = readFileSync(README, 'utf8')): Block[] {
     const body: string[] = [];
     let j = i + 1;
     for (; j < lines.length && !/^\s*```\s*$/.test(lines[j]); j++) body.push(lines[j].slice(Math.min(indent, lines[j].length - lines[j].trimStart().length)));
-    if (j === lines.length) throw new Error(`README: the block opened at line ${i + 1} is never closed`);
+    if (j === lines.length) throw new Error(`${file}: the block opened at line ${i + 1} is never closed`);
     const lang = open[2];
-    blocks.push({ kind: kindOf(lang, open[3].split(/\s+/).filter(Boolean)), lang, line: i + 1, code: body.join('\n') });
+    blocks.push({ file, kind: kindOf(lang, open[3].split(/\s+/).filter(Boolean), `${file}:${i + 1}`), lang, line: i + 1, code: body.join('\n') });
     i = j;
   }
   return blocks;

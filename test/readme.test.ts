@@ -1,4 +1,4 @@
-// Every code block of README.md is run, or is an output sample by the convention in
+// Every code block of README.md and docs/*.md is run, or is an output sample by the convention in
 // test/readme-blocks.ts: scripts run as written (with `pagelens` resolving to this package), the
 // commands of ```sh blocks and the `$ pagelens …` lines of transcripts run with the built CLI, JSON
 // parses. MCP client configs are started from outside the repository by test/package.test.ts.
@@ -8,11 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, test } from 'node:test';
 import { runProcess } from './cli-helpers.js';
-import { mcpServers, readmeBlocks, ROOT, scriptOf, shellCommands, transcriptCommands } from './readme-blocks.js';
+import { at, docBlocks, mcpServers, ROOT, scriptOf, shellCommands, transcriptCommands } from './readme-blocks.js';
 
-const blocks = readmeBlocks();
+const blocks = docBlocks();
 
-// Commands the README shows that this file does not run, and who runs them.
+// Commands the pages show that this file does not run, and who runs them.
 const RUN_ELSEWHERE: Record<string, string> = {
   'bash scripts/install.sh': 'CI runs it before the suite (.ci/run)',
   'npm test': 'it is this suite',
@@ -39,42 +39,45 @@ function scratchClone(): { cwd: string; env: NodeJS.ProcessEnv } {
   return { cwd, env: { ...process.env, ...SLOW_MACHINE, PATH: `${bin}:${process.env.PATH}` } };
 }
 
-test('every README code block follows the convention, and every JSON block parses', () => {
+test('every code block of the README and docs/ follows the convention, and every JSON block parses', () => {
   assert.ok(blocks.length > 10, `only ${blocks.length} blocks found`);
   const kinds = new Set(blocks.map((b) => b.kind));
   for (const kind of ['script', 'commands', 'config', 'output'] as const) assert.ok(kinds.has(kind), `no ${kind} block`);
   for (const b of blocks.filter((x) => x.kind === 'config')) {
-    assert.doesNotThrow(() => JSON.parse(b.code), `the JSON block at README line ${b.line}`);
+    assert.doesNotThrow(() => JSON.parse(b.code), `the JSON block at ${at(b)}`);
   }
-  assert.ok(blocks.some((b) => b.kind === 'config' && mcpServers(b).length), 'the README shows an MCP client config');
+  // The README is the front page: it shows each face once, and they all run.
+  const readme = blocks.filter((b) => b.file === 'README.md');
+  for (const kind of ['script', 'commands', 'config'] as const) assert.ok(readme.some((b) => b.kind === kind), `the README shows a ${kind} block`);
+  assert.ok(readme.some((b) => b.kind === 'config' && mcpServers(b).length), 'the README shows an MCP client config');
 });
 
-test('every README script runs as written and exits', { timeout: 300_000 }, async () => {
+test('every script of the README and docs/ runs as written and exits', { timeout: 300_000 }, async () => {
   const scripts = blocks.filter((b) => b.kind === 'script');
-  assert.ok(scripts.length >= 2, 'the library example and the tools example');
+  assert.ok(scripts.length >= 3, 'the README\'s library example, the library guide\'s and the tools example');
   // Inside the package's folder, so that `import … from 'pagelens'` is the package itself.
   const dir = join(ROOT, 'dist/test/readme-run');
   mkdirSync(dir, { recursive: true });
   for (const b of scripts) {
-    const file = join(dir, `block-${b.line}-${process.pid}.mjs`);
+    const file = join(dir, `${b.file.replace(/\W/g, '-')}-${b.line}-${process.pid}.mjs`);
     writeFileSync(file, await scriptOf(b));
     try {
       const r = await runProcess(process.execPath, [file], { cwd: tmpdir(), env: { ...process.env, ...SLOW_MACHINE }, timeoutMs: 120_000 });
-      assert.equal(r.code, 0, `the ${b.lang} block at README line ${b.line} failed:\n${r.stderr.slice(-2000)}`);
+      assert.equal(r.code, 0, `the ${b.lang} block at ${at(b)} failed:\n${r.stderr.slice(-2000)}`);
     } finally {
       rmSync(file, { force: true });
     }
   }
 });
 
-test('every command the README shows runs and succeeds (or is run by CI itself)', { timeout: 600_000 }, async () => {
+test('every command the README and docs/ show runs and succeeds (or is run by CI itself)', { timeout: 600_000 }, async () => {
   const { cwd, env } = scratchClone();
-  const commands = blocks.flatMap((b) => (b.kind === 'commands' ? shellCommands(b.code) : b.kind === 'output' ? transcriptCommands(b.code) : []).map((c) => ({ c, line: b.line })));
+  const commands = blocks.flatMap((b) => (b.kind === 'commands' ? shellCommands(b.code) : b.kind === 'output' ? transcriptCommands(b.code) : []).map((c) => ({ c, where: at(b) })));
   assert.ok(commands.length >= 8, commands.map((x) => x.c).join('\n'));
-  for (const { c, line } of commands) {
+  for (const { c, where } of commands) {
     if (RUN_ELSEWHERE[c]) continue;
-    assert.match(c, /^(npx )?pagelens /, `README line ${line}: "${c}" is neither a pagelens command nor one CI runs itself`);
+    assert.match(c, /^(npx )?pagelens /, `${where}: "${c}" is neither a pagelens command nor one CI runs itself`);
     const r = await runProcess('sh', ['-c', c], { cwd, env, timeoutMs: 120_000 });
-    assert.equal(r.code, 0, `README line ${line}: ${c}\n${r.stderr.slice(-2000)}`);
+    assert.equal(r.code, 0, `${where}: ${c}\n${r.stderr.slice(-2000)}`);
   }
 });

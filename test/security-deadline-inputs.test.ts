@@ -5,6 +5,7 @@
 // node, an input's value) has them cut inside the page engine, so its `full` snapshot answers.
 // Each test starts its own server: one that stays blocked must not take the next test with it.
 import assert from 'node:assert/strict';
+import { LEGACY_SHAPE } from './mcp-shape.js';
 import { createServer, type Server } from 'node:http';
 import { after, test, type TestContext } from 'node:test';
 import { z } from 'zod';
@@ -56,7 +57,7 @@ interface Mcp { call(name: string, args?: Record<string, unknown>): Promise<{ te
 /** A fresh `pagelens mcp --call-timeout 30` with its browser up and the page open, ended with the test. */
 async function serverOn(t: TestContext, path: string): Promise<Mcp> {
   const url = await startSite();
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--offline', '--call-timeout', String(CALL_TIMEOUT_S)], env: { ...process.env } as Record<string, string>, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...LEGACY_SHAPE, '--offline', '--call-timeout', String(CALL_TIMEOUT_S)], env: { ...process.env } as Record<string, string>, stderr: 'pipe' });
   let stderr = '';
   transport.stderr?.on('data', (d: Buffer) => { stderr += d.toString(); });
   const client = new Client({ name: 'pagelens-deadline-inputs-test', version: '0.0.0' });

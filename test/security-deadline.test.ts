@@ -3,6 +3,7 @@
 // the server's --call-timeout (a warning or TIMEOUT), and the next call is served. A page that
 // floods history.pushState must not stall the browser for the session's other tabs.
 import assert from 'node:assert/strict';
+import { LEGACY_SHAPE } from './mcp-shape.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createServer, type Server, type ServerResponse } from 'node:http';
@@ -35,7 +36,7 @@ async function call(name: string, args: Record<string, unknown> = {}): Promise<{
 async function startServer(): Promise<void> {
   if (client) return;
   site = await serveFolder(FIXTURES);
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--offline', '--call-timeout', '5'], env: { ...process.env } as Record<string, string>, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...LEGACY_SHAPE, '--offline', '--call-timeout', '5'], env: { ...process.env } as Record<string, string>, stderr: 'pipe' });
   transport.stderr?.on('data', (d: Buffer) => { stderr += d.toString(); });
   client = new Client({ name: 'pagelens-deadline-test', version: '0.0.0' });
   await client.connect(transport);

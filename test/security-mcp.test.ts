@@ -4,6 +4,7 @@
 // is refused every time, the new page comes whole under new IDs (never as a delta that maps the
 // old IDs onto it), and the password is never echoed nor typed anywhere.
 import assert from 'node:assert/strict';
+import { LEGACY_SHAPE } from './mcp-shape.js';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
@@ -41,7 +42,7 @@ const idIn = (tree: V3Node[] | undefined, name: string) => {
 
 before(async () => {
   site = await serveFolder(FIXTURES);
-  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--offline'], env: { ...process.env } as Record<string, string>, stderr: 'pipe' });
+  const transport = new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...LEGACY_SHAPE, '--offline'], env: { ...process.env } as Record<string, string>, stderr: 'pipe' });
   client = new Client({ name: 'pagelens-security-test', version: '0.0.0' });
   await client.connect(transport);
 });

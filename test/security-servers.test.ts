@@ -3,6 +3,7 @@
 // Origin http://evil.test:PORT), a client without the token, a flood of sessions, a 2 MB query, a
 // planner that never answers, and an upstream whose URL and refusal carry credentials.
 import assert from 'node:assert/strict';
+import { LEGACY_SHAPE } from './mcp-shape.js';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createServer, request, type IncomingHttpHeaders, type Server } from 'node:http';
 import { mkdir, mkdtemp, rm, writeFile } from 'node:fs/promises';
@@ -52,7 +53,7 @@ after(() => { for (const c of children) c.kill('SIGTERM'); });
 /** `pagelens mcp --port <free port> …args`, once it says it is ready. */
 async function spawnMcp(args: string[], env: Record<string, string> = {}): Promise<Child> {
   const port = await freePort();
-  const child = spawn(process.execPath, [BIN, 'mcp', '--port', String(port), '--offline', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
+  const child = spawn(process.execPath, [BIN, 'mcp', ...LEGACY_SHAPE, '--port', String(port), '--offline', ...args], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...env } });
   children.push(child);
   let stderr = '';
   await new Promise<void>((resolve, reject) => {
@@ -390,7 +391,7 @@ describe('pagelens mcp: file:// and uploads are opt-in', () => {
 
   async function stdioClient(args: string[]): Promise<Client> {
     const c = new Client({ name: 'pagelens-security-test', version: '0.0.0' });
-    await c.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', '--offline', ...args], env: { ...process.env } as Record<string, string>, stderr: 'pipe' }));
+    await c.connect(new StdioClientTransport({ command: process.execPath, args: [BIN, 'mcp', ...LEGACY_SHAPE, '--offline', ...args], env: { ...process.env } as Record<string, string>, stderr: 'pipe' }));
     clients.push(c);
     return c;
   }

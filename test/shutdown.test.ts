@@ -3,6 +3,7 @@
 // schema whose pattern backtracks polynomially kept Node's own event loop busy (the signal was
 // never handled, and the process needed SIGKILL).
 import assert from 'node:assert/strict';
+import { LEGACY_SHAPE } from './mcp-shape.js';
 import { spawn } from 'node:child_process';
 import { createServer, type Server } from 'node:http';
 import { once } from 'node:events';
@@ -27,7 +28,7 @@ async function busyPage(): Promise<{ url: string; requested: Promise<void>; serv
 
 /** `pagelens mcp` as a child speaking JSON-RPC on its stdin, and a promise of each answer by id. */
 function startMcp(): { child: ReturnType<typeof spawn>; send(msg: object): void; answer(id: number): Promise<string>; stderr(): string } {
-  const child = spawn(process.execPath, [BIN, 'mcp', '--offline'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'mcp', ...LEGACY_SHAPE, '--offline'], { stdio: ['pipe', 'pipe', 'pipe'] });
   let err = '';
   let out = '';
   child.stderr!.on('data', (d: Buffer) => { err += d.toString(); });

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { coreOf } from '../src/browser/lens.js';
-import { runTool } from '../src/tools/registry.js';
+import { runTool } from '../src/browser/tools/registry.js';
 import { idOf } from './action-helpers.js';
 import { startHarness, type Harness } from './harness.js';
 
@@ -55,12 +55,12 @@ test('browser_wait_for textGone: an unreadable frame is not "gone", and the page
   const inner = page.frames().find((f) => f.url().includes('verify-defects-frame.html'))!;
   await inner.evaluate(() => { Object.defineProperty(Document.prototype, 'body', { get() { throw new Error('no body for you'); } }); });
   const hidden = await runTool(lens, 'browser_wait_for', { textGone: 'Pending review' });
-  assert.equal((JSON.parse(hidden.text) as { action: { ok: boolean } }).action.ok, false, `the text still shows: ${hidden.text}`);
+  assert.equal((hidden.data as { action: { ok: boolean } }).action.ok, false, `the text still shows: ${hidden.text}`);
   // The frame's engine is broken: its text cannot be searched, so "Pending review" is not known to be gone.
   const frame = (await coreOf(lens).frames.known()).find((f) => f.ordinal !== 0)!;
   await frame.target.callFunction(frame.frameId, 'function () { globalThis.__pagelens.findOnPage = () => { throw new Error("search sabotaged"); }; }', []);
   const gone = await runTool(lens, 'browser_wait_for', { textGone: 'Pending review' });
-  const answer = JSON.parse(gone.text) as { action: { ok: boolean; error?: { message: string } } };
+  const answer = gone.data as { action: { ok: boolean; error?: { message: string } } };
   assert.equal(answer.action.ok, false, gone.text);
   assert.match(answer.action.error!.message, /could not be searched.*search sabotaged/);
   // The main world fakes innerText: the text it claims is not on the page is not found.
@@ -68,7 +68,7 @@ test('browser_wait_for textGone: an unreadable frame is not "gone", and the page
     Object.defineProperty(HTMLElement.prototype, 'innerText', { get() { return 'Payment approved'; } });
   });
   const fake = await runTool(lens, 'browser_wait_for', { text: 'Payment approved' });
-  const faked = JSON.parse(fake.text) as { action: { ok: boolean } };
+  const faked = fake.data as { action: { ok: boolean } };
   assert.equal(faked.action.ok, false, fake.text);
 });
 

@@ -5,8 +5,8 @@
 import type { Cover, DomActivity, ElementCall, ElementState, EngineCall, FindResult, OwnerInfo, PrepareResult } from '../../src/model/contracts/engine.js';
 import type { EngineSnapshotOptions } from '../../src/model/contracts/schema.js';
 import type { ReadBase } from '../../src/model/pagemodel/frameRead.js';
-import type { MutationEvent } from '../../src/model/contracts/outcome.js';
-import type { SerializedDocument } from '../../src/model/renderers/artifacts.js';
+import type { MutationEvent } from '../../src/model/pagemodel/mutations.js';
+import type { SerializedDocument } from '../../src/model/contracts/engineAnswers.js';
 
 /** Marks a message as ours (other extensions' or the page's messages are ignored). */
 export const CHANNEL = 'pagelens/1';

@@ -4,7 +4,7 @@
 // (hostPage.ts). Tools this host cannot run are listed as unavailable, each with the reason.
 import type { Action } from '../../src/model/contracts/actions.js';
 import { parseExpectSpec, type ExpectedOutcome } from '../../src/model/contracts/outcome.js';
-import { inputSchema, PAGE_CONTENT_NOTE, runToolInSafely, toolAvailability } from '../../src/tools/dispatch.js';
+import { mcpDefinition, runToolInSafely, toolAvailability } from '../../src/tools/dispatch.js';
 import type { ToolLens } from '../../src/tools/lens.js';
 import type { ToolResult } from '../../src/tools/result.js';
 import { stateOf } from '../../src/tools/state.js';
@@ -82,7 +82,7 @@ export interface ExtensionToolList {
 export async function listTools(tabId: number): Promise<ExtensionToolList> {
   // Listing does not attach the debugger (Chrome shows its bar while attached); the first call does.
   const { available, unavailable } = toolAvailability(await contextOf(tabId, false), REASONS);
-  return { tools: available.map((t) => ({ name: t.name, description: `${t.description} ${PAGE_CONTENT_NOTE}`, inputSchema: inputSchema(t) })), unavailable };
+  return { tools: available.map(mcpDefinition), unavailable };
 }
 
 /** tools/call: one tool on the tab, every failure an isError answer with its code, as the MCP server sends it. */

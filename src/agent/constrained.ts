@@ -4,7 +4,7 @@
 // alone is never taken as the item: it meets "starts with" but the task asks for an entry.
 import type { InteractResponse } from '../model/negotiation/interact.js';
 import type { RagNode } from '../model/retrieval/rag.js';
-import { terms } from '../model/retrieval/lexical.js';
+import { terms } from '../model/tasks/lexical.js';
 import { isSecretNode } from '../model/safety/secrets.js';
 import type { SessionView } from './planner.js';
 import { meets, type Constraint } from './taskSteps.js';

@@ -5,7 +5,7 @@
 // the structure around each candidate, the pixels in their boxes, their positions.
 import { rankCandidates, AMBIGUITY_MARGIN, MIN_CANDIDATE_SCORE, type Ranked } from '../model/retrieval/chooser.js';
 import { parseIntent, type Intent } from '../model/tasks/intent.js';
-import { terms } from '../model/retrieval/lexical.js';
+import { terms } from '../model/tasks/lexical.js';
 import type { InteractRequest, InteractResponse } from '../model/negotiation/interact.js';
 import { negotiate } from '../model/negotiation/negotiation.js';
 import type { ExpectedOutcome } from '../model/contracts/outcome.js';

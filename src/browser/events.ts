@@ -3,7 +3,7 @@
 // them are the act pipeline's: src/core/verify.ts). A frame whose log cannot be
 // read is named with the reason: its errors are unknown, which is not the same as none.
 import type { DomActivity } from '../model/contracts/engine.js';
-import type { MutationEvent } from '../model/contracts/outcome.js';
+import type { MutationEvent } from '../model/pagemodel/mutations.js';
 import type { LensCore } from './core.js';
 import { engineCall } from './engine.js';
 import { describeFailure, type LaidOutFrame } from './frames.js';

@@ -7,12 +7,14 @@ import { CoreLens, type ActOnOptions, type ActOnResult, type ExtractOptions, typ
 import type { IdNumbering } from '../core/ledger.js';
 import type { Action } from '../model/contracts/actions.js';
 import { PagelensError } from '../model/contracts/errors.js';
-import { summarize, type ActionResult, type ExpectedOutcome, type MutationEvent, type MutationSummary, type VerificationResult } from '../model/contracts/outcome.js';
+import type { ActionResult, ExpectedOutcome, VerificationResult } from '../model/contracts/outcome.js';
+import { summarize, type MutationEvent, type MutationSummary } from '../model/pagemodel/mutations.js';
 import { ModelOptions, TextOptions, type ModelOptionsInput, type SemanticResult, type SemanticV3Result, type SnapshotOptionsInput, type TextOptionsInput } from '../model/contracts/schema.js';
 import { parseInput } from '../model/contracts/validate.js';
 import type { DomDiff, DomOverviewParamsInput, DomOverviewResponse, ElementContext, ExpandedRegion, ExpandRegionOptionsInput, ExploreOptionsInput, PageOverview, RefreshOptionsInput, RegionsResult, SearchOptionsInput, SearchResult } from '../model/explore/explore.js';
 import type { PageModel } from '../model/pagemodel/page.js';
-import type { CaptureOptionsInput, CaptureResult, FullResult, HybridResult, SkeletonResult } from '../model/renderers/artifacts.js';
+import type { FullResult, HybridResult, SkeletonResult } from '../model/renderers/artifacts.js';
+import type { CaptureOptionsInput, CaptureResult } from '../model/negotiation/modes.js';
 import type { AxTreeResult } from '../model/renderers/axtree.js';
 import type { FilteredResult } from '../model/retrieval/rag.js';
 import { performAction, type ActOptions } from './actions.js';

@@ -25,6 +25,8 @@ interface McpFlags {
   sessionIdle?: number;
   downloadsDir?: string;
   callTimeout?: number;
+  tools?: string;
+  answers?: 'text' | 'json';
 }
 
 function parsePort(text: string): number {
@@ -51,6 +53,15 @@ function httpToken(flags: McpFlags): string | undefined {
 }
 
 const collect = (value: string, previous: string[]) => [...previous, value];
+
+/** --tools as a list, checked against the registry before anything starts (a typo must not start a server without the tool). */
+async function toolSpec(text: string | undefined): Promise<string[] | undefined> {
+  if (text === undefined) return undefined;
+  const spec = list(text) ?? [];
+  const [{ selectTools }, { TOOL_NAMES }] = await Promise.all([import('../tools/toolset.js'), import('../tools/dispatch.js')]);
+  selectTools(spec, TOOL_NAMES);
+  return spec;
+}
 const list = (s?: string) => s?.split(',').map((x) => x.trim()).filter(Boolean);
 
 export function addMcpCommand(program: Command): void {
@@ -74,13 +85,18 @@ export function addMcpCommand(program: Command): void {
     .option('--session-idle <seconds>', 'with --port: close a session unused this long, with its browser context (default 900)', parseCount('--session-idle', 1))
     .option('--downloads-dir <dir>', 'save files the page downloads in this folder (absolute path); without it downloads are reported, not saved')
     .option('--call-timeout <seconds>', 'answer a tool call TIMEOUT after this long, so a hung page cannot hold the server (default 60)', parseCount('--call-timeout', 1))
+    .option('--tools <list>', 'tools to offer: groups (core, forms, explore, intent, mouse, vision, tabs, logs, webmcp), tool names, or all (default core)')
+    .addOption(new Option('--answers <form>', 'how answers are written: compact text, or the JSON payload for a client that parses them').choices(['text', 'json']).default('text'))
     .option('--recover-stuck-tabs', 'after a call ran out of time on a page that stopped answering, the next call closes that tab and opens a fresh one by itself')
     .action(async (flags: McpFlags) => {
       const httpOnly = [flags.token !== undefined && '--token', flags.sharedContext && '--shared-context', flags.maxSessions !== undefined && '--max-sessions', flags.sessionIdle !== undefined && '--session-idle'].filter(Boolean);
       if (flags.port === undefined && httpOnly.length) throw new PagelensError('BAD_INPUT', `${httpOnly.join(', ')} only mean something with --port (stdio has one client, its parent process).`);
       const token = httpToken(flags);
+      const tools = await toolSpec(flags.tools);
       const { runMcpServer } = await import('../mcp/server.js');
       await runMcpServer({
+        ...(tools && { tools }),
+        ...(flags.answers === 'json' && { answers: 'json' as const }),
         ...(flags.port !== undefined && { port: flags.port }),
         ...(flags.cdp && { cdp: flags.cdp }),
         ...(flags.wsEndpoint && { wsEndpoint: flags.wsEndpoint }),
@@ -107,8 +123,10 @@ export function addMcpCommand(program: Command): void {
     });
   program.command('tools').description('print the tool definitions as JSON (OpenAI functions with strict: true, or MCP tools)')
     .addOption(new Option('--format <format>', 'definition format').choices(['openai', 'mcp']).default('openai'))
-    .action(async (flags: { format: 'openai' | 'mcp' }) => {
-      const { toolDefinitions } = await import('../tools/registry.js');
-      process.stdout.write(JSON.stringify(toolDefinitions(flags.format), null, 2) + '\n');
+    .option('--tools <list>', 'groups (core, forms, explore, intent, mouse, vision, tabs, logs, webmcp), tool names, or all (default core, as pagelens mcp)')
+    .action(async (flags: { format: 'openai' | 'mcp'; tools?: string }) => {
+      const { toolDefinitions } = await import('../tools/dispatch.js');
+      const { DEFAULT_TOOLSET } = await import('../tools/toolset.js');
+      process.stdout.write(JSON.stringify(toolDefinitions(flags.format, { tools: await toolSpec(flags.tools) ?? DEFAULT_TOOLSET }), null, 2) + '\n');
     });
 }

@@ -6,7 +6,8 @@
 import { PagelensError } from '../model/contracts/errors.js';
 import type { PageModel } from '../model/pagemodel/page.js';
 import { elapsedMs, fullResult, hybridResult, skeletonResult, type SerializedPage } from '../model/renderers/artifactResults.js';
-import { joinFrameDocuments, type FullResult, type HybridResult, type SerializedDocument, type SkeletonResult } from '../model/renderers/artifacts.js';
+import { joinFrameDocuments, type FullResult, type HybridResult, type SkeletonResult } from '../model/renderers/artifacts.js';
+import type { SerializedDocument } from '../model/contracts/engineAnswers.js';
 import { renderV3 } from '../model/renderers/render.js';
 import type { SelectOptions } from '../model/renderers/skeleton.js';
 import { readHandedOut } from './handOut.js';

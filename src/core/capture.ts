@@ -7,7 +7,7 @@ import { ScreenshotOptions } from '../model/contracts/schema.js';
 import type { DomMode } from '../model/contracts/snapshotRequest.js';
 import { parseInput } from '../model/contracts/validate.js';
 import { selectDomMode, type DomModeContextInput } from '../model/negotiation/modes.js';
-import { CaptureOptions, type CaptureOptionsInput, type CaptureResult } from '../model/renderers/artifacts.js';
+import { CaptureOptions, type CaptureOptionsInput, type CaptureResult } from '../model/negotiation/modes.js';
 import { fullSnapshot, hybridSnapshot, skeletonSnapshot } from './artifacts.js';
 import type { ReadHost } from './port.js';
 import { semanticSnapshot } from './semantic.js';

@@ -10,10 +10,11 @@ import type { EngineAnswer } from '../model/contracts/engine.js';
 import type { HostEngine, HostFrame } from '../model/contracts/host.js';
 import {
   DomOverviewParams, ExpandRegionOptions, ExploreOptions, RefreshOptions, SearchOptions,
-  type DescribedElement, type DomDiff, type DomOverviewResponse, type ElementContext, type ExpandedRegion, type ExpandRegionOptionsInput,
-  type ExploreOptionsInput, type PageLayout, type PageOverview, type RefreshOptionsInput, type RegionsResult, type SearchOptionsInput, type SearchResult, type SelectorHint,
+  type DomDiff, type DomOverviewResponse, type ElementContext, type ExpandedRegion, type ExpandRegionOptionsInput,
+  type ExploreOptionsInput, type PageOverview, type RefreshOptionsInput, type RegionsResult, type SearchOptionsInput, type SearchResult,
 } from '../model/explore/explore.js';
-import { diffSnapshots } from '../model/renderers/diff.js';
+import type { DescribedElement, PageLayout, SelectorHint } from '../model/contracts/engineAnswers.js';
+import { diffSnapshots } from '../model/explore/diff.js';
 import { sameName } from '../model/acting/ghost.js';
 import { planOverview, renderOverview, type OverviewParams, type OverviewSource, type PlacedHidden, type PlacedText } from '../model/explore/overview.js';
 import { regionAt, searchPage } from '../model/explore/search.js';

@@ -15,7 +15,8 @@ import type {
   RefreshOptionsInput, RegionsResult, SearchOptionsInput, SearchResult,
 } from '../model/explore/explore.js';
 import { parseGlobalId, type PageModel } from '../model/pagemodel/page.js';
-import type { CaptureOptionsInput, CaptureResult, FullResult, HybridResult, SkeletonResult } from '../model/renderers/artifacts.js';
+import type { FullResult, HybridResult, SkeletonResult } from '../model/renderers/artifacts.js';
+import type { CaptureOptionsInput, CaptureResult } from '../model/negotiation/modes.js';
 import type { AxTreeResult } from '../model/renderers/axtree.js';
 import { renderText } from '../model/renderers/render.js';
 import type { FilteredResult } from '../model/retrieval/rag.js';

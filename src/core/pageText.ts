@@ -2,7 +2,7 @@
 // labelled values, table cells), in document order, frame after frame. Read by the engine's
 // content pass in its isolated world, so page scripts cannot shape what is read back. Written once
 // above the port (engine calls in every frame the host lays out).
-import type { ContentItem } from '../model/pagemodel/content.js';
+import type { ContentItem } from '../model/contracts/content.js';
 import type { HostEngine } from '../model/contracts/host.js';
 
 export interface TextBlock {

@@ -3,9 +3,10 @@
 // navigation, settling); for the reads and artifacts, ReadHost below.
 import type { Action } from '../model/contracts/actions.js';
 import type { HostEngine, HostFrame, HostPage } from '../model/contracts/host.js';
-import type { ActionResult, ExpectedOutcome, MutationEvent } from '../model/contracts/outcome.js';
+import type { ActionResult, ExpectedOutcome } from '../model/contracts/outcome.js';
+import type { MutationEvent } from '../model/pagemodel/mutations.js';
 import type { PageModel } from '../model/pagemodel/page.js';
-import type { SerializedDocument } from '../model/renderers/artifacts.js';
+import type { SerializedDocument } from '../model/contracts/engineAnswers.js';
 import type { AxTreeResult } from '../model/renderers/axtree.js';
 import type { Markable } from '../model/renderers/setOfMark.js';
 import type { IdLedger } from './ledger.js';

@@ -12,8 +12,7 @@ import { FilePolicy } from './filePolicy.js';
 import { IdNumbering, Lens } from '../browser/lens.js';
 import { WEBMCP_ARGS } from '../browser/webmcp.js';
 import { PagelensError } from '../model/contracts/errors.js';
-import { watchConsole } from '../tools/cdp.js';
-import { watchNetwork } from '../tools/requests.js';
+import { watchConsole, watchNetwork } from '../browser/tools/context.js';
 import type { TabHost, TabInfo } from '../tools/host.js';
 
 export interface BrowserOptions {

@@ -4,20 +4,25 @@
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { V3_LEGEND } from '../model/pagemodel/roles.js';
-import { PAGE_CONTENT_RULE, runToolSafely, toolDefinitions } from '../tools/registry.js';
+import { TEXT_LEGEND, V3_LEGEND } from '../model/pagemodel/roles.js';
+import { EXPECT_HELP } from '../tools/act.js';
+import { PAGE_CONTENT_RULE, toolDefinitions } from '../tools/dispatch.js';
+import { runToolSafely } from '../browser/tools/registry.js';
 import { CallDeadline } from '../tools/deadline.js';
+import { DEFAULT_TOOLSET } from '../tools/toolset.js';
 import type { ToolResult } from '../tools/types.js';
 import { BrowserSession, type BrowserOptions } from './browser.js';
 import { DEFAULT_IDLE_MS, DEFAULT_MAX_SESSIONS, contextIsShared, startMcpHttp, type McpHttpOptions } from './http.js';
 
-export const INSTRUCTIONS = `pagelens: see and act on a live web page by element ID.
-Start with page_snapshot (or dom_overview / snapshot_regions on big pages); act with browser_click, browser_type… by the ID "i" the snapshot gives.
-Everything works on the current tab; browser_tabs lists, opens, selects and closes tabs (popups the site opens appear there).
-Each action answers with what happened and a delta (elements added / removed / changed since the last tree you saw, by ID), not a whole snapshot; after a navigation it sends the new page's snapshot.
-An ID from a page that has gone is refused with what to do: take a new snapshot.
-${PAGE_CONTENT_RULE}
-${V3_LEGEND}`;
+/** What the server tells the model once (the legend of the answers it will read, the rules of the page's words). */
+export function instructions(answers: 'text' | 'json' = 'text'): string {
+  return [
+    'pagelens: act on the current tab by element ID. browser_navigate answers with the page, page_snapshot reads it again. Actions answer with a verdict and the changes since the page state they name (+ added, - gone, ~ changed, by ID); a new document comes whole. IDs of a page that has gone are refused.',
+    answers === 'json' ? V3_LEGEND : TEXT_LEGEND,
+    EXPECT_HELP,
+    PAGE_CONTENT_RULE,
+  ].join('\n');
+}
 
 export interface McpServerOptions extends BrowserOptions {
   /** Streamable HTTP on 127.0.0.1 at this port instead of stdio. */
@@ -28,6 +33,10 @@ export interface McpServerOptions extends BrowserOptions {
   callTimeoutS?: number;
   /** After a call ran out of time on a page that stopped answering, the next call replaces that tab by itself. */
   recoverStuckTabs?: boolean;
+  /** The tools offered: groups and names (tools/toolset.ts; default ["core"], ["all"] for every tool). */
+  tools?: readonly string[];
+  /** Answers as compact text (default) or as their JSON payload, for a client that parses them. */
+  answers?: 'text' | 'json';
 }
 
 const log = (msg: string) => process.stderr.write(`pagelens mcp: ${msg}\n`);
@@ -40,9 +49,10 @@ function toMcp(r: ToolResult): CallToolResult {
 }
 
 /** An MCP server (not yet connected) whose tools run on `session`. */
-export function createMcpServer(session: BrowserSession, opts: Pick<McpServerOptions, 'callTimeoutS' | 'recoverStuckTabs'> = {}): Server {
-  const server = new Server({ name: 'pagelens', version: '0.1.0' }, { capabilities: { tools: {} }, instructions: INSTRUCTIONS });
-  const tools = toolDefinitions('mcp');
+export function createMcpServer(session: BrowserSession, opts: Pick<McpServerOptions, 'callTimeoutS' | 'recoverStuckTabs' | 'tools' | 'answers'> = {}): Server {
+  const server = new Server({ name: 'pagelens', version: '0.1.0' }, { capabilities: { tools: {} }, instructions: instructions(opts.answers) });
+  const tools = toolDefinitions('mcp', { tools: opts.tools ?? DEFAULT_TOOLSET });
+  const offered = new Set(tools.map((t) => t.name));
   // Uploads may read from the folders the client declares as its roots (asked for when needed).
   session.files.setRootsProvider(async () => server.getClientCapabilities()?.roots ? (await server.listRoots()).roots.map((r) => r.uri) : []);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
@@ -55,7 +65,7 @@ export function createMcpServer(session: BrowserSession, opts: Pick<McpServerOpt
       try {
         const args = req.params.arguments ?? {};
         const recovered = opts.recoverStuckTabs ? await recoverStuckTab(session, deadline) : undefined;
-        const r = await deadline.run(req.params.name, args, async () => runToolSafely(await session.lens(), req.params.name, args, { host: session }), () => session.unanswered());
+        const r = await deadline.run(req.params.name, args, async () => runToolSafely(await session.lens(), req.params.name, args, { host: session, offered, ...(opts.answers && { answers: opts.answers }) }), () => session.unanswered());
         return toMcp(recovered ? withNote(r, recovered) : r);
       } catch (e) {
         // Only the browser failing to start gets here (runToolSafely answers everything else).

@@ -2,7 +2,7 @@
 // labelled values ("Price: $10", dt/dd, a spec table's rows), data-table cells with their headers,
 // prices, and text blocks. Every item gets an ID through the tagger, in the same numbering as the
 // controls, so the agent can point at it. One walk, run only when a query or an extraction asks.
-import type { ContentItem, ContentKind, ContentOptions, ContentRead } from '../model/pagemodel/content.js';
+import type { ContentItem, ContentKind, ContentOptions, ContentRead } from '../model/contracts/content.js';
 import { DOC } from './document.js';
 import { clean } from './names.js';
 import { PRICE, ownText } from './rows.js';

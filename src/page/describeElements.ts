@@ -1,5 +1,5 @@
 // The elements an answer shows, described as they are now (issue 12: the toolkit's answers).
-import type { DescribeAnswer, DescribedElement, DescribeRequest, OptionInfo } from '../model/explore/explore.js';
+import type { DescribeAnswer, DescribedElement, DescribeRequest, OptionInfo } from '../model/contracts/engineAnswers.js';
 import { DOC } from './document.js';
 import { clean, nameOf } from './names.js';
 import { roleOf } from './roles.js';

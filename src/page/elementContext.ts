@@ -1,6 +1,6 @@
 // One element in depth: its real XPath across shadow roots, attributes (secrets redacted),
 // options, the forms and landmarks around it, and selector hints.
-import type { ContextLink, RawElementContext } from '../model/explore/explore.js';
+import type { ContextLink, RawElementContext } from '../model/contracts/engineAnswers.js';
 import { listOptions } from './actions.js';
 import { clean, nameOf } from './names.js';
 import { roleOf } from './roles.js';

@@ -1,6 +1,6 @@
 // The elements a CSS selector matches, by ID (issue 12: element context by selector), stepping
 // into shadow roots by their hosts' selectors; `:has-text("…")` as Playwright reads it.
-import type { SelectorMatch } from '../model/explore/explore.js';
+import type { SelectorMatch } from '../model/contracts/engineAnswers.js';
 import { DOC } from './document.js';
 import { shadowRootOf } from './shadow.js';
 import { flushStamps, idFor, stamp } from './tagger.js';

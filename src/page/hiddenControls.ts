@@ -1,5 +1,5 @@
 // Interactive elements that cannot be seen (issue 12: dom_overview visible:false).
-import type { HiddenControl, HiddenControls } from '../model/explore/explore.js';
+import type { HiddenControl, HiddenControls } from '../model/contracts/engineAnswers.js';
 import { DOC } from './document.js';
 import { isInteractiveByMarkup } from './interactive.js';
 import { clean, nameOf } from './names.js';

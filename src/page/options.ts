@@ -1,6 +1,6 @@
 // The options of native <select> elements, by ID, for the skeleton: the model lists the select and
 // its chosen value; which other choices exist is only asked for when an artifact shows them.
-import type { NativeOptions } from '../model/renderers/artifacts.js';
+import type { NativeOptions } from '../model/contracts/engineAnswers.js';
 import { DOC } from './document.js';
 import { clean } from './names.js';
 import { lookup } from './tagger.js';

@@ -1,6 +1,6 @@
 // The page's large visual blocks and geometry (issue 12: regions): a handful of top-level
 // containers, never a walk of the page.
-import type { PageLayout, VisualBlock } from '../model/explore/explore.js';
+import type { PageLayout, VisualBlock } from '../model/contracts/engineAnswers.js';
 import type { Box } from '../model/contracts/schema.js';
 import { DOC } from './document.js';
 import { clean } from './names.js';

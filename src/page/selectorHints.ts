@@ -1,7 +1,7 @@
 // Selector hints: 2–3 ranked selectors for an element (or a group of similar siblings), each
 // checked to match exactly its element(s) in its own root, for the selector engines outside pagelens.
 import { attr as finderAttr, finder } from '@medv/finder';
-import type { HintRoot, SelectorHint } from '../model/explore/explore.js';
+import type { HintRoot, SelectorHint } from '../model/contracts/engineAnswers.js';
 
 export type Root = Document | ShadowRoot;
 

@@ -23,7 +23,7 @@
 //   ceilings of src/model/safety/inputBounds.ts (a 2 MB attribute held the Node side for minutes).
 // - Form fields show their current state (value, checked, selected); the value of a password or
 //   other secret field is never written, not even the one in the page's markup.
-import type { SerializeRequest, SerializedDocument } from '../model/renderers/artifacts.js';
+import type { SerializeRequest, SerializedDocument } from '../model/contracts/engineAnswers.js';
 import { DOC_ATTR, globalId, ID_ATTR } from '../model/pagemodel/page.js';
 import { cutAt, cutDocument, INPUT_BOUNDS } from '../model/safety/inputBounds.js';
 import { DOC } from './document.js';

@@ -1,7 +1,7 @@
 // What a page declares about itself in machine-readable form: JSON-LD scripts, microdata
 // (`itemprop`) and product meta tags. Read raw and capped here; parsed and believed only on the
 // Node side (src/model/retrieval/productFacts.ts), since it is page content like any other.
-import type { StructuredRead } from '../model/retrieval/productFacts.js';
+import type { StructuredRead } from '../model/contracts/engineAnswers.js';
 import { DOC } from './document.js';
 
 const MAX_SCRIPTS = 12;

@@ -1,6 +1,6 @@
 // Text blocks: long paragraphs (dom_overview's key text), or the innermost blocks whose text
 // contains a query (dom_search), in document order.
-import type { TextBlock, TextBlockQuery, TextBlocks } from '../model/explore/explore.js';
+import type { TextBlock, TextBlockQuery, TextBlocks } from '../model/contracts/engineAnswers.js';
 import { DOC } from './document.js';
 import { flushStamps, idFor, stamp } from './tagger.js';
 import { visibleBox } from './visibility.js';

@@ -14,10 +14,12 @@ import { findOnFrames } from '../core/verify.js';
 import { noteTypedSecret } from './state.js';
 import { defineTool, type ToolContext, type ToolDef } from './types.js';
 
-const id = ElementId.describe('Element ID from a snapshot ("12", "f1_5")');
-const expect = z.string().min(1).optional().describe(
-  'Outcome to verify: navigation[:URL-PART], element_appears:TEXT, element_disappears:TEXT, value_changes, state_changes, any_change or no_change; alternatives joined by |',
-);
+const id = ElementId.describe('Element ID');
+// The grammar is said once, in the server's instructions (EXPECT_HELP), not in every tool.
+const expect = z.string().min(1).optional().describe('Outcome to verify (see instructions)');
+
+/** What `expect` accepts: in the MCP server's instructions, and in page_snapshot's OpenAI description. */
+export const EXPECT_HELP = 'expect: navigation[:URL-PART], element_appears:TEXT, element_disappears:TEXT, value_changes, state_changes, any_change, no_change; | = or.';
 
 async function act(ctx: ToolContext, action: Action, expected?: string): Promise<ActionResult> {
   const r = await ctx.lens.act(action, expected ? { expect: expected } : {});
@@ -85,8 +87,8 @@ async function waitText(port: ActHost, text: string, gone: boolean): Promise<str
 export const ACT_TOOLS: ToolDef[] = [
   defineTool({
     name: 'browser_navigate',
-    description: 'Open a URL in the page. Answers with the new page\'s snapshot.',
-    input: z.strictObject({ url: z.string().min(1).describe('The URL to open') }),
+    description: 'Open a URL. Answers with the new page.',
+    input: z.strictObject({ url: z.string().min(1) }),
     run: (ctx, a) => {
       ctx.host?.checkNavigation?.(a.url);
       return runAction(ctx, () => act(ctx, { type: 'navigate', url: a.url }), { snapshot: true });
@@ -100,12 +102,12 @@ export const ACT_TOOLS: ToolDef[] = [
   }),
   defineTool({
     name: 'browser_click',
-    description: 'Click an element by ID (real mouse input, in any frame or shadow root).',
+    description: 'Click an element.',
     input: z.strictObject({
       id,
-      doubleClick: z.boolean().optional().describe('Double-click instead'),
-      button: z.enum(['left', 'right', 'middle']).optional().describe('Mouse button (default left)'),
-      modifiers: z.array(z.enum(['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift'])).optional().describe('Modifier keys held during the click'),
+      doubleClick: z.boolean().optional(),
+      button: z.enum(['left', 'right', 'middle']).optional(),
+      modifiers: z.array(z.enum(['Alt', 'Control', 'ControlOrMeta', 'Meta', 'Shift'])).optional(),
       expect,
     }),
     run: (ctx, a) => runAction(ctx, async () => {
@@ -124,12 +126,12 @@ export const ACT_TOOLS: ToolDef[] = [
   }),
   defineTool({
     name: 'browser_type',
-    description: 'Type text into a field, replacing its content; submit presses Enter after; slowly types key by key (for widgets that react to each key).',
+    description: 'Type into a field, replacing its text.',
     input: z.strictObject({
       id,
-      text: z.string().describe('The text to type'),
-      submit: z.boolean().optional().describe('Press Enter after typing'),
-      slowly: z.boolean().optional().describe('Type one key at a time'),
+      text: z.string(),
+      submit: z.boolean().optional().describe('Press Enter after'),
+      slowly: z.boolean().optional().describe('Key by key, for widgets that react to each key'),
       expect,
     }),
     run: (ctx, a) => runAction(ctx, async () => {
@@ -154,8 +156,8 @@ export const ACT_TOOLS: ToolDef[] = [
   }),
   defineTool({
     name: 'browser_select_option',
-    description: 'Choose options (by label or value) in a select, listbox or combobox.',
-    input: z.strictObject({ id, values: z.array(z.string()).min(1).describe('Options to select (several for a multiple select)'), expect }),
+    description: 'Choose options of a select, listbox or combobox.',
+    input: z.strictObject({ id, values: z.array(z.string()).min(1).describe('Labels or values'), expect }),
     run: (ctx, a) => runAction(ctx, () => act(ctx, { type: 'select', id: a.id, option: a.values.length === 1 ? a.values[0] : a.values }, a.expect)),
   }),
   defineTool({
@@ -166,14 +168,14 @@ export const ACT_TOOLS: ToolDef[] = [
   }),
   defineTool({
     name: 'browser_hover',
-    description: 'Move the mouse over an element (menus, tooltips).',
+    description: 'Move the mouse over an element.',
     input: z.strictObject({ id, expect }),
     run: (ctx, a) => runAction(ctx, () => act(ctx, { type: 'hover', id: a.id }, a.expect)),
   }),
   defineTool({
     name: 'browser_press_key',
-    description: 'Press a key or chord ("Enter", "Escape", "Control+A"), on an element if id is given, else on whatever has focus.',
-    input: z.strictObject({ key: z.string().min(1).describe('Key name or chord'), id: id.optional(), expect }),
+    description: 'Press a key or chord ("Enter", "Control+A") on the element, or on what has focus.',
+    input: z.strictObject({ key: z.string().min(1), id: id.optional(), expect }),
     run: (ctx, a) => runAction(ctx, () => act(ctx, { type: 'press', keys: a.key, ...(a.id && { id: a.id }) }, a.expect)),
   }),
   defineTool({
@@ -224,8 +226,8 @@ export const ACT_TOOLS: ToolDef[] = [
   }),
   defineTool({
     name: 'browser_handle_dialog',
-    description: 'Answer the open dialog (alert, confirm, prompt): accept or dismiss, with promptText for a prompt.',
-    input: z.strictObject({ accept: z.boolean().describe('Accept (OK) or dismiss (Cancel)'), promptText: z.string().optional().describe('The answer to a prompt') }),
+    description: 'Accept or dismiss the open dialog.',
+    input: z.strictObject({ accept: z.boolean(), promptText: z.string().optional() }),
     run: async (ctx, a) => {
       const d = ctx.page.dialogs.pending();
       if (!d) throw new PagelensError('NOT_ACTIONABLE', 'No dialog is open.');
@@ -237,11 +239,11 @@ export const ACT_TOOLS: ToolDef[] = [
   }),
   defineTool({
     name: 'browser_wait_for',
-    description: 'Wait for text to appear, for text to disappear (up to 10 s), or for a number of seconds.',
+    description: 'Wait up to 10 s for text to show or textGone to go, or wait time seconds.',
     input: z.strictObject({
-      text: z.string().min(1).optional().describe('Text to wait for'),
-      textGone: z.string().min(1).optional().describe('Text to wait to disappear'),
-      time: z.number().positive().max(60).optional().describe('Seconds to wait'),
+      text: z.string().min(1).optional(),
+      textGone: z.string().min(1).optional(),
+      time: z.number().positive().max(60).optional(),
     }),
     run: (ctx, a) => {
       if (a.text === undefined && a.textGone === undefined && a.time === undefined) throw new PagelensError('BAD_INPUT', 'browser_wait_for needs text, textGone or time.');

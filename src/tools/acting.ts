@@ -3,13 +3,14 @@
 // page navigated (the old IDs mean nothing there) or the client has not seen one yet.
 import { PagelensError } from '../model/contracts/errors.js';
 import type { ActionResult } from '../model/contracts/outcome.js';
-import type { SemanticV3Result } from '../model/contracts/schema.js';
+import type { SemanticNodeV3, SemanticV3Result } from '../model/contracts/schema.js';
 import { quotedPageText } from '../model/renderers/pageText.js';
 import { isEmptyDelta, treeDelta, type TreeDelta } from './delta.js';
 import type { ModalState } from './modal.js';
-import { textSection } from './pagetext.js';
+import { textBlocks } from './pagetext.js';
+import { answerText, type AnswerParts, type Observation } from './answerText.js';
 import { webMcpLine } from './webmcp.js';
-import { markPage, type PageMark } from './state.js';
+import { markPage, observe, type PageMark } from './state.js';
 import type { ToolContext, ToolResult } from './types.js';
 import { jsonResult } from './types.js';
 import { ActionWatch, type Happened } from './watch.js';
@@ -29,6 +30,8 @@ export interface ActionAnswer extends Happened {
   /** With a snapshot: the first of the page's headings and text blocks (see pagetext.ts). */
   text?: string[];
   note?: string;
+  /** The page state this answer carries, by id, and what it replaces or builds on (state.ts observe). */
+  observation?: Observation;
 }
 
 export interface AnswerOptions {
@@ -61,10 +64,10 @@ export async function runAction(ctx: ToolContext, perform: () => Promise<ActionR
     // Keep a rejection from going unhandled; browser_handle_dialog awaits the promise itself.
     promise.catch(() => {});
     state.pending = { promise, before, watch };
-    return jsonResult({
+    return written(ctx, {
       modal: state.modal.states(),
       note: 'The action opened a dialog and waits on it: answer with browser_handle_dialog (accept, promptText).',
-    });
+    }, false);
   }
   return answer(ctx, 'done' in raced ? raced.done : await promise, before, opts, watch);
 }
@@ -85,11 +88,11 @@ export async function finishPending(ctx: ToolContext, handled: ActionResult, nex
   ctx.state.modal.cancelWaits();
   if (r === 'modal' && ctx.state.modal.dialog) {
     ctx.state.pending = pending;
-    return jsonResult({
+    return written(ctx, {
       action: handled,
       modal: ctx.state.modal.states(),
       note: 'Another dialog opened: answer it with browser_handle_dialog.',
-    });
+    }, false);
   }
   if (r === 'timeout' || r === 'modal') return answer(ctx, { ...handled, warnings: ['the action behind the dialog had not finished; take a snapshot to see the page'] }, pending.before, {}, pending.watch);
   return answer(ctx, { ...r, detail: [r.detail, handled.detail].filter(Boolean).join('; ') }, pending.before, {}, pending.watch);
@@ -116,32 +119,39 @@ export async function answer(ctx: ToolContext, action: ActionResult, before: Pag
   const navigated = left(before) || (!!state.baseline && left(state.baseline.mark)) || action.error?.code === 'NAVIGATED';
   if (navigated || http) out.navigated = { url, ...(http && { status: http.status }) };
   // Reading the page while a dialog is open would hang on it.
-  if (!state.modal.dialog) {
-    const fullPage = state.baseline?.fullPage ?? false;
-    const mark = await markPage(ctx.page, state);
-    const baseline = state.baseline;
-    const whole = navigated || !baseline || opts.snapshot;
-    // A page read anew: find what listens for hover, double click or drag first, so it is listed.
-    if (whole && lens.markGestureTargets) {
-      const g = await lens.markGestureTargets().catch((e: Error) => ({ warnings: [`hover and drag targets could not be found (${e.message.split('\n')[0]})`] }));
-      if (g.warnings.length) out.action = { ...out.action, warnings: [...out.action.warnings ?? [], ...g.warnings] };
-    }
-    const snap = await lens.snapshot({ fullPage });
-    if (whole || !baseline) {
-      out.snapshot = snap;
-      const tools = await webMcpLine(lens);
-      if (tools) out.webmcp = tools;
-      // A host without the text reader says so rather than leaving the section out unexplained.
-      out.text = lens.pageText
-        ? await textSection(lens).catch((e: Error) => [`warning: the page's text could not be read (${e.message.split('\n')[0]})`])
-        : ['warning: this host does not read the page\'s text blocks (browser_page_text is unavailable here)'];
-    } else {
-      const d = treeDelta(baseline.tree, snap.interactive_tree);
-      out.delta = isEmptyDelta(d) ? 'no changes' : d;
-    }
-    state.baseline = { tree: snap.interactive_tree, fullPage, mark };
+  if (state.modal.dialog) return written(ctx, out, !action.ok);
+  const fullPage = state.baseline?.fullPage ?? false;
+  const mark = await markPage(ctx.page, state);
+  const baseline = state.baseline;
+  const whole = navigated || !baseline || !!opts.snapshot;
+  // A page read anew: find what listens for hover, double click or drag first, so it is listed.
+  if (whole && lens.markGestureTargets) {
+    const g = await lens.markGestureTargets().catch((e: Error) => ({ warnings: [`hover and drag targets could not be found (${e.message.split('\n')[0]})`] }));
+    if (g.warnings.length) out.action = { ...out.action, warnings: [...out.action.warnings ?? [], ...g.warnings] };
   }
-  return jsonResult(out, !action.ok);
+  const snap = await lens.snapshot({ fullPage });
+  let text: { page: string[]; notes: string[] } | undefined;
+  if (whole || !baseline) {
+    out.snapshot = snap;
+    const tools = await webMcpLine(lens);
+    if (tools) out.webmcp = tools;
+    // A host without the text reader says so rather than leaving the section out unexplained.
+    text = lens.pageText
+      ? await textBlocks(lens).catch((e: Error) => ({ page: [], notes: [`warning: the page's text could not be read (${e.message.split('\n')[0]})`] }))
+      : { page: [], notes: ['warning: this host does not read the page\'s text blocks (browser_page_text is unavailable here)'] };
+    out.text = [...text.page, ...text.notes];
+  } else {
+    const d = treeDelta(baseline.tree, snap.interactive_tree);
+    out.delta = isEmptyDelta(d) ? 'no changes' : d;
+  }
+  out.observation = observe(state, { tree: snap.interactive_tree, fullPage, mark }, whole);
+  return written(ctx, out, !action.ok, snap.interactive_tree, text);
+}
+
+/** The answer as the client asked for it: compact text (default) or JSON; data is always the whole answer. */
+function written(ctx: ToolContext, out: AnswerParts & { observation?: Observation }, isError: boolean, tree: SemanticNodeV3[] = [], text?: { page: string[]; notes: string[] }): ToolResult {
+  if (ctx.answers === 'json') return jsonResult(out, isError);
+  return { text: answerText(out, tree, out.observation, text), data: out, ...(isError && { isError }) };
 }
 
 /** The tab a popup opened in: the last one at its URL that is not the current tab. */

@@ -41,14 +41,21 @@ async function cut(state: ToolState, tool: string, r: ToolResult, ceiling: numbe
   return { ...r, text: p.text + footer(tool, 1, p.pages, ceiling) };
 }
 
-/** The tool with a `ceiling` argument, its answer held under it. */
+/**
+ * Tools whose answers are read in full and can run long, which offer `ceiling` to move it. The
+ * others are held under their default all the same: an argument nobody moves is paid for in every
+ * definition a client lists.
+ */
+const MOVABLE = new Set(['page_snapshot', 'browser_tabs', 'browser_console_messages', 'recent_events', 'browser_network_requests', 'dom_overview', 'snapshot_regions', 'expand_region', 'dom_search', 'element_context', 'extract', 'observe']);
+
+/** The tool with its answer held under its ceiling, and a `ceiling` argument where it may be moved. */
 export function withCeiling(tool: ToolDef): ToolDef {
   const limit = ceilingOf(tool.name);
   const ceiling = z.number().int().min(MIN_CEILING).max(MAX_CEILING).optional()
-    .describe(`Most tokens this answer may take (default ${limit}); a longer one comes in pages (browser_more)`);
+    .describe(`Most tokens (default ${limit})`);
   return {
     ...tool,
-    input: tool.input.extend({ ceiling }),
+    input: MOVABLE.has(tool.name) ? tool.input.extend({ ceiling }) : tool.input,
     run: async (ctx, args) => {
       const { ceiling: asked, ...rest } = args as { ceiling?: number };
       const max = asked ?? limit;
@@ -59,8 +66,8 @@ export function withCeiling(tool: ToolDef): ToolDef {
 
 export const MORE_TOOL: ToolDef = defineTool({
   name: 'browser_more',
-  description: 'The next page of the last answer that was cut at its ceiling (its last line says how many pages it has).',
-  input: z.strictObject({ page: z.number().int().min(2).describe('The page to read (2 for the second)') }),
+  description: 'A further page of the last answer that was cut (its last line says how many).',
+  input: z.strictObject({ page: z.number().int().min(2) }),
   run: async ({ state }, a) => {
     const last = state.cut;
     if (!last) throw new PagelensError('NOT_ACTIONABLE', 'No answer was cut: there is nothing more to read.');

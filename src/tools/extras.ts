@@ -1,6 +1,6 @@
 // What only some hosts offer the tools, beyond the lens and the page side of the port: the CDP host
-// gives them through Playwright (cdp.ts); the extension has none of them yet. A tool that needs one
-// names it (ToolDef.needs) and is listed as unavailable where it is missing.
+// gives them through Playwright (src/browser/tools/context.ts); the extension has none of them
+// yet. A tool that needs one names it (ToolDef.needs) and is listed as unavailable where it is missing.
 import type { NetworkLog } from './requests.js';
 import type { ToolResult } from './result.js';
 

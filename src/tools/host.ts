@@ -1,7 +1,6 @@
 // What a tool needs from whoever holds the browser, beyond the one page a lens sees: the tabs
 // (pages of the context) and the browser itself. The MCP server's browser holder provides it;
 // runTool on a bare lens has none, and the tools that need it say so instead of guessing.
-import type { Lens } from '../browser/lens.js';
 import { PagelensError } from '../model/contracts/errors.js';
 
 export interface TabInfo {
@@ -13,12 +12,16 @@ export interface TabInfo {
   loading?: string;
 }
 
-export interface TabHost {
+/**
+ * `L`: what a tab comes as, the holder's own lens (runTool on the CDP host asks for its Lens). The
+ * tools only hand it back to ToolContext.contextOf: they know no host.
+ */
+export interface TabHost<L = unknown> {
   listTabs(): Promise<TabInfo[]>;
   /** Opens a new page and makes it the current one; its lens is what later calls act on. */
-  newTab(): Promise<Lens>;
+  newTab(): Promise<L>;
   /** Makes the tab at this index the current one. */
-  selectTab(index: number): Promise<Lens>;
+  selectTab(index: number): Promise<L>;
   /** Closes the tab at this index (default: the current one). */
   closeTab(index?: number): Promise<void>;
   /** Closes the browser (or detaches from an attached one); the next call opens it again. */

@@ -3,7 +3,8 @@
 // and those it can answer the same way. A tool that needs a member a host lacks is listed as
 // unavailable there, with the reason (registry.ts: availability), never silently missing.
 import type { Action } from '../model/contracts/actions.js';
-import type { ActionResult, ExpectedOutcome, MutationEvent } from '../model/contracts/outcome.js';
+import type { ActionResult, ExpectedOutcome } from '../model/contracts/outcome.js';
+import type { MutationEvent } from '../model/pagemodel/mutations.js';
 import type { SemanticV3Result, SnapshotOptionsInput } from '../model/contracts/schema.js';
 import type { AxTreeResult } from '../model/renderers/axtree.js';
 import type { HybridResult } from '../model/renderers/artifacts.js';

@@ -1,8 +1,7 @@
 // What happened on the page besides what the tree shows: the engine's mutation log (toasts,
 // errors, loading states, even ones already gone) and the browser console.
 import { z } from 'zod';
-import { renderEvents } from '../model/pagemodel/mutations.js';
-import { summarize } from '../model/contracts/outcome.js';
+import { renderEvents, summarize } from '../model/pagemodel/mutations.js';
 import { quotedPageText } from '../model/renderers/pageText.js';
 import { fitLines } from './budget.js';
 import { NETWORK_TOOL } from './network.js';

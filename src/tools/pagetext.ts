@@ -17,22 +17,21 @@ function renderBlock(b: TextBlock): string {
   return b.level ? `${frame}${'#'.repeat(b.level)} ${b.text}` : `${frame}${b.text}`;
 }
 
-/** The first blocks within `maxTokens`, and a last line saying how many more and how to read them. */
-export async function textSection(lens: ToolLens, maxTokens = ANSWER_TEXT_TOKENS): Promise<string[]> {
+/** The first blocks within `maxTokens` (the page's own lines), and pagelens's lines about them: how many more and how to read them, warnings. */
+export async function textBlocks(lens: ToolLens, maxTokens = ANSWER_TEXT_TOKENS): Promise<{ page: string[]; notes: string[] }> {
   const { blocks, warnings } = await lens.pageText!();
   const { kept, left } = await fitLines(blocks, renderBlock, maxTokens);
-  const lines = kept.map(renderBlock);
-  if (left) lines.push(`${left} more text blocks: browser_page_text reads them all`);
-  for (const w of warnings) lines.push(`warning: ${w}`);
-  return lines;
+  const notes = warnings.map((w) => `warning: ${w}`);
+  if (left) notes.unshift(`${left} more text blocks: browser_page_text reads them all`);
+  return { page: kept.map(renderBlock), notes };
 }
 
 export const PAGE_TEXT_TOOL: ToolDef = defineTool({
   name: 'browser_page_text',
-  description: 'The page\'s text as a reader sees it: headings (#) and text blocks, iframes included ([f1]), in pages of maxTokens. Navigation answers already carry its first part.',
+  description: 'The page\'s text: headings (#) and blocks, frames marked [f1], page by page.',
   input: z.strictObject({
-    page: z.number().int().min(1).optional().describe('Which page of the text (default 1)'),
-    maxTokens: z.number().int().min(100).max(50_000).optional().describe(`Tokens per page (default ${DEFAULT_PAGE_TOKENS})`),
+    page: z.number().int().min(1).optional(),
+    maxTokens: z.number().int().min(100).max(50_000).optional(),
   }),
   needs: ['pageText'],
   run: async ({ lens }, a) => {

@@ -1,8 +1,7 @@
 // The page's requests, kept per page from the moment a holder starts watching (a holder calls
-// watchNetwork when the page opens): method, URL, status or failure, and type, in a bounded buffer
-// (what was dropped is counted). browser_network_requests and action answers read it.
-import type { Page, Request } from 'playwright-core';
-
+// watchNetwork when the page opens: src/browser/tools/context.ts feeds the log from a Playwright
+// page, the extension from the Network domain): method, URL, status or failure, and type, in a
+// bounded buffer (what was dropped is counted). browser_network_requests and action answers read it.
 export interface RequestEntry {
   method: string;
   url: string;
@@ -62,24 +61,6 @@ export class NetworkLog {
   get currentDocument(): number {
     return this.document;
   }
-}
-
-/** The log of a Playwright page. */
-function logOf(page: Page): NetworkLog {
-  const log = new NetworkLog();
-  page.on('request', (r: Request) => log.sent(r, { method: r.method(), url: r.url(), type: r.resourceType() }, r.isNavigationRequest() && r.frame() === page.mainFrame()));
-  page.on('response', (res) => log.answered(res.request(), res.status()));
-  page.on('requestfailed', (r) => log.failed(r, r.failure()?.errorText ?? 'failed'));
-  return log;
-}
-
-const logs = new WeakMap<Page, NetworkLog>();
-
-/** The page's request log, started on first call (a holder calls it when the page opens). */
-export function watchNetwork(page: Page): NetworkLog {
-  let log = logs.get(page);
-  if (!log) { log = logOf(page); logs.set(page, log); }
-  return log;
 }
 
 export function failed(e: RequestEntry): boolean {

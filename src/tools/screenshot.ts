@@ -1,7 +1,8 @@
 // browser_take_screenshot: the set-of-mark view of the viewport (each element's ID drawn at its
 // box, matching page_snapshot), or a plain image of the viewport, the whole page or one element,
 // as PNG, JPEG or WebP. The images come from the host (extras.screenshot: on the CDP host
-// Playwright captures and sharp encodes, see cdp.ts); the arguments and their rules are here.
+// Playwright captures and sharp encodes, see src/browser/tools/context.ts); the arguments and
+// their rules are here.
 import { z } from 'zod';
 import { ElementId } from '../model/contracts/actions.js';
 import { PagelensError } from '../model/contracts/errors.js';

@@ -3,22 +3,23 @@
 import { z } from 'zod';
 import { PagelensError } from '../model/contracts/errors.js';
 import { DomOverviewParams } from '../model/explore/explore.js';
-import { FORMATS, givenOptions, MODE_HELP, OPTIONS, SnapshotFormat, SnapshotMode, snapshotRequestConflict } from '../model/contracts/snapshotRequest.js';
+import { FORMATS, givenOptions, MODE_HELP, SnapshotFormat, SnapshotMode, snapshotRequestConflict } from '../model/contracts/snapshotRequest.js';
 import type { SemanticV3Result } from '../model/contracts/schema.js';
 import { snapshotAnswer } from './snapshotAnswer.js';
-import { markPage } from './state.js';
+import { markPage, observe } from './state.js';
+import { answerText, observationLine } from './answerText.js';
+import { isEmptyDelta, treeDelta } from './delta.js';
 import { PAGE_TEXT_TOOL } from './pagetext.js';
 import { SCREENSHOT_TOOL } from './screenshot.js';
 import { defineTool, jsonResult, type ToolContext, type ToolDef, type ToolResult } from './types.js';
 
-const modes = (m: readonly string[]) => m.join(', ');
 // The shared request schema (model/contracts/snapshotRequest.ts), with the options this tool offers.
 const SnapshotArgs = z.strictObject({
-  mode: SnapshotMode.optional().describe(Object.entries(MODE_HELP).map(([m, help]) => `${m}: ${help}`).join('; ')),
-  fullPage: z.boolean().optional().describe(`Keep elements outside the viewport too (${modes(OPTIONS.fullPage.modes!)})`),
-  format: SnapshotFormat.optional().describe(Object.entries(FORMATS).map(([f, d]) => `${f}: ${d.help} (${modes(d.modes)})`).join('; ')),
-  query: z.string().min(1).optional().describe('The task at hand ("price of the Dell monitor"): only what matters for it is returned, with what was left out'),
-  maxTokens: z.number().int().positive().optional().describe('With query: a hard ceiling on the answer, in o200k tokens (default 2000)'),
+  mode: SnapshotMode.optional(),
+  fullPage: z.boolean().optional().describe('Beyond the viewport too'),
+  format: SnapshotFormat.optional(),
+  query: z.string().min(1).optional().describe('The task ("price of the Dell monitor"): only what matters for it'),
+  maxTokens: z.number().int().positive().optional().describe('With query: most tokens (default 2000)'),
 });
 
 async function snapshot(ctx: ToolContext, args: z.infer<typeof SnapshotArgs>): Promise<ToolResult> {
@@ -27,18 +28,42 @@ async function snapshot(ctx: ToolContext, args: z.infer<typeof SnapshotArgs>): P
   if (conflict) throw new PagelensError('BAD_INPUT', conflict);
   const { lens, state } = ctx;
   const mode = args.mode ?? 'semantic_v3';
+  // The text form where a mode has one (it is the smaller), unless the client asked for JSON answers.
+  const format = args.format ?? (ctx.answers !== 'json' && args.query === undefined && (FORMATS.text.modes as readonly string[]).includes(mode) ? 'text' : undefined);
   // Elements that listen for hover, double click or drag are listed once found (see gestures.ts).
   if (mode === 'semantic_v3') await lens.markGestureTargets?.();
   const mark = await markPage(ctx.page, state);
-  const r = await snapshotAnswer(lens, args);
+  const r = await snapshotAnswer(lens, { ...args, ...(format && { format }) });
   if (mode === 'semantic_v3' && args.query === undefined) {
-    // The tree the client now knows: the base of the next action's delta.
-    state.baseline = { tree: (r.data as SemanticV3Result).interactive_tree, fullPage: args.fullPage ?? false, mark };
+    // The tree the client now knows: the base of the next action's delta, under an id of its own.
+    const seen = observe(state, { tree: (r.data as SemanticV3Result).interactive_tree, fullPage: args.fullPage ?? false, mark }, true);
+    if (format === 'text') return { text: `${observationLine(seen)}\n${r.text}`, data: { ...r.data, observation: seen } };
+    return jsonResult({ ...r.data, observation: seen });
   }
   if (r.screenshot === undefined) return { text: r.text, data: r.data };
   // hybrid: the screenshot goes as an image, not as base64 inside the text.
   const { screenshot, ...rest } = r.data as { screenshot: string };
   return { ...jsonResult(rest), images: [{ data: screenshot, mimeType: 'image/jpeg' }] };
+}
+
+/** The id of a page state an answer carried (state.ts observe). */
+const OBSERVATION_ID = /^s\d+$/;
+
+/** dom_diff between two page states the client was sent: the same +/-/~ lines as an action's answer. */
+function observationDiff({ state }: ToolContext, a: string, b: string): ToolResult {
+  const get = (id: string) => {
+    const o = OBSERVATION_ID.test(id) ? state.observations.get(id) : undefined;
+    if (!o) throw new PagelensError('BAD_INPUT', `${id} is not a page state this tab still keeps (the newest ${[...state.observations.keys()].join(', ') || 'none'}); two page states, or two snapshotIds of the exploration tools.`);
+    return o;
+  };
+  const [x, y] = [get(a), get(b)];
+  // IDs of two documents are not the same elements: comparing them would pair strangers.
+  if (x.mark.loads !== y.mark.loads || x.mark.url.split('#')[0] !== y.mark.url.split('#')[0]) {
+    throw new PagelensError('BAD_INPUT', `${a} and ${b} are of different documents: their IDs do not carry over; read the page again.`);
+  }
+  const d = treeDelta(x.tree, y.tree);
+  const text = answerText({ delta: isEmptyDelta(d) ? 'no changes' : d }, y.tree, { id: b, since: a });
+  return { text, data: { from: a, to: b, delta: d } };
 }
 
 /** Exploration answers carry a compact text form: that is what the model reads. */
@@ -51,7 +76,7 @@ const refresh = z.boolean().optional().describe('Read the page again even if the
 export const SEE_TOOLS: ToolDef[] = [
   defineTool({
     name: 'page_snapshot',
-    description: 'What the page shows and what can be done on it, with an ID per element (i) to act on. Default: the compact semantic_v3 interactive tree of the viewport (legend in the server instructions). With query (+ maxTokens): only what matters for that task, within a token budget.',
+    description: `The page's elements, one line each with its ID. Other modes: ${Object.entries(MODE_HELP).filter(([m]) => m !== 'semantic_v3').map(([m, help]) => `${m} (${help})`).join(', ')}; format json for the JSON form.`,
     input: SnapshotArgs,
     run: snapshot,
   }),
@@ -100,10 +125,12 @@ export const SEE_TOOLS: ToolDef[] = [
   }),
   defineTool({
     name: 'dom_diff',
-    description: 'What changed between two readings of the page, by their snapshotId (from dom_overview, snapshot_regions, dom_search…).',
+    description: 'What changed between two readings of the page: page states of answers ("s3") or snapshotIds of dom_overview, snapshot_regions, dom_search.',
     input: z.strictObject({ snapshotA: z.string().min(1), snapshotB: z.string().min(1) }),
     needs: ['diff'],
-    run: async ({ lens }, args) => textOf(await lens.diff!(args.snapshotA, args.snapshotB)),
+    run: async (ctx, args) => OBSERVATION_ID.test(args.snapshotA) || OBSERVATION_ID.test(args.snapshotB)
+      ? observationDiff(ctx, args.snapshotA, args.snapshotB)
+      : textOf(await ctx.lens.diff!(args.snapshotA, args.snapshotB)),
   }),
   SCREENSHOT_TOOL,
   PAGE_TEXT_TOOL,

@@ -6,6 +6,7 @@
 import { PagelensError } from '../model/contracts/errors.js';
 import type { SnapshotFormat, SnapshotMode } from '../model/contracts/snapshotRequest.js';
 import type { SemanticV3Result } from '../model/contracts/schema.js';
+import { v3Text } from '../model/renderers/render.js';
 import type { ToolLens } from './lens.js';
 
 export interface SnapshotAsk {
@@ -47,9 +48,8 @@ export async function snapshotAnswer(lens: ToolLens, ask: SnapshotAsk): Promise<
       return { text, data: { text } };
     }
     const snap: SemanticV3Result = await lens.snapshot({ fullPage, ...(ask.boxes !== undefined && { boxes: ask.boxes }) });
-    if (ask.format !== 'text') return json(snap);
-    if (!lens.text) throw unavailable('format text');
-    return { text: await lens.text({ fullPage }), data: snap };
+    // The text form of this very read: the IDs a client keeps for deltas are the ones it was shown.
+    return ask.format === 'text' ? { text: v3Text(snap), data: snap } : json(snap);
   }
   if (mode === 'hybrid') {
     const r = await lens.snapshot({ mode: 'hybrid', ...(ask.screenshot && { screenshot: ask.screenshot }) });

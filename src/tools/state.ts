@@ -11,6 +11,26 @@ import type { ActionWatch } from './watch.js';
 /** Where the page was before an action: its URL and how many documents it had loaded. */
 export interface PageMark { url: string; loads: number }
 
+/** A tree the client was sent, whether it was the full page, and where the page was then. */
+export interface Observed { tree: SemanticNodeV3[]; fullPage: boolean; mark: PageMark }
+
+/** Observations kept for dom_diff. */
+const OBSERVATIONS_KEPT = 8;
+
+/**
+ * Records a tree the client is being sent and returns its id; `whole` (a full page) also says
+ * which earlier ids it makes obsolete. The tree becomes the base of the next action's delta.
+ */
+export function observe(state: ToolState, seen: Observed, whole: boolean): { id: string; supersedes?: [string, string]; since?: string } {
+  const since = state.baseline?.id;
+  const id = `s${++state.observed}`;
+  state.observations.set(id, seen);
+  for (const old of state.observations.keys()) if (state.observations.size > OBSERVATIONS_KEPT) state.observations.delete(old);
+  state.baseline = { ...seen, id };
+  if (whole) return { id, ...(state.observed > 1 && { supersedes: ['s1', `s${state.observed - 1}`] as [string, string] }) };
+  return { id, ...(since && { since }) };
+}
+
 /** An answer cut at its ceiling (see ceiling.ts), kept whole for browser_more. */
 export interface CutAnswer { tool: string; text: string; ceiling: number }
 
@@ -27,7 +47,11 @@ export interface ToolState {
    * The semantic_v3 tree the client last saw, whether it was the full page, and where the page was
    * then: a delta is only ever sent against a tree of the same document.
    */
-  baseline?: { tree: SemanticNodeV3[]; fullPage: boolean; mark: PageMark };
+  baseline?: Observed & { id: string };
+  /** Page states sent to the client, by observation id ("s3"): the newest few, for dom_diff. */
+  observations: Map<string, Observed>;
+  /** Observation ids handed out on this tab so far. */
+  observed: number;
   /** An action still running because a dialog opened under it; answered by browser_handle_dialog. */
   pending?: PendingAction;
   /**
@@ -45,7 +69,7 @@ const states = new WeakMap<HostPage, ToolState>();
 export function stateOf(page: HostPage, extras: ToolExtras): ToolState {
   let s = states.get(page);
   if (!s) {
-    const state: ToolState = { modal: new ModalTracker(page, extras), loads: 0 };
+    const state: ToolState = { modal: new ModalTracker(page, extras), loads: 0, observations: new Map(), observed: 0 };
     s = state;
     states.set(page, s);
     // Once per new document, never for same-document navigations (history API, #hash).

@@ -29,6 +29,10 @@ export interface ToolContext {
   host?: TabHost;
   /** The context of another tab's lens (browser_tabs new), made the way this one was. */
   contextOf?(lens: Parameters<ToolContextMaker>[0]): ToolContext;
+  /** How page states and action answers are written: compact text (default) or the JSON payload. */
+  answers?: 'text' | 'json';
+  /** The tools the client was offered (toolset.ts); any other is refused. Absent: every tool. */
+  offered?: ReadonlySet<string>;
   /** Most tokens the answer may take (see ceiling.ts): tools that can cut their answer well read it. */
   ceiling?: number;
 }

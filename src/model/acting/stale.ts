@@ -2,10 +2,8 @@
 // the same element object, but the element itself can change: a toggle that was "Play" is now
 // "Pause", and clicking it would do the opposite of what the agent chose. Another role, or another
 // label (numbers aside: live counters), is refused with STALE_ID.
+import type { Seen } from '../contracts/host.js';
 import { sameLabelIgnoringCounts, stillShows } from './ghost.js';
-
-/** What the element was when the snapshot handed its ID out, and what it is now (`inRow`: its name with its row's). */
-export interface Seen { role: string; name: string; inRow?: string }
 
 /** Why acting on `gid` would act on something else than the caller saw; null when it still is what was seen. */
 export function staleReason(gid: string, known: Seen, now: Seen): string | null {

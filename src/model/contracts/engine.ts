@@ -4,10 +4,8 @@
 // own API is type-checked against them at build time (src/page/main.ts).
 import { z } from 'zod';
 import { Box, FrameSnapshot, HeadingNode, RawNode, StructNode } from './schema.js';
-import { DescribeAnswer, HiddenControls, PageLayout, RawElementContext, SelectorMatch, TextBlocks } from '../explore/explore.js';
-import { ContentRead } from '../pagemodel/content.js';
-import { StructuredRead } from '../retrieval/productFacts.js';
-import { NativeOptions, SerializedDocument } from '../renderers/artifacts.js';
+import { DescribeAnswer, HiddenControls, NativeOptions, PageLayout, RawElementContext, SelectorMatch, SerializedDocument, StructuredRead, TextBlocks } from './engineAnswers.js';
+import { ContentRead } from './content.js';
 import { unpackNode } from './packedNode.js';
 
 export const MutationEventSchema = z.object({

@@ -5,7 +5,6 @@
 import type { ElementAnswer, ElementCall, EngineAnswer, EngineCall, OkReason } from './engine.js';
 import type { HostPage } from './hostPage.js';
 import type { Box } from './schema.js';
-import type { Seen } from '../acting/stale.js';
 import type { ErrorCode } from './errors.js';
 
 export type { DialogAction, HostConsoleEntry, HostDialog, HostPage } from './hostPage.js';
@@ -35,6 +34,12 @@ export interface HostElement {
   doc?: string;
   readonly handle: unknown;
 }
+
+/**
+ * What the element was when the snapshot handed its ID out, and what it is now (`inRow`: its name
+ * with its row's): what HostEngine.sighting answers, and the stale-ID rule compares (model/acting/stale.ts).
+ */
+export interface Seen { role: string; name: string; inRow?: string }
 
 /** An ID whose element was re-rendered away, matched again in the same document (model/acting/ghost.ts). */
 export type Recovery =

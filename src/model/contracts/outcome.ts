@@ -1,10 +1,8 @@
 // What an action was expected to do (sent with it) and the verdicts and results we return.
-// Mutation events live in mutations.ts, which the in-page engine imports without zod.
+// Mutation events live in src/model/pagemodel/mutations.ts, which the in-page engine imports without zod.
 import { z } from 'zod';
 import { ERROR_CODES, PagelensError } from './errors.js';
 import { parseInput } from './validate.js';
-
-export { eventText, formatMutation, isErrorEvent, summarize, type MutationCategory, type MutationEvent, type MutationSummary } from '../pagemodel/mutations.js';
 
 export const OutcomeType = z.enum(['navigation', 'element_appears', 'element_disappears', 'value_changes', 'state_changes', 'any_change', 'no_change']);
 export type OutcomeType = z.infer<typeof OutcomeType>;

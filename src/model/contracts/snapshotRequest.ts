@@ -31,10 +31,10 @@ export type RequestedDomMode = z.infer<typeof RequestedDomMode>;
 export const MODE_HELP: Record<SnapshotMode, string> = {
   semantic_v3: 'compact interactive tree (default)',
   semantic: 'verbose nodes',
-  axtree: 'Chrome accessibility tree',
-  skeleton: 'minimal HTML of the controls',
-  full: 'the whole annotated DOM',
-  hybrid: 'tree with boxes + screenshot with IDs drawn on it',
+  axtree: 'accessibility tree',
+  skeleton: 'HTML of the controls',
+  full: 'the whole DOM',
+  hybrid: 'with a marked screenshot',
 };
 
 /** How a payload is printed, and the modes each form exists for. */

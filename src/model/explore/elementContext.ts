@@ -1,6 +1,7 @@
 // L3 of the hierarchical index (seed 002): one element in its context (the chain of structures
 // around it, its form, its label, its nearest neighbours).
-import type { ElementContext, RawElementContext } from './explore.js';
+import type { RawElementContext } from '../contracts/engineAnswers.js';
+import type { ElementContext } from './explore.js';
 import type { PageModel, PageNode, PageStruct } from '../pagemodel/page.js';
 import type { Box } from '../contracts/schema.js';
 import { bbox, clipText, countKind, elementKind, landmarkOf } from './regions.js';

@@ -1,6 +1,7 @@
 // L2 of the hierarchical index (seed 002): one region's elements, rows on one line each and runs
 // of identical siblings as one group line.
-import type { DescribedElement, ElementGroup, ExpandedRegion, RegionElement } from './explore.js';
+import type { DescribedElement } from '../contracts/engineAnswers.js';
+import type { ElementGroup, ExpandedRegion, RegionElement } from './explore.js';
 import { groupNames, groupSimilar, idRange, namesCollapse, nodeGroupKey, selectorShape } from '../renderers/grouping.js';
 import type { PageModel, PageNode } from '../pagemodel/page.js';
 import { clipText, countsOf, countsText, elementKind, regionRef, type RegionNode } from './regions.js';

@@ -3,10 +3,8 @@
 // rows an answer shows) is separate from rendering, so that the browser side can ask the page
 // about exactly those rows (their selector hints, options, and whether they are still as read).
 import { MAX_ROWS } from './explore.js';
-import type {
-  DescribedElement, DomOverviewResponse, GroupedInteractiveElement, HeadingElement, HiddenControl, InteractiveElement, OutlineElement,
-  PageLayout, SelectorHint, TextBlock,
-} from './explore.js';
+import type { DescribedElement, HiddenControl, PageLayout, SelectorHint, TextBlock } from '../contracts/engineAnswers.js';
+import type { DomOverviewResponse, GroupedInteractiveElement, HeadingElement, InteractiveElement, OutlineElement } from './explore.js';
 import { GROUP_MIN, groupNames, groupSimilar, idRange, nodeGroupKey, selectorShape, shapeClasses } from '../renderers/grouping.js';
 import { listItemText, pageText, quotedPageText } from '../renderers/pageText.js';
 import type { PageModel, PageNode } from '../pagemodel/page.js';

@@ -4,7 +4,8 @@
 // forms of the four answer levels are modules of their own: L0 pageOverview.ts (page), L1
 // regionList.ts (regions), L2 expandRegion.ts (one region's elements), L3 elementContext.ts (one
 // element). Pure: the browser side reads the model and the page's blocks, this module only looks at them.
-import type { BoundingBox, PageLayout, Region, SubsectionRef } from './explore.js';
+import type { PageLayout } from '../contracts/engineAnswers.js';
+import type { BoundingBox, Region, SubsectionRef } from './explore.js';
 import type { PageHeading, PageModel, PageNode, PageStruct } from '../pagemodel/page.js';
 import { AMOUNT } from '../retrieval/money.js';
 import type { Box } from '../contracts/schema.js';

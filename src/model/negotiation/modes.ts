@@ -1,10 +1,13 @@
 // Which payload to send for a task (seed 000 §14–§15, 001 §3.2). semantic_v3 is the primary
 // payload; a visual or spatial task gets the screenshot with the skeleton (hybrid); the full DOM
 // goes out only when a backend asks for it. When a mode fails or comes back empty, the next one in
-// the chain is tried, and the answer says which ones were skipped and why.
+// the chain is tried, and the answer says which ones were skipped and why. lens.capture() answers
+// with the mode chosen and its payload (the schemas at the end).
 import { z } from 'zod';
+import { SemanticResult, SemanticV3Result } from '../contracts/schema.js';
 import { DomMode, RequestedDomMode } from '../contracts/snapshotRequest.js';
 import { parseInput } from '../contracts/validate.js';
+import { FullResult, HybridResult, SkeletonResult } from '../renderers/artifacts.js';
 
 /** Words that point at how the page looks or where things are: the semantic tree cannot answer them. */
 export const VISUAL_KEYWORDS = {
@@ -123,3 +126,25 @@ export function selectDomMode(query: string, context: DomModeContextInput = {}):
   if (!skipped.length) return { mode: next, reason: first.reason };
   return { mode: next, reason: `${skipped.join(', then ')} failed or came back empty: falling back to ${next} (first choice ${first.mode}: ${first.reason})`, fellBackFrom: skipped };
 }
+
+// ---- lens.capture() ----
+
+/** What the backend asked for: a mode, or its negotiation answer (001 §3.2). */
+export const CaptureRequest = z.union([RequestedDomMode, DomModeContext.omit({ failed: true })]);
+
+export const CaptureOptions = z.strictObject({
+  /** The task, as the user put it: visual or spatial words choose the hybrid payload. */
+  query: z.string(),
+  requested: CaptureRequest.optional(),
+});
+export type CaptureOptionsInput = z.input<typeof CaptureOptions>;
+
+export const CaptureResult = z.object({
+  mode: DomMode,
+  payload: z.union([SemanticV3Result, SemanticResult, SkeletonResult, FullResult, HybridResult]),
+  /** Why this mode: the choice, and what was skipped on the way. */
+  reason: z.string(),
+  /** The modes tried before, each with why it was left. */
+  fellBackFrom: z.array(z.object({ mode: DomMode, reason: z.string() })).optional(),
+});
+export type CaptureResult = z.infer<typeof CaptureResult>;

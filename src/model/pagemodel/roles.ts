@@ -51,6 +51,9 @@ export function isInteractiveAxRole(role: string): boolean {
   return INTERACTIVE_ROLES.has(role) || CHROME_CONTROL_ROLES.has(role);
 }
 
+/** The text form's legend (model/renderers/render.ts v3Line), for the server's instructions: what a model needs to read a line. */
+export const TEXT_LEGEND = `Lines: ID role name = "value" {states} (f1_5: in frame 1). btn button, inp text field, chk checkbox, sel select, opt option, clickable: looks clickable. (covered): something lies over it. (hides N: why): N more inside, scroll or open it. "> " lines are page text.`;
+
 export const V3_LEGEND = `LEGEND for interactive_tree:
 - i: element ID; act with click(i), setValue(i, "text"). "f1_5" = element 5 in frame 1
 - r: role (btn=button, inp=text input, link, chk=checkbox, radio, sel=select/combobox, menu=menu item, opt=option, tab, switch, slider; others as ARIA names them; clickable=element that only looks clickable)

@@ -1,54 +1,14 @@
 // The heavier artifacts a backend asks for when semantic_v3 is not enough (seed 000 §8, §10, §11;
 // 001 §2.2): the skeleton (minimal HTML of the controls), the full annotated DOM (templatized), the
-// hybrid payload (tree with boxes, skeleton and a screenshot), and what lens.capture() answers.
-// The in-page answers these are built from are here too (the engine contract imports them).
+// hybrid payload (tree with boxes, skeleton and a screenshot). The in-page answers these are built
+// from are the engine contract's (src/model/contracts/engineAnswers.ts); what lens.capture()
+// answers, a mode chosen for a task with its payload, is the negotiation's (src/model/negotiation/modes.ts).
 import { z } from 'zod';
-import { DomModeContext } from '../negotiation/modes.js';
-import { APPROXIMATE_TOKENS, SemanticResult, SemanticV3Result, SemanticNodeV3, Viewport } from '../contracts/schema.js';
-import { DomMode, RequestedDomMode } from '../contracts/snapshotRequest.js';
+import { APPROXIMATE_TOKENS, SemanticNodeV3, Viewport } from '../contracts/schema.js';
+import type { SerializedDocument } from '../contracts/engineAnswers.js';
 import { cutDocument, INPUT_BOUNDS } from '../safety/inputBounds.js';
 
-// ---- in-page answers ----
-
-/** The options of a native <select>, read for the skeleton. */
-export const NativeOption = z.object({ label: z.string(), value: z.string(), selected: z.boolean(), disabled: z.boolean() });
-export type NativeOption = z.infer<typeof NativeOption>;
-export const NativeOptions = z.object({
-  /** The document the options were read from (see FrameSnapshot.doc). */
-  doc: z.string(),
-  selects: z.array(z.object({
-    /** Local ID of the <select>. */
-    id: z.string(),
-    options: z.array(NativeOption),
-    /** How many options the select has in all (more than listed when it is long). */
-    total: z.number(),
-  })),
-});
-export type NativeOptions = z.infer<typeof NativeOptions>;
-
-/** One frame's document, cloned, annotated and stripped in the page (src/page/serialize.ts). */
-export const SerializedDocument = z.object({
-  doc: z.string(),
-  html: z.string(),
-  /** Elements written. */
-  elements: z.number(),
-  /** Elements written with their pagelens ID (data-id). */
-  tagged: z.number(),
-  /** Child frames whose place was marked (by ordinal). */
-  frames: z.array(z.number()),
-  timeMs: z.number(),
-});
-export type SerializedDocument = z.infer<typeof SerializedDocument>;
-
-/** What the Node side asks the serializer for. */
-export interface SerializeRequest {
-  /** This frame's ordinal: IDs in frames are written frame-prefixed ("f1_5"). */
-  frame: number;
-  /** Marks a child frame's place as `<!--NONCE:ordinal-->`; a nonce the page cannot guess. */
-  nonce: string;
-  /** Ordinals of the child frames whose iframe elements follow as arguments, in that order. */
-  children: number[];
-}
+// ---- joining the in-page copies ----
 
 /** Every frame's copy joined into one document: each child inlined at its marker. */
 export interface JoinedDocuments {
@@ -174,25 +134,3 @@ export const HybridResult = z.object({
   meta: HybridMeta,
 });
 export type HybridResult = z.infer<typeof HybridResult>;
-
-// ---- lens.capture() ----
-
-/** What the backend asked for: a mode, or its negotiation answer (001 §3.2). */
-export const CaptureRequest = z.union([RequestedDomMode, DomModeContext.omit({ failed: true })]);
-
-export const CaptureOptions = z.strictObject({
-  /** The task, as the user put it: visual or spatial words choose the hybrid payload. */
-  query: z.string(),
-  requested: CaptureRequest.optional(),
-});
-export type CaptureOptionsInput = z.input<typeof CaptureOptions>;
-
-export const CaptureResult = z.object({
-  mode: DomMode,
-  payload: z.union([SemanticV3Result, SemanticResult, SkeletonResult, FullResult, HybridResult]),
-  /** Why this mode: the choice, and what was skipped on the way. */
-  reason: z.string(),
-  /** The modes tried before, each with why it was left. */
-  fellBackFrom: z.array(z.object({ mode: DomMode, reason: z.string() })).optional(),
-});
-export type CaptureResult = z.infer<typeof CaptureResult>;

@@ -98,17 +98,25 @@ export function renderSemantic(model: PageModel): SemanticResult {
  * bare, anything else a JSON string, so no name can carry a marker such as `{focused}`.
  */
 export function renderText(model: PageModel): string {
-  const lines = [`page: ${pageText(model.title)} <${model.url}> scrolled ${model.scrollPosition}`];
-  for (const w of model.warnings) lines.push(`warning: ${w}`);
-  for (const n of model.nodes) {
-    let line = `${n.gid} ${minifyRole(n.role)}`;
-    if (n.name) line += ` ${pageText(truncate(n.name, V3_NAME_MAX))}`;
-    if (n.value !== undefined) line += ` = ${quotedPageText(n.value)}`;
-    if (n.states.length) line += ` {${n.states.join(',')}}`;
-    if (n.scr) line += ` (scrolls, ${n.scr.depth}${n.scr.h ? ', more' : ''})`;
-    if (n.occ) line += ' (covered)';
-    if (n.hidden) line += ` (hides ${n.hidden.n}: ${n.hidden.why})`;
-    lines.push(line);
-  }
+  return v3Text(renderV3(model));
+}
+
+/** The compact text form of a semantic_v3 payload: the page line, its warnings, one line per element. */
+export function v3Text(snap: Pick<SemanticV3Result, 'title' | 'url' | 'scroll_position' | 'interactive_tree' | 'warnings'>): string {
+  const lines = [`page: ${pageText(snap.title)} <${snap.url}> scrolled ${snap.scroll_position}`];
+  for (const w of snap.warnings ?? []) lines.push(`warning: ${w}`);
+  for (const n of snap.interactive_tree) lines.push(v3Line(n));
   return lines.join('\n');
+}
+
+/** One element of the text form: `id role name = "value" {states}` and its markers; no coordinates. */
+export function v3Line(n: SemanticNodeV3): string {
+  let line = `${n.i} ${n.r}`;
+  if (n.n) line += ` ${pageText(n.n)}`;
+  if (n.v !== undefined) line += ` = ${quotedPageText(n.v)}`;
+  if (n.s) line += ` {${n.s}}`;
+  if (n.scr) line += ` (scrolls, ${n.scr.depth}${n.scr.h ? ', more' : ''})`;
+  if (n.occ) line += ' (covered)';
+  if (n.hid) line += ` (hides ${n.hid.n}: ${n.hid.why})`;
+  return line;
 }

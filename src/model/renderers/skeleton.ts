@@ -3,7 +3,7 @@
 // landmarks, forms, fieldsets, dialogs, tables and repeated rows around them, and the nearest
 // heading above a group. A renderer over the page model (read with structure and attributes);
 // it never reads the page.
-import type { NativeOption } from './artifacts.js';
+import type { NativeOption } from '../contracts/engineAnswers.js';
 import type { PageHeading, PageModel, PageNode, PageStruct } from '../pagemodel/page.js';
 import type { Box } from '../contracts/schema.js';
 import { truncate, V3_NAME_MAX } from './render.js';

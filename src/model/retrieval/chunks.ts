@@ -1,6 +1,6 @@
 // Chunks: the page's nodes grouped the way a reader sees them — by region (landmark, form, dialog),
 // by container (a card or a form stays whole), then by spatial proximity and headings.
-import { isAmount } from './lexical.js';
+import { isAmount } from './money.js';
 import { truncate } from '../renderers/render.js';
 import type { StructKind } from '../contracts/schema.js';
 import type { RagNode, StructRef } from './ragNodes.js';

@@ -3,7 +3,8 @@
 // price, the page's main heading), near the part of the page the instruction is about, and its
 // value converted to the field's type. A field nothing fits stays missing and is named as such.
 import { z } from 'zod';
-import { Bag, bm25, queryTerms, splitIdentifier } from './lexical.js';
+import { splitIdentifier } from '../tasks/lexical.js';
+import { Bag, bm25, queryTerms } from './bm25.js';
 import { AMOUNT, currencyOf } from './money.js';
 import type { KeptNode } from './rag.js';
 import type { RagNode } from './ragNodes.js';

@@ -2,24 +2,8 @@
 // `itemprop`, product meta tags): its price(s), currency, brand and name. Page content like any
 // other, parsed defensively: a script that is not JSON, or a shape that is not schema.org's, adds
 // nothing. extract() weighs these against what the page shows (src/model/retrieval/extract.ts).
-import { z } from 'zod';
+import type { StructuredRead } from '../contracts/engineAnswers.js';
 import { parseNumber } from './numbers.js';
-
-export const StructuredRead = z.object({
-  doc: z.string(),
-  /** The text of each `application/ld+json` script (capped). */
-  jsonLd: z.array(z.string()),
-  /** `itemprop` values; `depth`: how many `itemscope`s hold the element (1: the page's item, 2: its offer). */
-  props: z.array(z.object({
-    name: z.string(), value: z.string(), depth: z.number(),
-    /** Which top-level item (`itemscope` with no item around it) the property is part of, -1 for none. */
-    scope: z.number().optional(),
-    /** Whether that top-level item holds the page's `<h1>`. */
-    holdsTitle: z.boolean().optional(),
-  })),
-  meta: z.array(z.object({ name: z.string(), value: z.string() })),
-});
-export type StructuredRead = z.infer<typeof StructuredRead>;
 
 export interface ProductFacts {
   /** Declared prices of the main item, most trusted source first (JSON-LD, microdata, meta). */

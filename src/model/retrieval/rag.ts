@@ -9,7 +9,7 @@ import { truncate } from '../renderers/render.js';
 import { FilteredResult, shortRole, toFilteredNode, type FilteredGroup, type OmittedRegion } from './filteredPayload.js';
 import { chunkDomNodes, type Chunk } from './chunks.js';
 import { indexChunks, ownMatch, roleFit, scoreChunkRelevance, scoreNode, toQuery, type Query } from './relevance.js';
-import type { Corpus } from './lexical.js';
+import type { Corpus } from './bm25.js';
 import type { RagNode } from './ragNodes.js';
 
 // The DOM RAG's parts, for the modules that use it as one.

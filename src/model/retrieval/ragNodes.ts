@@ -1,6 +1,6 @@
 // The nodes the DOM RAG works on: the page model's controls, row items and headings plus the
 // content pass's text and values, as one list in reading order, each with the structure around it.
-import type { ContentItem } from '../pagemodel/content.js';
+import type { ContentItem } from '../contracts/content.js';
 import { globalId, type PageModel } from '../pagemodel/page.js';
 import type { Box, ScrollInfo, StructKind } from '../contracts/schema.js';
 

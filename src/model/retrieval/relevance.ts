@@ -1,7 +1,9 @@
 // Relevance of chunks and nodes to a task: BM25 over their words (names, values, nearby text,
 // structure names, with stemming and UI synonyms), times a prior from the task's verb.
 import { parseIntent, type Intent } from '../tasks/intent.js';
-import { AMOUNT, Bag, bm25, corpusOf, isAmount, queryTerms, splitIdentifier, terms, type Corpus } from './lexical.js';
+import { splitIdentifier, terms } from '../tasks/lexical.js';
+import { Bag, bm25, corpusOf, queryTerms, type Corpus } from './bm25.js';
+import { AMOUNT, isAmount } from './money.js';
 import { truncate } from '../renderers/render.js';
 import type { Chunk } from './chunks.js';
 import type { RagNode } from './ragNodes.js';

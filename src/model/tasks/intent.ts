@@ -3,7 +3,7 @@
 // ordinal, position, colour and role words that narrow it down. Pure and general: the filtered
 // snapshot, observe/actOn/extract and the backend's heuristic planner all read instructions with it.
 
-import { foldPhrases, terms } from '../retrieval/lexical.js';
+import { foldPhrases, terms } from './lexical.js';
 
 export const VERBS = ['click', 'type', 'select', 'check', 'uncheck', 'hover', 'scroll', 'navigate', 'extract', 'done'] as const;
 export type Verb = (typeof VERBS)[number];

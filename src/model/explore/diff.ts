@@ -2,10 +2,10 @@
 // (an ID names one element object within its document): added, removed, and changed in name,
 // value, state or place. An element removed and added again where it stood, with the same role
 // and name (a re-render), is reported with its new ID rather than as two unrelated changes.
-import type { DiffChange, DiffElement, DomDiff } from '../explore/explore.js';
+import type { DiffChange, DiffElement, DomDiff } from './explore.js';
 import { GHOST_RADIUS, sameName } from '../acting/ghost.js';
 import type { PageModel } from '../pagemodel/page.js';
-import { elementKind } from '../explore/regions.js';
+import { elementKind } from './regions.js';
 
 export interface DiffSide {
   id: string;

@@ -1,7 +1,8 @@
 // The words of a page and of a task, made comparable: lower-cased, stemmed, with the many ways
 // pages write the same UI intent ("log in", "sign in", "Login"; "cart", "basket", "bag") folded
-// into one term. Plus BM25 over weighted terms. Pure, no dependencies: the relevance of DOM RAG
-// and the ranking of observe both read text through this one analyser.
+// into one term. Pure, no dependencies: a task's intent (intent.ts), the relevance of DOM RAG and
+// the ranking of observe all read text through this one analyser (BM25 over its terms:
+// src/model/retrieval/bm25.ts).
 
 /** Phrases folded into one token before splitting (longest first within a group does not matter: each is whole-word). */
 const PHRASES: Array<[RegExp, string]> = [
@@ -93,9 +94,6 @@ const RELATED: Record<string, string[]> = {
 
 export const RELATED_WEIGHT = 0.35;
 
-// Amounts of money: one definition, shared with the page engine.
-export { AMOUNT, isAmount } from './money.js';
-
 const STOP = new Set([
   'the', 'a', 'an', 'on', 'in', 'into', 'to', 'of', 'for', 'from', 'with', 'at', 'by', 'and', 'or', 'that', 'this', 'is', 'are', 'be',
   'your', 'my', 'our', 'its', 'it', 'me', 'you', 'i', 'we', 'us', 'please', 'here', 'there', 'what', 'which', 'how', 'do', 'does',
@@ -173,84 +171,4 @@ function computeTerms(text: string): string[] {
 /** Terms a query term also looks for, with their weight. */
 export function expand(t: string): Array<[string, number]> {
   return (RELATED[t] ?? []).map((r) => [term(r), RELATED_WEIGHT]);
-}
-
-/** A bag of weighted terms: a field's weight counts for each occurrence. */
-export class Bag {
-  readonly tf = new Map<string, number>();
-  length = 0;
-
-  add(text: string | undefined, weight: number): this {
-    if (!text) return this;
-    for (const t of terms(text)) this.addTerm(t, weight);
-    return this;
-  }
-
-  addTerm(t: string, weight: number): void {
-    this.tf.set(t, (this.tf.get(t) ?? 0) + weight);
-    this.length += weight;
-  }
-
-  has(t: string): boolean {
-    return this.tf.has(t);
-  }
-}
-
-/** A query: its terms with weights (its own words 1, related words lower). */
-export interface QueryTerms { terms: Map<string, number> }
-
-export function queryTerms(words: string[], weight = 1, into: Map<string, number> = new Map()): Map<string, number> {
-  for (const w of words) {
-    for (const t of terms(w)) {
-      into.set(t, Math.max(into.get(t) ?? 0, weight));
-      for (const [r, rw] of expand(t)) if (!into.has(r)) into.set(r, rw * weight);
-    }
-  }
-  return into;
-}
-
-/** Corpus statistics for BM25: document frequencies and the mean length. */
-export interface Corpus { docs: number; df: Map<string, number>; avgLength: number }
-
-export function corpusOf(bags: Bag[]): Corpus {
-  const df = new Map<string, number>();
-  let total = 0;
-  for (const b of bags) {
-    total += b.length;
-    for (const t of b.tf.keys()) df.set(t, (df.get(t) ?? 0) + 1);
-  }
-  return { docs: bags.length, df, avgLength: bags.length ? total / bags.length : 1 };
-}
-
-const K1 = 1.2;
-// Less length normalisation than text search's 0.75: a form or a card is long because it is whole.
-const B = 0.5;
-
-export function idf(corpus: Corpus | undefined, t: string): number {
-  if (!corpus || corpus.docs <= 1) return 1;
-  const df = corpus.df.get(t) ?? 0;
-  return Math.log(1 + (corpus.docs - df + 0.5) / (df + 0.5));
-}
-
-/**
- * BM25 of a bag for a query, normalised to [0, 1]: the share of the query's information (its
- * terms' idf × weight) that the bag matches, each term saturating as BM25 does.
- */
-export function bm25(bag: Bag, query: Map<string, number>, corpus?: Corpus): number {
-  let got = 0;
-  let ideal = 0;
-  const norm = corpus ? 1 - B + B * (bag.length / Math.max(1e-9, corpus.avgLength)) : 1;
-  for (const [t, w] of query) {
-    const i = idf(corpus, t) * w;
-    // Related words (weight below 1) help when present and cost nothing when absent. So does a
-    // word the whole page never uses ("Delete in Shipping" where no text says "Shipping"): it
-    // cannot tell one element from another, and counting it would sink every candidate alike.
-    if (w >= 1 && (!corpus || corpus.docs <= 1 || corpus.df.has(t))) ideal += i;
-    const tf = bag.tf.get(t);
-    if (!tf) continue;
-    // BM25's saturation divided by its value for one occurrence in a document of average length,
-    // so one plain match of a term counts 1 and repetition cannot make up for a missing term.
-    got += i * Math.min(1, ((1 + K1) * tf) / (tf + K1 * norm));
-  }
-  return ideal > 0 ? Math.min(1, got / ideal) : 0;
 }

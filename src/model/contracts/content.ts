@@ -3,7 +3,7 @@
 // controls. Read by one extra in-page pass (src/page/content.ts) only when a task asks for it
 // (a query snapshot, an extraction); plain snapshots never pay for it.
 import { z } from 'zod';
-import { Box } from '../contracts/schema.js';
+import { Box } from './schema.js';
 
 export const ContentKind = z.enum([
   /** A block of text (a paragraph, a list entry, a caption): `name` is the text. */

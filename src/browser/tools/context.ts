@@ -2,21 +2,22 @@
 // page side of the port (src/browser/hostPage.ts) and what only this host offers through
 // Playwright (extras: locator clicks with modifiers, file choosers and inputs, screenshots in any
 // format, the network log, and what an action caused on the network). Only this file and
-// registry.ts know the tools run over Playwright; the extension builds its context elsewhere.
-import type { Download, Page, Response } from 'playwright-core';
-import { saveDownload, type DownloadReport } from '../browser/downloads.js';
-import { cdpActHost } from '../browser/hostEngine.js';
-import { hostPageOf } from '../browser/hostPage.js';
-import { encodeImage as encode, imageSize } from '../browser/images.js';
-import type { Cdp } from '../browser/cdp.js';
-import { coreOf, type Lens } from '../browser/lens.js';
-import { consoleLogOf, type ConsoleLog } from './console.js';
-import type { ActionEffects, ToolExtras } from './types.js';
-import type { TabHost } from './host.js';
-import { failed, renderRequest, watchNetwork } from './requests.js';
-import { DEFAULT_QUALITY, markedShot, MIME, wantsMarks, type ShotArgs } from './screenshot.js';
-import { stateOf } from './state.js';
-import { jsonResult, type ToolContext, type ToolResult } from './types.js';
+// registry.ts know the tools run over Playwright (src/tools knows no host); the extension builds
+// its context elsewhere.
+import type { Download, Page, Request, Response } from 'playwright-core';
+import { saveDownload, type DownloadReport } from '../downloads.js';
+import { cdpActHost } from '../hostEngine.js';
+import { hostPageOf } from '../hostPage.js';
+import { encodeImage as encode, imageSize } from '../images.js';
+import type { Cdp } from '../cdp.js';
+import { coreOf, type Lens } from '../lens.js';
+import { consoleLogOf, type ConsoleLog } from '../../tools/console.js';
+import type { ActionEffects, ToolExtras } from '../../tools/types.js';
+import type { TabHost } from '../../tools/host.js';
+import { failed, NetworkLog, renderRequest } from '../../tools/requests.js';
+import { DEFAULT_QUALITY, markedShot, MIME, wantsMarks, type ShotArgs } from '../../tools/screenshot.js';
+import { stateOf } from '../../tools/state.js';
+import { jsonResult, type ToolContext, type ToolResult } from '../../tools/types.js';
 
 /** How long Playwright-level fallbacks (modifier clicks, uploads, element shots) may wait for an element. */
 const LOCATOR_TIMEOUT_MS = 5000;
@@ -30,6 +31,24 @@ const GROUP = 'pagelens-tools';
 /** The page's console log, from the moment a holder opens the page (before any lens is attached). */
 export function watchConsole(page: Page): ConsoleLog {
   return consoleLogOf(hostPageOf(page));
+}
+
+/** The log of a Playwright page. */
+function logOf(page: Page): NetworkLog {
+  const log = new NetworkLog();
+  page.on('request', (r: Request) => log.sent(r, { method: r.method(), url: r.url(), type: r.resourceType() }, r.isNavigationRequest() && r.frame() === page.mainFrame()));
+  page.on('response', (res) => log.answered(res.request(), res.status()));
+  page.on('requestfailed', (r) => log.failed(r, r.failure()?.errorText ?? 'failed'));
+  return log;
+}
+
+const logs = new WeakMap<Page, NetworkLog>();
+
+/** The page's request log, started on first call (a holder calls it when the page opens). */
+export function watchNetwork(page: Page): NetworkLog {
+  let log = logs.get(page);
+  if (!log) { log = logOf(page); logs.set(page, log); }
+  return log;
 }
 
 /** What runTool runs a tool with on a Playwright lens. */
