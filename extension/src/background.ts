@@ -13,7 +13,7 @@ import { releaseInput } from './input.js';
 import { callTool, listTools } from './tools.js';
 import { forgetTab, restoreTab, session } from './tab.js';
 import type { Action } from '../../src/model/contracts/actions.js';
-import type { CaptureOptionsInput } from '../../src/model/renderers/artifacts.js';
+import type { CaptureOptionsInput } from '../../src/model/negotiation/modes.js';
 import { ModelOptions } from '../../src/model/contracts/schema.js';
 import { parseInput } from '../../src/model/contracts/validate.js';
 
