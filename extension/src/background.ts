@@ -5,15 +5,15 @@
 //                     tools: { list(tabId), call(tabId, name, args) }, release(tabId), idHighWater() }   (also as tools/list, tools/call messages)
 // where snapshot's options are the shared snapshot request's (mode semantic_v3 by default, semantic, skeleton, full or
 // hybrid with quality and marks; query and maxTokens), all but axtree.
-import { act, type ActOptions } from './act.js';
+import { act, type ActOptions } from './tabAct.js';
 import { runTask, type TaskOptions, type TaskStep } from './agent.js';
 import type { PanelCommand, PanelEvent } from './panel.js';
-import { forgetLens, lensOf, snapshot, type SnapshotOptions } from './lens.js';
+import { forgetLens, lensOf, snapshot, type SnapshotOptions } from './tabLens.js';
 import { releaseInput } from './input.js';
 import { callTool, listTools } from './tools.js';
 import { forgetTab, restoreTab, session } from './tab.js';
 import type { Action } from '../../src/model/contracts/actions.js';
-import type { CaptureOptionsInput } from '../../src/model/renderers/artifacts.js';
+import type { CaptureOptionsInput } from '../../src/model/negotiation/modes.js';
 import { ModelOptions } from '../../src/model/contracts/schema.js';
 import { parseInput } from '../../src/model/contracts/validate.js';
 
