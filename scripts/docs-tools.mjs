@@ -13,7 +13,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const fileArg = process.argv.indexOf('--file');
 const FILE = fileArg >= 0 ? process.argv[fileArg + 1] : join(root, 'docs/tools.md');
-const REGISTRY = join(root, 'dist/src/tools/dispatch.js');
+const REGISTRY = join(root, 'dist/src/tools/registry/dispatch.js');
 export const REGENERATE = 'npm run docs';
 
 /** A JSON Schema as a short type: `string`, `integer 1–100`, `"a" | "b"`, `array of string`, `{ id, value, type? }`. */
@@ -54,7 +54,7 @@ function argumentRows(schema, prefix = '') {
 export async function renderToolsDoc() {
   if (!existsSync(REGISTRY)) throw new Error(`${relative(root, REGISTRY)} is missing: run npm run build first`);
   const registry = await import(pathToFileURL(REGISTRY).href);
-  const toolset = await import(pathToFileURL(join(root, 'dist/src/tools/toolset.js')).href);
+  const toolset = await import(pathToFileURL(join(root, 'dist/src/tools/registry/toolset.js')).href);
   const tools = registry.toolDefinitions('mcp');
   // Every MCP description ends with the same note; it is said once above the list instead.
   const note = registry.PAGE_CONTENT_NOTE;
