@@ -18,7 +18,7 @@ import type { Lens } from '../src/browser/lens.js';
 import type { SemanticV3Result } from '../src/model/contracts/schema.js';
 import { countTokens, loadTokenizer } from '../src/model/renderers/tokens.js';
 import { watchConsole, watchNetwork } from '../src/browser/tools/context.js';
-import { runTool } from '../src/browser/tools/registry.js';
+import { runTool } from '../src/browser/tools/runTool.js';
 import { CORPUS, DEFAULT_SETS } from './inputs.js';
 import { htmlPagesIn, visitPages } from './measurePage.js';
 import { median, round } from './stats.js';

@@ -9,7 +9,7 @@ import { DEFAULT_SIZES, VARIANTS, type Variant } from './scale.js';
 import { compare } from './summary.js';
 import { writeBenchDocs } from './docs.js';
 import { renderExtractReport, runExtractBench } from './extract.js';
-import { renderSizeGoals, runSizeGoals } from './artifacts.js';
+import { renderSizeGoals, runSizeGoals } from './artifactSizes.js';
 import { renderMiniwob, runMiniwob } from './miniwob.js';
 import { renderTodomvc, runTodomvc } from './todomvc.js';
 import { runSoak } from './soak.js';

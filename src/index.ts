@@ -28,7 +28,7 @@ export { DomModeContext, DomModeSelection, CaptureOptions, CaptureResult, type D
 
 // ---- Acting and verifying ----
 export { Action, parseAction, formatAction, type ActionType } from './model/contracts/actions.js';
-export type { ActOptions } from './browser/actions.js';
+export type { ActOptions } from './browser/performAction.js';
 export { ExpectedOutcome, VerificationResult, ActionResult, ActionMethod, OutcomeType, parseExpectSpec } from './model/contracts/outcome.js';
 export type { PreActionState, Presence } from './browser/lens.js';
 export { IdNumbering, type LedgerStorage } from './browser/lens.js';
@@ -60,7 +60,7 @@ export {
   toolDefinitions, TOOL_NAMES, TOOL_GROUPS, DEFAULT_TOOLSET,
   type Json, type DefinitionOptions, type ToolGroup, type McpToolDefinition, type OpenAiToolDefinition, type ToolResult, type TreeDelta, type TreeChange, type ModalState, type TabHost, type TabInfo,
 } from './tools/index.js';
-export { runTool, runToolSafely, type RunToolOptions } from './browser/tools/registry.js';
+export { runTool, runToolSafely, type RunToolOptions } from './browser/tools/runTool.js';
 
 // ---- The MCP server, to run or to embed ----
 export { createMcpServer, runMcpServer, type McpServerOptions } from './mcp/server.js';

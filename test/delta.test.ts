@@ -5,7 +5,7 @@
 // patched reads with cold ones after random changes; this file pins the protocol itself.
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
-import { diffList } from '../src/page/delta.js';
+import { diffList } from '../src/page/changes/delta.js';
 import { applyPatch, patchRead } from '../src/model/pagemodel/frameRead.js';
 import { FrameRead } from '../src/model/contracts/engine.js';
 import { packNode } from '../src/model/contracts/packedNode.js';

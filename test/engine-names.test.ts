@@ -170,7 +170,7 @@ test('links without href are targets when onclick, a role or a tabindex makes th
 
 test('::first-letter capitals reach a name only from the block that opens the text, however far up it sits', async () => {
   // Pinned on the names main gave before the first read stopped reading every ancestor's display
-  // when no ::first-letter rule can apply (src/page/accname.ts firstLetterRuleUp).
+  // when no ::first-letter rule can apply (src/page/semantics/accname.ts firstLetterRuleUp).
   const { page, lens } = await h.open('engine-firstletter.html');
   const result = validSemantic(await lens.snapshot({ mode: 'semantic', fullPage: true }));
   const got: Record<string, string | undefined> = {};

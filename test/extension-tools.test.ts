@@ -9,9 +9,9 @@ import { gotoSettled } from '../src/browser/goto.js';
 import { Lens } from '../src/browser/lens.js';
 import type { SemanticV3Result } from '../src/model/contracts/schema.js';
 import { watchConsole, watchNetwork } from '../src/browser/tools/context.js';
-import { runTool } from '../src/browser/tools/registry.js';
-import { toolDefinitions } from '../src/tools/dispatch.js';
-import type { ToolResult } from '../src/tools/types.js';
+import { runTool } from '../src/browser/tools/runTool.js';
+import { toolDefinitions } from '../src/tools/registry/dispatch.js';
+import type { ToolResult } from '../src/tools/registry/types.js';
 import { launchWithExtension, openTab, sameStartAs, type ExtensionBrowser } from './extension-helpers.js';
 import { startHarness, type Harness } from './harness.js';
 

@@ -1,4 +1,4 @@
-// The engine names the most common targets by a shortcut (src/page/names.ts fastName): a link or
+// The engine names the most common targets by a shortcut (src/page/semantics/names.ts fastName): a link or
 // button holding one text, a box to tick inside its only label. Each shortcut must say exactly
 // what the full computation says, wherever it answers: the engine's debug call `namePaths` gives
 // both for every element it tagged, and every shortcut answer is compared here, on fixtures made

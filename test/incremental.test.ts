@@ -325,7 +325,7 @@ test('a viewport read after a change walks only what changed, and counts as a wh
   assert.ok(strip?.hidden && strip.hidden.n >= 4, JSON.stringify(strip));
 });
 
-// Geometry that moves with no mutation at all: the live walk (src/page/liveWalk.ts) must see
+// Geometry that moves with no mutation at all: the live walk (src/page/walk/liveWalk.ts) must see
 // each of these in a read made right after it, though no observer has told it anything yet.
 test('the warm read sees geometry that moved without a mutation, straight after the change', async () => {
   const { page, lens } = await h.open('live-geometry.html');
@@ -444,7 +444,7 @@ test('a warm read takes a row\'s identity again when an element around the row c
   assert.ok(warm.nodes.some((n) => n.role === 'item' && n.name === 'TRAIL SHOES'), JSON.stringify(warm.nodes.map((n) => n.name)));
 });
 
-// Occlusion after a text change (src/page/editedRegions.ts): a warm read keeps an earlier hit
+// Occlusion after a text change (src/page/changes/editedRegions.ts): a warm read keeps an earlier hit
 // test's answer only where it proves the answer unchanged. Each page here has a target that no
 // change moves, and something that is no target (so has no kept box) that a text change moves over
 // it or off it: a warm read that re-tested only the targets that moved, or near the changed text,

@@ -14,7 +14,7 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM_ARGS, findChromium } from '../src/browser/chromium.js';
 import { serveFolder, type StaticServer } from '../src/browser/static.js';
 import { isPagelensError } from '../src/model/contracts/errors.js';
-import { runTool } from '../src/browser/tools/registry.js';
+import { runTool } from '../src/browser/tools/runTool.js';
 import { runCli } from './cli-helpers.js';
 import { FIXTURES, startHarness } from './harness.js';
 

@@ -8,8 +8,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { serveFolder, type StaticServer } from '../src/browser/static.js';
 import { countTokens } from '../src/model/renderers/tokens.js';
-import { TOOL_NAMES } from '../src/tools/dispatch.js';
-import { TOOL_GROUPS } from '../src/tools/toolset.js';
+import { TOOL_NAMES } from '../src/tools/registry/dispatch.js';
+import { TOOL_GROUPS } from '../src/tools/registry/toolset.js';
 import { FIXTURES } from './harness.js';
 import { BIN } from './mcp-parity-helpers.js';
 

@@ -18,8 +18,8 @@ import { Ajv } from 'ajv';
 import { serveFolder, type StaticServer } from '../src/browser/static.js';
 import { isPagelensError } from '../src/model/contracts/errors.js';
 import { countTokens } from '../src/model/renderers/tokens.js';
-import { runTool } from '../src/browser/tools/registry.js';
-import { toolDefinitions } from '../src/tools/dispatch.js';
+import { runTool } from '../src/browser/tools/runTool.js';
+import { toolDefinitions } from '../src/tools/registry/dispatch.js';
 import { runCli } from './cli-helpers.js';
 import { FIXTURES, startHarness } from './harness.js';
 

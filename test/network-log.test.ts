@@ -4,7 +4,7 @@
 // shown only when no answer came.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';
-import { NetworkLog, failed, renderRequest } from '../src/tools/requests.js';
+import { NetworkLog, failed, renderRequest } from '../src/tools/logs/requests.js';
 
 test('a request answered 404, then aborted, is listed with its status; one never answered with its failure', () => {
   const log = new NetworkLog();

@@ -8,7 +8,7 @@ import { after, before, test } from 'node:test';
 import { isPagelensError } from '../src/model/contracts/errors.js';
 import { checkPattern, unsafeSchemaReason } from '../src/model/safety/schemaSafety.js';
 import { boundedCount, countTokens, countTokensDetailed, EXACT_RUN_LIMIT } from '../src/model/renderers/tokens.js';
-import { runTool } from '../src/browser/tools/registry.js';
+import { runTool } from '../src/browser/tools/runTool.js';
 import { startHarness, type Harness } from './harness.js';
 
 let h: Harness;

@@ -11,8 +11,8 @@ import { after, test } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { serveFolder, type StaticServer } from '../src/browser/static.js';
-import { CallDeadline } from '../src/tools/deadline.js';
-import type { ToolResult } from '../src/tools/result.js';
+import { CallDeadline } from '../src/tools/registry/deadline.js';
+import type { ToolResult } from '../src/tools/registry/result.js';
 import { FIXTURES, startHarness, type Harness } from './harness.js';
 
 const BIN = join(dirname(fileURLToPath(import.meta.url)), '../../bin/pagelens.js');

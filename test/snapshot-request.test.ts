@@ -7,7 +7,7 @@ import { after, before, test } from 'node:test';
 import { isPagelensError } from '../src/model/contracts/errors.js';
 import { AxTreeResult } from '../src/model/renderers/axtree.js';
 import { FORMATS, OPTIONS, SNAPSHOT_MODES, snapshotRequestConflict, type SnapshotOption } from '../src/model/contracts/snapshotRequest.js';
-import { runTool } from '../src/browser/tools/registry.js';
+import { runTool } from '../src/browser/tools/runTool.js';
 import { runCli } from './cli-helpers.js';
 import { startHarness, type Harness } from './harness.js';
 

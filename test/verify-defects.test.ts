@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, test } from 'node:test';
 import { coreOf } from '../src/browser/lens.js';
-import { runTool } from '../src/browser/tools/registry.js';
+import { runTool } from '../src/browser/tools/runTool.js';
 import { idOf } from './action-helpers.js';
 import { startHarness, type Harness } from './harness.js';
 

@@ -5,8 +5,8 @@
 import type { InteractRequestInput } from '../../src/model/negotiation/interact.js';
 import type { ActionResult } from '../../src/model/contracts/outcome.js';
 import { negotiate, type NegotiatingFace, type AgentStep } from '../../src/core/negotiate.js';
-import { act } from './act.js';
-import { snapshot } from './lens.js';
+import { act } from './tabAct.js';
+import { snapshot } from './tabLens.js';
 
 export interface TaskOptions {
   /** Base URL of `pagelens serve`, e.g. http://127.0.0.1:8787 */

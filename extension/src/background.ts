@@ -5,10 +5,10 @@
 //                     tools: { list(tabId), call(tabId, name, args) }, release(tabId), idHighWater() }   (also as tools/list, tools/call messages)
 // where snapshot's options are the shared snapshot request's (mode semantic_v3 by default, semantic, skeleton, full or
 // hybrid with quality and marks; query and maxTokens), all but axtree.
-import { act, type ActOptions } from './act.js';
+import { act, type ActOptions } from './tabAct.js';
 import { runTask, type TaskOptions, type TaskStep } from './agent.js';
 import type { PanelCommand, PanelEvent } from './panel.js';
-import { forgetLens, lensOf, snapshot, type SnapshotOptions } from './lens.js';
+import { forgetLens, lensOf, snapshot, type SnapshotOptions } from './tabLens.js';
 import { releaseInput } from './input.js';
 import { callTool, listTools } from './tools.js';
 import { forgetTab, restoreTab, session } from './tab.js';

@@ -5,7 +5,7 @@
 // Emulation, capture through image.ts; input, the address, navigation and settling are the act
 // pipeline's host (hostEngine.ts). One per tab; the debugger is attached when the tab's tools are first
 // used (as for trusted input: Chrome shows its bar while it is attached).
-import { NetworkLog } from '../../src/tools/requests.js';
+import { NetworkLog } from '../../src/tools/logs/requests.js';
 import type { DialogAction, HostConsoleEntry, HostDialog, HostPage, HostPageEvents } from '../../src/model/contracts/hostPage.js';
 import { captureTab } from './image.js';
 import { extensionActHost } from './hostEngine.js';
@@ -30,7 +30,7 @@ class ExtensionHostPage implements HostPage {
   /** The debugger session's domains are on (cleared when Chrome detaches it). */
   private enabled = false;
   private mainFrameId?: string;
-  /** The tab's requests, from the Network domain while the debugger is attached (src/tools/requests.ts keeps them). */
+  /** The tab's requests, from the Network domain while the debugger is attached (src/tools/logs/requests.ts keeps them). */
   readonly network = new NetworkLog();
 
   readonly input: HostPage['input'];

@@ -1,19 +1,19 @@
 // The tool registry in the extension: the same definitions (names, input schemas) and the same
-// dispatcher as the MCP server (src/tools/dispatch.ts), run on a tab's tool context — the
+// dispatcher as the MCP server (src/tools/registry/dispatch.ts), run on a tab's tool context — the
 // extension's lens (lens.ts: src/core/lens.ts over this host), its act pipeline (act.ts) and its HostPage
 // (hostPage.ts). Tools this host cannot run are listed as unavailable, each with the reason.
 import type { Action } from '../../src/model/contracts/actions.js';
 import { parseExpectSpec, type ExpectedOutcome } from '../../src/model/contracts/outcome.js';
-import { mcpDefinition, runToolInSafely, toolAvailability } from '../../src/tools/dispatch.js';
-import type { ToolLens } from '../../src/tools/lens.js';
-import type { ToolResult } from '../../src/tools/result.js';
-import { stateOf } from '../../src/tools/state.js';
-import { jsonResult, type ToolContext, type ToolNeed } from '../../src/tools/types.js';
-import { act } from './act.js';
-import { markedShot, MIME, wantsMarks, type ShotArgs } from '../../src/tools/screenshot.js';
+import { mcpDefinition, runToolInSafely, toolAvailability } from '../../src/tools/registry/dispatch.js';
+import type { ToolLens } from '../../src/tools/registry/toolLens.js';
+import type { ToolResult } from '../../src/tools/registry/result.js';
+import { stateOf } from '../../src/tools/registry/state.js';
+import { jsonResult, type ToolContext, type ToolNeed } from '../../src/tools/registry/types.js';
+import { act } from './tabAct.js';
+import { markedShot, MIME, wantsMarks, type ShotArgs } from '../../src/tools/reading/screenshot.js';
 import { base64, captureTab } from './image.js';
 import { hostPageOf } from './hostPage.js';
-import { lensOf as readsOf, snapshot } from './lens.js';
+import { lensOf as readsOf, snapshot } from './tabLens.js';
 import { recentEvents } from './snapshot.js';
 import { ExtensionError, restoreTab } from './tab.js';
 import { extensionActHost } from './hostEngine.js';

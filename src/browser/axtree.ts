@@ -5,7 +5,7 @@ import { PagelensError } from '../model/contracts/errors.js';
 import { globalId } from '../model/pagemodel/page.js';
 import { isSecretFieldFacts } from '../model/safety/secrets.js';
 import { tokenCounts } from '../model/renderers/tokens.js';
-import type { LensCore } from './core.js';
+import type { LensCore } from './lensCore.js';
 import { engineCall } from './engine.js';
 import { describeFailure, frameInfo, type LaidOutFrame } from './frames.js';
 import type { Target } from './target.js';

@@ -4,7 +4,7 @@
 // read is named with the reason: its errors are unknown, which is not the same as none.
 import type { DomActivity } from '../model/contracts/engine.js';
 import type { MutationEvent } from '../model/pagemodel/mutations.js';
-import type { LensCore } from './core.js';
+import type { LensCore } from './lensCore.js';
 import { engineCall } from './engine.js';
 import { describeFailure, type LaidOutFrame } from './frames.js';
 

@@ -1,13 +1,13 @@
 // Finding the elements that listen for gestures other than a click — double click, right click,
-// hover, drag and drop — so the engine lists them (src/page/gestures.ts). A few CDP calls per frame
+// hover, drag and drop — so the engine lists them (src/page/semantics/gestures.ts). A few CDP calls per frame
 // (DOMDebugger.getEventListeners over the document's frame-free subtrees) see the listeners of every world,
 // the page's own included, without wrapping addEventListener in the page (which its scripts
 // could see) and without any per-element cost in the walk. It costs a few to tens of ms on a
 // large page, so hosts run it when they read a page anew (after a navigation, on a snapshot),
 // not before every delta. Shadow trees are read from the inside (their subtrees are roots of
 // their own). Not seen: listeners on the elements that hold an iframe or a shadow host, and on
-// shadow hosts themselves (see gestureRoots in src/page/gestures.ts for why).
-import type { LensCore } from './core.js';
+// shadow hosts themselves (see gestureRoots in src/page/semantics/gestures.ts for why).
+import type { LensCore } from './lensCore.js';
 import { describeFailure } from './frames.js';
 import type { Target } from './target.js';
 

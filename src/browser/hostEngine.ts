@@ -6,7 +6,7 @@ import { PagelensError } from '../model/contracts/errors.js';
 import type { HostElement, HostEngine, HostFrame } from '../model/contracts/host.js';
 import { globalId } from '../model/pagemodel/page.js';
 import type { ActHost, Navigation, SettleRequest, Settled } from '../core/port.js';
-import type { LensCore, Resolved } from './core.js';
+import type { LensCore, Resolved } from './lensCore.js';
 import { elementCall, engineCall, ownerCall } from './engine.js';
 import { describeFailure, LAYOUT_GROUP, type LaidOutFrame } from './frames.js';
 import { checkStatus, navigateCommitted, type StartNavigation } from './goto.js';

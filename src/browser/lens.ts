@@ -1,5 +1,5 @@
 // The lens: pagelens's face for one Playwright page, a thin facade over the core (targets,
-// frames, IDs: core.ts) and its features (reading, acting, verifying, the accessibility tree).
+// frames, IDs: lensCore.ts) and its features (reading, acting, verifying, the accessibility tree).
 // Nothing imports this module but the faces; features take the core.
 import type { Locator, Page } from 'playwright-core';
 import type { z } from 'zod';
@@ -17,9 +17,9 @@ import type { FullResult, HybridResult, SkeletonResult } from '../model/renderer
 import type { CaptureOptionsInput, CaptureResult } from '../model/negotiation/modes.js';
 import type { AxTreeResult } from '../model/renderers/axtree.js';
 import type { FilteredResult } from '../model/retrieval/rag.js';
-import { performAction, type ActOptions } from './actions.js';
+import { performAction, type ActOptions } from './performAction.js';
 import { readAxTree } from './axtree.js';
-import { LensCore } from './core.js';
+import { LensCore } from './lensCore.js';
 import { recentEvents } from './events.js';
 import { markGestureTargets } from './gestures.js';
 import { locatorFor } from './locator.js';
@@ -123,7 +123,7 @@ export class Lens {
     return callWebMcpTool(this.core, tool, input);
   }
 
-  /** The page's headings and text blocks, every frame's, in document order (see pagetext.ts). */
+  /** The page's headings and text blocks, every frame's, in document order (see src/core/pageText.ts). */
   pageText(): Promise<PageText> {
     return this.reads.pageText();
   }

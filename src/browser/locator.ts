@@ -3,7 +3,7 @@
 // <html>): once the frame shows another document it matches nothing, rather than a stranger.
 import type { Frame, Locator } from 'playwright-core';
 import { PagelensError } from '../model/contracts/errors.js';
-import type { LensCore } from './core.js';
+import type { LensCore } from './lensCore.js';
 import { elementCall, engineCall } from './engine.js';
 import { DOC_ATTR, ID_ATTR } from '../model/pagemodel/page.js';
 

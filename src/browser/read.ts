@@ -6,7 +6,7 @@ import type { PageModel } from '../model/pagemodel/page.js';
 import { readFrames } from '../core/read.js';
 import type { ReadOptions } from '../core/port.js';
 import type { Box, EngineSnapshotOptions, FrameSnapshot } from '../model/contracts/schema.js';
-import type { LensCore } from './core.js';
+import type { LensCore } from './lensCore.js';
 import { engineCallWith, engineReadText } from './engine.js';
 import { readAgainstHeld, ReadTally } from '../core/heldReads.js';
 import { describeFailure, frameInfo, LAYOUT_GROUP, type LaidOutFrame } from './frames.js';

@@ -5,9 +5,9 @@
 // the accessibility tree (axtree.ts), and where this host keeps things (the lens core's ledger and
 // snapshot cache, kept in memory: nothing to do to keep them).
 import type { ReadHost } from '../core/port.js';
-import { performAction } from './actions.js';
+import { performAction } from './performAction.js';
 import { readAxTree } from './axtree.js';
-import type { LensCore } from './core.js';
+import type { LensCore } from './lensCore.js';
 import { engineCallWith } from './engine.js';
 import { recentEvents } from './events.js';
 import { LAYOUT_GROUP } from './frames.js';

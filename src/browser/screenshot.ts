@@ -5,7 +5,7 @@
 // captures, decodes and encodes.
 import sharp from 'sharp';
 import { differenceHash, drawMarks, layoutMarks, type Mark, type Markable } from '../model/renderers/setOfMark.js';
-import type { LensCore } from './core.js';
+import type { LensCore } from './lensCore.js';
 
 export type { Mark, Markable } from '../model/renderers/setOfMark.js';
 export { layoutMarks, MARK_COLOURS } from '../model/renderers/setOfMark.js';

@@ -2,7 +2,7 @@
 // keeps the time of the last one) and no request in flight for a while (CDP Network events).
 import { z } from 'zod';
 import { parseInput } from '../model/contracts/validate.js';
-import type { LensCore } from './core.js';
+import type { LensCore } from './lensCore.js';
 import { frameActivity } from './events.js';
 import type { NetworkTracker } from './network.js';
 

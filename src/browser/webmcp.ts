@@ -4,7 +4,7 @@
 // what they are called, their descriptions, schemas and outputs are the page's words, untrusted.
 import { PagelensError } from '../model/contracts/errors.js';
 import type { Cdp } from './cdp.js';
-import type { LensCore } from './core.js';
+import type { LensCore } from './lensCore.js';
 
 /** Chromium flags that turn WebMCP on (document.modelContext and the CDP domain). */
 export const WEBMCP_ARGS = ['--enable-features=WebMCP'];

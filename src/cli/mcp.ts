@@ -58,7 +58,7 @@ const collect = (value: string, previous: string[]) => [...previous, value];
 async function toolSpec(text: string | undefined): Promise<string[] | undefined> {
   if (text === undefined) return undefined;
   const spec = list(text) ?? [];
-  const [{ selectTools }, { TOOL_NAMES }] = await Promise.all([import('../tools/toolset.js'), import('../tools/dispatch.js')]);
+  const [{ selectTools }, { TOOL_NAMES }] = await Promise.all([import('../tools/registry/toolset.js'), import('../tools/registry/dispatch.js')]);
   selectTools(spec, TOOL_NAMES);
   return spec;
 }
@@ -125,8 +125,8 @@ export function addMcpCommand(program: Command): void {
     .addOption(new Option('--format <format>', 'definition format').choices(['openai', 'mcp']).default('openai'))
     .option('--tools <list>', 'groups (core, forms, explore, intent, mouse, vision, tabs, logs, webmcp), tool names, or all (default core, as pagelens mcp)')
     .action(async (flags: { format: 'openai' | 'mcp'; tools?: string }) => {
-      const { toolDefinitions } = await import('../tools/dispatch.js');
-      const { DEFAULT_TOOLSET } = await import('../tools/toolset.js');
+      const { toolDefinitions } = await import('../tools/registry/dispatch.js');
+      const { DEFAULT_TOOLSET } = await import('../tools/registry/toolset.js');
       process.stdout.write(JSON.stringify(toolDefinitions(flags.format, { tools: await toolSpec(flags.tools) ?? DEFAULT_TOOLSET }), null, 2) + '\n');
     });
 }

@@ -15,7 +15,7 @@
 //      in the extension, so that a stopped service worker comes back knowing it; memory on the CDP
 //      host, so that a lens attached again to the same page does), and is read back before use.
 // Nothing here talks to a page: each host numbers its documents and resolves IDs over its own
-// transport (src/browser/core.ts and target.ts, extension/src/target.ts and snapshot.ts), asking
+// transport (src/browser/lensCore.ts and target.ts, extension/src/target.ts and snapshot.ts), asking
 // the ledger what to do.
 import { PagelensError } from '../model/contracts/errors.js';
 import type { LostElement } from '../model/acting/recover.js';

@@ -1,5 +1,5 @@
 // One lens over one port (issue 44): everything a face reads of a page, built once from a host's
-// ReadHost (src/core/port.ts) and used by both hosts (src/browser/lens.ts, extension/src/lens.ts):
+// ReadHost (src/core/port.ts) and used by both hosts (src/browser/lens.ts, extension/src/tabLens.ts):
 // the one snapshot-mode dispatch, the artifacts and the capture chain, the page model and its text
 // form, exploration, task reading (observe/act/extract), the reader's text and verification. Each
 // host keeps only its transport; nothing here knows which host it reads.

@@ -13,7 +13,7 @@ import { IdNumbering, Lens } from '../browser/lens.js';
 import { WEBMCP_ARGS } from '../browser/webmcp.js';
 import { PagelensError } from '../model/contracts/errors.js';
 import { watchConsole, watchNetwork } from '../browser/tools/context.js';
-import type { TabHost, TabInfo } from '../tools/host.js';
+import type { TabHost, TabInfo } from '../tools/registry/host.js';
 
 export interface BrowserOptions {
   /** Attach to a running browser (ws://… or http://host:9222) over CDP instead of launching one. */

@@ -5,12 +5,12 @@ import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { TEXT_LEGEND, V3_LEGEND } from '../model/pagemodel/roles.js';
-import { EXPECT_HELP } from '../tools/act.js';
-import { PAGE_CONTENT_RULE, toolDefinitions } from '../tools/dispatch.js';
-import { runToolSafely } from '../browser/tools/registry.js';
-import { CallDeadline } from '../tools/deadline.js';
-import { DEFAULT_TOOLSET } from '../tools/toolset.js';
-import type { ToolResult } from '../tools/types.js';
+import { EXPECT_HELP } from '../tools/input/act.js';
+import { PAGE_CONTENT_RULE, toolDefinitions } from '../tools/registry/dispatch.js';
+import { runToolSafely } from '../browser/tools/runTool.js';
+import { CallDeadline } from '../tools/registry/deadline.js';
+import { DEFAULT_TOOLSET } from '../tools/registry/toolset.js';
+import type { ToolResult } from '../tools/registry/types.js';
 import { BrowserSession, type BrowserOptions } from './browser.js';
 import { DEFAULT_IDLE_MS, DEFAULT_MAX_SESSIONS, contextIsShared, startMcpHttp, type McpHttpOptions } from './http.js';
 

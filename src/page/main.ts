@@ -1,34 +1,34 @@
 // Entry of the in-page engine: bundled by esbuild into one script that every host injects,
 // in an isolated world, so that the page can neither break it nor read its state.
-import { gestureRoots, markGestures } from './gestures.js';
+import { gestureRoots, markGestures } from './semantics/gestures.js';
 import type { EngineShape } from '../model/contracts/engine.js';
 import type { EngineSnapshotOptions } from '../model/contracts/schema.js';
-import { markDocument } from './document.js';
-import { withLabelIndex } from './labels.js';
-import { frameOwners, ownerHits } from './frames.js';
-import { resolvePath } from './paths.js';
-import * as actions from './actions.js';
-import { pressLanded, watchPress } from './pressWatch.js';
-import { domActivity, getMutationSummary, getRecentMutations, mutationsSince, recentMutationEvents, startMutationLog } from './mutationLog.js';
-import { adoptShadowRoot } from './shadow.js';
-import { startChangeTracking } from './changes.js';
-import { startViewportMembers } from './viewportMembers.js';
-import { snapshot } from './snapshot.js';
-import { answerRead } from './delta.js';
+import { markDocument } from './identity/document.js';
+import { withLabelIndex } from './semantics/labels.js';
+import { frameOwners, ownerHits } from './identity/frames.js';
+import { resolvePath } from './toolkit/paths.js';
+import * as actions from './acting/actions.js';
+import { pressLanded, watchPress } from './acting/pressWatch.js';
+import { domActivity, getMutationSummary, getRecentMutations, mutationsSince, recentMutationEvents, startMutationLog } from './changes/mutationLog.js';
+import { adoptShadowRoot } from './identity/shadow.js';
+import { startChangeTracking } from './changes/changes.js';
+import { startViewportMembers } from './walk/viewportMembers.js';
+import { snapshot } from './walk/snapshot.js';
+import { answerRead } from './changes/delta.js';
 import type { ReadBase } from '../model/pagemodel/frameRead.js';
-import { describeElements } from './describeElements.js';
-import { elementContext, xpathOf } from './elementContext.js';
-import { findSelector } from './findSelector.js';
-import { hiddenControls } from './hiddenControls.js';
-import { pageLayout } from './pageLayout.js';
-import { textBlocks } from './textBlocks.js';
-import { readContent } from './content.js';
-import { readStructured } from './structured.js';
-import { nativeOptions } from './options.js';
-import { serializeDocument } from './serialize.js';
-import { namePaths } from './nameCheck.js';
-import { lastIssuedId, lookup, lookupIn, numberFrom, stampedWhere, startAutoTagger, tagSubtree, taggerStats } from './tagger.js';
-import { isSecretField } from './secretFields.js';
+import { describeElements } from './toolkit/describeElements.js';
+import { elementContext, xpathOf } from './toolkit/elementContext.js';
+import { findSelector } from './toolkit/findSelector.js';
+import { hiddenControls } from './structure/hiddenControls.js';
+import { pageLayout } from './structure/pageLayout.js';
+import { textBlocks } from './structure/textBlocks.js';
+import { readContent } from './structure/readContent.js';
+import { readStructured } from './structure/structured.js';
+import { nativeOptions } from './semantics/options.js';
+import { serializeDocument } from './toolkit/serialize.js';
+import { namePaths } from './semantics/nameCheck.js';
+import { lastIssuedId, lookup, lookupIn, numberFrom, stampedWhere, startAutoTagger, tagSubtree, taggerStats } from './identity/tagger.js';
+import { isSecretField } from './semantics/secretFields.js';
 
 const ENGINE_KEY = '__pagelens';
 
@@ -40,7 +40,7 @@ function readFrame(opts: EngineSnapshotOptions) {
 const api = {
   version: 2,
   snapshot: readFrame,
-  /** The read as JSON text, whole or as a delta against the read the host holds (src/page/delta.ts). */
+  /** The read as JSON text, whole or as a delta against the read the host holds (src/page/changes/delta.ts). */
   read: (opts: EngineSnapshotOptions, since?: ReadBase | null) => answerRead(readFrame(opts), opts, since),
   adoptShadowRoot,
   lookup,

@@ -1,23 +1,23 @@
 // The tool registry on the CDP host: the tool context of a Playwright lens — the lens itself, the
-// page side of the port (src/browser/hostPage.ts) and what only this host offers through
+// page side of the port (src/browser/cdpHostPage.ts) and what only this host offers through
 // Playwright (extras: locator clicks with modifiers, file choosers and inputs, screenshots in any
 // format, the network log, and what an action caused on the network). Only this file and
-// registry.ts know the tools run over Playwright (src/tools knows no host); the extension builds
+// runTool.ts know the tools run over Playwright (src/tools knows no host); the extension builds
 // its context elsewhere.
 import type { Download, Page, Request, Response } from 'playwright-core';
 import { saveDownload, type DownloadReport } from '../downloads.js';
 import { cdpActHost } from '../hostEngine.js';
-import { hostPageOf } from '../hostPage.js';
+import { hostPageOf } from '../cdpHostPage.js';
 import { encodeImage as encode, imageSize } from '../images.js';
 import type { Cdp } from '../cdp.js';
 import { coreOf, type Lens } from '../lens.js';
-import { consoleLogOf, type ConsoleLog } from '../../tools/console.js';
-import type { ActionEffects, ToolExtras } from '../../tools/types.js';
-import type { TabHost } from '../../tools/host.js';
-import { failed, NetworkLog, renderRequest } from '../../tools/requests.js';
-import { DEFAULT_QUALITY, markedShot, MIME, wantsMarks, type ShotArgs } from '../../tools/screenshot.js';
-import { stateOf } from '../../tools/state.js';
-import { jsonResult, type ToolContext, type ToolResult } from '../../tools/types.js';
+import { consoleLogOf, type ConsoleLog } from '../../tools/logs/console.js';
+import type { ActionEffects, ToolExtras } from '../../tools/registry/types.js';
+import type { TabHost } from '../../tools/registry/host.js';
+import { failed, NetworkLog, renderRequest } from '../../tools/logs/requests.js';
+import { DEFAULT_QUALITY, markedShot, MIME, wantsMarks, type ShotArgs } from '../../tools/reading/screenshot.js';
+import { stateOf } from '../../tools/registry/state.js';
+import { jsonResult, type ToolContext, type ToolResult } from '../../tools/registry/types.js';
 
 /** How long Playwright-level fallbacks (modifier clicks, uploads, element shots) may wait for an element. */
 const LOCATOR_TIMEOUT_MS = 5000;

@@ -1,6 +1,6 @@
 // The page's content beside its controls: labelled values ("Price: $10", dt/dd, key/value
 // tables), table cells, prices, and paragraphs, each with an ID from the same numbering as the
-// controls. Read by one extra in-page pass (src/page/content.ts) only when a task asks for it
+// controls. Read by one extra in-page pass (src/page/structure/readContent.ts) only when a task asks for it
 // (a query snapshot, an extraction); plain snapshots never pay for it.
 import { z } from 'zod';
 import { Box } from './schema.js';

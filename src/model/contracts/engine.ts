@@ -138,7 +138,7 @@ export const FindResult = z.discriminatedUnion('ok', [
 export type FindResult = z.infer<typeof FindResult>;
 
 /**
- * A list sent as what changed since the copy the Node side holds (src/page/delta.ts): read in
+ * A list sent as what changed since the copy the Node side holds (src/page/changes/delta.ts): read in
  * order, a number n >= 0 copies the next n entries of the held list, a number -n skips n of them,
  * and an entry stands for itself (new or changed). Only the entries cross, and only they are checked.
  */
@@ -243,7 +243,7 @@ export const ELEMENT_CALLS = {
   selectOptions: SelectResult,
   listOptions: OptionList,
   clickJs: OkReason,
-  /** Watches the next press in the element's window (src/page/pressWatch.ts). */
+  /** Watches the next press in the element's window (src/page/acting/pressWatch.ts). */
   watchPress: OkReason,
   /** Where the watched press went: on the element, or on what (`on`). */
   pressLanded: z.object({ watched: z.boolean(), landed: z.boolean(), on: z.string().optional() }),

@@ -188,7 +188,7 @@ export const NativeOptions = z.object({
 });
 export type NativeOptions = z.infer<typeof NativeOptions>;
 
-/** One frame's document, cloned, annotated and stripped in the page (src/page/serialize.ts). */
+/** One frame's document, cloned, annotated and stripped in the page (src/page/toolkit/serialize.ts). */
 export const SerializedDocument = z.object({
   doc: z.string(),
   html: z.string(),

@@ -1,7 +1,7 @@
 // The page side of the Host port (issue 19): what the tool registry needs beyond the engine —
 // trusted input, capture, the address and navigation, settling, the viewport's size, dialogs, the
 // console and new documents — so that no tool reaches around the lens to a host's own page object.
-// Both hosts implement it (src/browser/hostPage.ts over CDP/Playwright, extension/src/hostPage.ts
+// Both hosts implement it (src/browser/cdpHostPage.ts over CDP/Playwright, extension/src/hostPage.ts
 // over chrome.*); see host.ts for the engine side. What a host only reports (a dialog opened, a
 // console line, a new document) comes as events; what the tools keep of it (the bounded console
 // buffer, the modal states) is written once, above the port (src/tools).

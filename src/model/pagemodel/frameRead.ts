@@ -1,5 +1,5 @@
 // A frame's read as the Node side keeps it: an answer whole, or a delta patched onto the read it
-// holds (issue 21; the engine's half is src/page/delta.ts). Pure: no page, no CDP.
+// holds (issue 21; the engine's half is src/page/changes/delta.ts). Pure: no page, no CDP.
 import type { FrameRead } from '../contracts/engine.js';
 import { PagelensError } from '../contracts/errors.js';
 import type { EngineSnapshotOptions, FrameSnapshot } from '../contracts/schema.js';
