@@ -12,6 +12,7 @@ import { REPO_ROOT } from './inputs.js';
 import { BASELINE, readBaseline } from './runner.js';
 import type { ScaleResult, SetSummary } from './schema.js';
 import { human, pct } from './stats.js';
+import { readTasksBaseline, renderTasks, taskKinds, TASKS_BASELINE, type TasksBaseline } from './tasksBaseline.js';
 
 export const BENCH_DOC = join(REPO_ROOT, 'docs', 'benchmarks.md');
 export const README = join(REPO_ROOT, 'README.md');
@@ -66,6 +67,8 @@ export function renderHeadline(b: Baseline): string {
   }
   const c = b.summary.conformance;
   if (c) rows.push(['WPT accessible-name cases passed (of those listed)', pct(c.passRate)]);
+  const t = readTasksBaseline();
+  if (t) rows.push([`whole tasks through \`pagelens mcp\`, tokens a model is sent (of Playwright MCP's; [tasks](docs/benchmarks.md#whole-tasks))`, taskKinds(t.rows).map((k) => `${k.task} ${pct(k.ratio)} (done ${k.okPagelens}/${k.pages}, Playwright MCP ${k.okPlaywright}/${k.pages})`).join('; ')]);
   rows.push(['goals met', `${goalsMet(b)} ([all of them](docs/benchmarks.md#goals))`]);
   return [
     START,
@@ -121,6 +124,21 @@ function scaleTable(scale: ScaleResult[]): string[] {
   ];
 }
 
+function tasksSection(t: TasksBaseline | undefined): string[] {
+  if (!t) return [];
+  const when = t.startedAt.replace(/^(\d{4}-\d\d-\d\d)T(\d\d:\d\d).*$/, '$1 $2 UTC');
+  return [
+    '## Whole tasks',
+    '',
+    `What a model pays for a whole task, as each server is started by default: \`pagelens mcp\` and Playwright MCP ${t.machine.playwrightMcp}, driven the plain way each README advises (navigate, read again only when the answers do not show what is needed, act by ID or ref), every token counted: the tool definitions and instructions once per task, and every answer. Success is judged from the page by the bench's own script, never from what a tool says. TodoMVC: add three todos and complete the second, in ${t.config.todomvcApps.join(', ')}; login: fill the user and password fields of corpus form pages; cart: press add to cart on corpus shop pages (at most ${t.config.limit} pages each).`,
+    '',
+    `Run of record: ${when}, on ${t.machine.cpus} CPUs, Node ${t.machine.node} (\`node dist/bench/tasks.js --limit ${t.config.limit} --todomvc-dir <todomvc> --save-baseline\`, written to \`${relative(REPO_ROOT, TASKS_BASELINE)}\`).`,
+    '',
+    ...renderTasks(t.rows).split('\n').slice(1),
+    '',
+  ];
+}
+
 export function renderBenchmarksDoc(b: Baseline): string {
   const s = b.summary;
   const shop = s.sets.shop ?? pooled(b)?.[1];
@@ -146,6 +164,7 @@ export function renderBenchmarksDoc(b: Baseline): string {
     '',
     floorNote,
     '',
+    ...tasksSection(readTasksBaseline()),
     '## Scale',
     '',
     'Generated pages: the same rows of five controls laid out four ways — `flat`; `deep` (every row 30 levels down); `shadow` (hosts alternating open and closed roots); `iframes` (eight cross-origin iframes, every frame out of process). "first" is the first full-page `semantic_v3` snapshot and "warm full" a repeated one, both with rendering and the token count; "viewport" a repeated viewport read of the unchanged page, "viewport after a change" one after a text in view changed and the page rendered it; "model" is `lens.model` alone; "re-read / cold" the full model after one text change against a cold one. Each figure is one timed run (the first read) or the median of the timed runs, and moves from run to run.',

@@ -14,6 +14,7 @@ import { renderMiniwob, runMiniwob } from './miniwob.js';
 import { renderTodomvc, runTodomvc } from './todomvc.js';
 import { runSoak } from './soak.js';
 import { runTasks } from './tasks.js';
+import { saveTasksBaseline } from './tasksBaseline.js';
 import { launchChromium } from '../src/browser/chromium.js';
 
 interface Flags {
@@ -191,8 +192,11 @@ async function main(argv: string[]): Promise<number> {
   }
   if (tasksOn) {
     // What a model pays for a whole task on each server, in one run (bench/tasks.ts).
-    const run = await runTasks({ limit: positive('--tasks-limit', flags.tasksLimit) ?? 5, ...(flags.todomvcDir && { todomvcDir: flags.todomvcDir }), ...(flags.quiet && { quiet: true }) });
+    const limit = positive('--tasks-limit', flags.tasksLimit) ?? 5;
+    const run = await runTasks({ limit, ...(flags.todomvcDir && { todomvcDir: flags.todomvcDir }), ...(flags.quiet && { quiet: true }) });
     process.stdout.write(('skipped' in run ? `TASKS skipped: ${run.skipped}` : run.text) + '\n');
+    // Its run of record is its own file, written before the docs are made from the baselines below.
+    if (flags.saveBaseline && !('skipped' in run)) saveTasksBaseline(run, limit);
   }
   if (miniwobOn) {
     // The task pages are not part of the repository: without the folder, the part says so and the run goes on.

@@ -7,16 +7,18 @@
 //   Tasks: TodoMVC (add three todos, complete the second; real apps from --todomvc-dir), login
 //   form fill (corpus forms pages labelled with a login form), add to cart (corpus shop pages
 //   whose HTML names an add-to-cart control).
-//   Run alone: node dist/bench/tasks.js [--limit N] [--todomvc-dir DIR] [--json out.json]
+//   Run alone: node dist/bench/tasks.js [--limit N] [--todomvc-dir DIR] [--json out.json] [--save-baseline]
+//   (--save-baseline writes bench/tasks-baseline.json, and docs/benchmarks.md and the README from it)
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { countTokens } from '../src/model/renderers/tokens.js';
 import { CORPUS } from './inputs.js';
+import { writeBenchDocs } from './docs.js';
+import { renderTasks, saveTasksBaseline, TASKS_BASELINE, type TaskRow, type TasksRun } from './tasksBaseline.js';
 import { htmlPagesIn } from './measurePage.js';
 import { callTool, peerMissing, startServer, type ServerName, type Session } from './mcpServers.js';
 import { startJudgedSite, type JudgedSite, type JudgeState } from './judge.js';
 import { pagelensReader, playwrightReader, type Kind, type PageReader } from './taskReaders.js';
-import { round } from './stats.js';
 
 const CALL_MS = 60_000;
 const SEED = ['feed the cat', 'water the plants', 'call mum'];
@@ -41,18 +43,6 @@ interface Task {
   drive(d: Driver): Promise<void>;
   /** Whether the page shows the task done. */
   done(s: JudgeState): boolean;
-}
-
-export interface TaskRow {
-  task: string;
-  page: string;
-  server: ServerName;
-  ok: boolean;
-  calls: number;
-  definitionTokens: number;
-  answerTokens: number;
-  total: number;
-  detail?: string;
 }
 
 /** One server on one task: its calls, their answers' tokens, and what the reader knows of the page. */
@@ -175,7 +165,13 @@ async function definitionTokens(s: Session): Promise<number> {
 
 async function runOne(task: Task, server: ServerName, site: JudgedSite): Promise<TaskRow> {
   // A fresh server (and so a fresh browser context) per task: no task sees another's storage.
-  const s = await startServer(server, site.origin);
+  // A server that does not start is that server's failed task, not the end of the run.
+  let s: Session;
+  try {
+    s = await startServer(server, site.origin);
+  } catch (e) {
+    return { task: task.kind, page: task.page, server, ok: false, calls: 0, definitionTokens: 0, answerTokens: 0, total: 0, detail: `did not start: ${(e as Error).message.split('\n')[0].slice(0, 160)}` };
+  }
   const d = new Driver(s, server === 'pagelens' ? pagelensReader() : playwrightReader());
   let detail: string | undefined;
   try {
@@ -193,11 +189,11 @@ async function runOne(task: Task, server: ServerName, site: JudgedSite): Promise
   }
 }
 
-export interface TasksRun { rows: TaskRow[]; text: string }
 
 export async function runTasks(opts: { limit: number; todomvcDir?: string; apps?: string[]; quiet?: boolean }): Promise<{ skipped: string } | TasksRun> {
   const missing = peerMissing();
   if (missing) return { skipped: missing };
+  const startedAt = new Date().toISOString();
   const site = await startJudgedSite({ corpus: CORPUS, ...(opts.todomvcDir && { todomvc: opts.todomvcDir }) });
   const tasks = [
     ...(opts.todomvcDir ? todomvcTasks(opts.todomvcDir, site.origin, opts.apps ?? Object.keys(TODOMVC_APPS)) : []),
@@ -217,29 +213,7 @@ export async function runTasks(opts: { limit: number; todomvcDir?: string; apps?
   } finally {
     await site.close();
   }
-  return { rows, text: renderTasks(rows) };
-}
-
-/** The table: per task kind, success and tokens side by side, and the ratio of the totals. */
-export function renderTasks(rows: TaskRow[]): string {
-  const kinds = [...new Set(rows.map((r) => r.task))];
-  const of = (kind: string, server: ServerName) => rows.filter((r) => r.task === kind && r.server === server);
-  const sum = (rs: TaskRow[], f: (r: TaskRow) => number) => rs.reduce((n, r) => n + f(r), 0);
-  const mean = (rs: TaskRow[], f: (r: TaskRow) => number) => (rs.length ? round(sum(rs, f) / rs.length, 0) : 0);
-  const lines = [
-    'TASKS: whole tasks through pagelens mcp (defaults) and Playwright MCP (defaults), tokens a model is sent (o200k): definitions + instructions once per task, and every answer',
-    '| task | pages | success pagelens | success Playwright MCP | calls pagelens / PW | definitions pagelens / PW | answers pagelens / PW | total pagelens | total Playwright MCP | pagelens / PW |',
-    '|---|---|---|---|---|---|---|---|---|---|',
-  ];
-  for (const k of kinds) {
-    const [pl, pw] = [of(k, 'pagelens'), of(k, 'playwright')];
-    const ratio = mean(pw, (r) => r.total) ? round(mean(pl, (r) => r.total) / mean(pw, (r) => r.total), 2) : NaN;
-    lines.push(`| ${k} | ${pl.length} | ${pl.filter((r) => r.ok).length}/${pl.length} | ${pw.filter((r) => r.ok).length}/${pw.length} | ${mean(pl, (r) => r.calls)} / ${mean(pw, (r) => r.calls)} | ${mean(pl, (r) => r.definitionTokens)} / ${mean(pw, (r) => r.definitionTokens)} | ${mean(pl, (r) => r.answerTokens)} / ${mean(pw, (r) => r.answerTokens)} | ${mean(pl, (r) => r.total)} | ${mean(pw, (r) => r.total)} | ${ratio} |`);
-  }
-  lines.push('(means per task; calls, definitions, answers and totals are per task; the ratio is of the mean totals)');
-  const failed = rows.filter((r) => !r.ok);
-  if (failed.length) lines.push('', 'not done:', ...failed.map((r) => `- ${r.server} ${r.task} ${r.page}${r.detail ? `: ${r.detail}` : ''}`));
-  return lines.join('\n');
+  return { rows, text: renderTasks(rows), startedAt };
 }
 
 function arg(name: string): string | undefined {
@@ -250,11 +224,16 @@ function arg(name: string): string | undefined {
 async function main(): Promise<void> {
   const dir = arg('--todomvc-dir');
   const apps = arg('--apps')?.split(',').filter(Boolean);
-  const run = await runTasks({ limit: Number(arg('--limit')) || 5, ...(dir && { todomvcDir: dir }), ...(apps && { apps }) });
+  const limit = Number(arg('--limit')) || 5;
+  const run = await runTasks({ limit, ...(dir && { todomvcDir: dir }), ...(apps && { apps }) });
   if ('skipped' in run) { console.log(`TASKS skipped: ${run.skipped}`); return; }
   console.log(run.text);
   const out = arg('--json');
   if (out) writeFileSync(out, JSON.stringify(run.rows, null, 1));
+  if (process.argv.includes('--save-baseline')) {
+    saveTasksBaseline(run, limit);
+    console.error(`tasks: baseline saved to ${TASKS_BASELINE}; wrote ${writeBenchDocs().join(', ') || 'nothing (the docs matched)'}`);
+  }
 }
 
 if (process.argv[1] && /bench[\\/]tasks\.js$/.test(process.argv[1])) await main();

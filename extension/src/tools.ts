@@ -82,7 +82,7 @@ export interface ExtensionToolList {
 export async function listTools(tabId: number): Promise<ExtensionToolList> {
   // Listing does not attach the debugger (Chrome shows its bar while attached); the first call does.
   const { available, unavailable } = toolAvailability(await contextOf(tabId, false), REASONS);
-  return { tools: available.map(mcpDefinition), unavailable };
+  return { tools: available.map((t) => mcpDefinition(t)), unavailable };
 }
 
 /** tools/call: one tool on the tab, every failure an isError answer with its code, as the MCP server sends it. */

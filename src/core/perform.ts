@@ -157,6 +157,9 @@ async function checkedAfterClick(host: ActHost, el: HostElement): Promise<boolea
   try { return await host.element(again, 'checkedOf'); } finally { await host.release(again).catch(() => {}); }
 }
 
+/** Said after typing: many fields act on their text only once it is committed. */
+export const UNCOMMITTED = ' (not committed: press Enter or move on to commit it)';
+
 /** Text into a field: typed with trusted input, set for pickers (date, range), by script only where the host has no trusted input. */
 async function enterText(host: ActHost, e: HostElement, value: string, kind: 'setValue' | 'clear' | 'type'): Promise<Done> {
   const gid = e.gid;
@@ -182,7 +185,7 @@ async function enterText(host: ActHost, e: HostElement, value: string, kind: 'se
     throw refuse('NOT_ACTIONABLE', `${gid} did not keep the value: it shows "${now.value ?? ''}" (the page rejected or reformatted it)`);
   }
   const what = kind === 'clear' ? `cleared ${gid}` : `typed ${entry.secret ? '***' : JSON.stringify(value)} into ${gid}`;
-  return { method, detail: `${what}${method === 'js' ? ' by script' : ''} (not committed: press Enter or move on to commit it)` };
+  return { method, detail: `${what}${method === 'js' ? ' by script' : ''}${UNCOMMITTED}` };
 }
 
 /**

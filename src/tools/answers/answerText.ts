@@ -67,6 +67,13 @@ function modalLine(m: ModalState): string {
   return `${m.type} dialog open: ${quotedPageText(m.message)}${m.defaultValue !== undefined ? ` (default ${quotedPageText(m.defaultValue)})` : ''}: browser_handle_dialog`;
 }
 
+/** Containers whose changes a page makes to tell something (a status line, an alert) are always said. */
+const TELLING = new Set(['status', 'alert', 'log', 'dialog', 'alertdialog', 'heading', 'progressbar', 'timer', 'marquee']);
+
+function echoesContent(node: SemanticNodeV3): boolean {
+  return !CONTROLS.has(node.r) && !TELLING.has(node.r);
+}
+
 /** A changed element: its line now; a container whose name is all that changed, cut short. */
 function changedLine(node: SemanticNodeV3, onlyName: boolean): string {
   if (onlyName && !CONTROLS.has(node.r) && node.n.length > CONTAINER_NAME_MAX) return `~ ${v3Line({ ...node, n: `${node.n.slice(0, CONTAINER_NAME_MAX - 1)}…` })}`;
@@ -79,16 +86,71 @@ function deltaLines(d: TreeDelta | 'no changes', tree: readonly SemanticNodeV3[]
   const lines = d.added.map((n) => `+ ${v3Line(n)}`);
   for (const c of d.changed) {
     const node = byId.get(c.i);
-    if (node) lines.push(changedLine(node, Object.keys(c).every((k) => k === 'i' || k === 'n')));
+    const onlyName = Object.keys(c).every((k) => k === 'i' || k === 'n');
+    // A container's name is its content: when elements came or went, its new name only echoes them.
+    if (!node || (onlyName && echoesContent(node) && (d.added.length || d.removed.length))) continue;
+    lines.push(changedLine(node, onlyName));
   }
   if (d.removed.length) lines.push(`- ${d.removed.join(' ')}`);
   return lines;
 }
 
-/** `[error] Failed to load resource: … @ URL:1` for a URL whose failed request the answer lists. */
-function restatesFailedLoad(line: string, failed: ReadonlySet<string>): boolean {
-  const m = /^\[error\] Failed to load resource: .* @ (\S+?)(?::\d+)*$/.exec(line);
-  return !!m && failed.has(m[1]);
+/** Requests an action makes (a document, a fetch, a socket) are listed; what a page loads for its look and code is counted. */
+const ASKED = / \((document|xhr|fetch|websocket|eventsource)\)$/;
+/** Characters of one console line in a text answer (the log tool has them whole). */
+const CONSOLE_LINE_MAX = 160;
+/** Lines of each kind an answer shows; the rest is counted. */
+const EFFECT_LINES = 3;
+const COUNT_LINE = /^(\d+) (more|earlier): /;
+const FAILED_LOAD = /^\[error\] Failed to load resource: /;
+
+/**
+ * What the console and the network said during the action, as a model can use it: errors and
+ * warnings (the first line of each), the failed requests the action made, and counts for the rest.
+ * A failed load of the page's own stylesheets, scripts and images is counted, and Chrome's console
+ * line for it is left out when the requests are reported (it says the same). The JSON form keeps all.
+ */
+function cut(line: string, max: number): string {
+  return line.length > max ? `${line.slice(0, max - 1)}…` : line;
+}
+
+function effectLines(consoleLines: readonly string[], failedRequests: readonly string[] | undefined): string[] {
+  const lines: string[] = [];
+  let unlisted = 0;
+  let resources = 0;
+  const asked: string[] = [];
+  for (const f of failedRequests ?? []) {
+    const m = COUNT_LINE.exec(f);
+    if (m) unlisted += Number(m[1]);
+    else if (ASKED.test(f)) asked.push(f);
+    else resources++;
+  }
+  let consoleMore = 0;
+  const serious: string[] = [];
+  for (const c of consoleLines) {
+    const m = COUNT_LINE.exec(c);
+    if (m) consoleMore += Number(m[1]);
+    else if (failedRequests && FAILED_LOAD.test(c)) continue;
+    else if (/^\[(error|warning)\]/.test(c)) serious.push(cut(c.split('\\n')[0], CONSOLE_LINE_MAX));
+    else consoleMore++;
+  }
+  // The same message said again is counted, not repeated.
+  const distinct = [...new Set(serious)];
+  const repeats = serious.length - distinct.length;
+  lines.push(...distinct.slice(0, EFFECT_LINES).map((c) => `console ${c}`));
+  consoleMore += repeats + Math.max(0, distinct.length - EFFECT_LINES);
+  if (consoleMore) lines.push(`console: ${consoleMore} more message${consoleMore === 1 ? '' : 's'}`);
+  lines.push(...asked.slice(0, EFFECT_LINES).map((f) => `failed request: ${f}`));
+  unlisted += Math.max(0, asked.length - EFFECT_LINES);
+  const counted = [resources && `${resources} of the page's own resources`, unlisted && `${unlisted} more`].filter(Boolean);
+  if (counted.length) lines.push(`failed requests: ${counted.join(', ')}`);
+  return lines;
+}
+
+/** The page's text lines, without those that only say again an element's name listed above them. */
+function pageTextBeside(page: readonly string[], tree: readonly SemanticNodeV3[]): string[] {
+  const names = new Set(tree.map((n) => n.n.trim()).filter(Boolean));
+  return page.filter((t) => !names.has(t.replace(/^#+ /, '').trim()));
 }
 
 /**
@@ -108,10 +170,7 @@ export function answerText(a: AnswerParts, tree: readonly SemanticNodeV3[] = [],
   for (const m of a.modal ?? []) lines.push(modalLine(m));
   if (a.popup) lines.push(`popup: <${a.popup.url}> ${a.popup.note}`);
   if (a.downloads?.length) lines.push(`downloads: ${JSON.stringify(a.downloads)}`);
-  // Chrome's console line for a failed load says again what the failed-request line says.
-  const failed = new Set((a.failedRequests ?? []).map((f) => f.split(' ')[1]));
-  for (const c of a.console ?? []) if (!restatesFailedLoad(c, failed)) lines.push(`console ${c}`);
-  for (const f of a.failedRequests ?? []) lines.push(`failed request: ${f}`);
+  lines.push(...effectLines(a.console ?? [], a.failedRequests));
   const status = a.navigated?.status !== undefined && a.navigated.status !== 200 ? ` (HTTP ${a.navigated.status})` : '';
   if (a.navigated && !a.snapshot) lines.push(`now at <${a.navigated.url}>${status}`);
   if (observation) lines.push(observationLine(observation));
@@ -122,7 +181,7 @@ export function answerText(a: AnswerParts, tree: readonly SemanticNodeV3[] = [],
     lines.push(said ? page.replace(` <${a.snapshot.url}>`, '') : page);
     if (a.webmcp) lines.push(`page tools (WebMCP): ${a.webmcp}`);
     // The page's own words, each line marked as such: a line of page text can never pass for an element line or ours.
-    if (text) lines.push(...text.page.map((t) => `> ${t}`), ...text.notes);
+    if (text) lines.push(...pageTextBeside(text.page, a.snapshot.interactive_tree).map((t) => `> ${t}`), ...text.notes);
     else lines.push(...(a.text ?? []));
   } else if (a.delta) {
     lines.push(...deltaLines(a.delta, tree));

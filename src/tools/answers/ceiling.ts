@@ -66,7 +66,7 @@ export function withCeiling(tool: ToolDef): ToolDef {
 
 export const MORE_TOOL: ToolDef = defineTool({
   name: 'browser_more',
-  description: 'A further page of the last answer that was cut (its last line says how many).',
+  description: 'Another page of the last cut answer.',
   input: z.strictObject({ page: z.number().int().min(2) }),
   run: async ({ state }, a) => {
     const last = state.cut;

@@ -11,12 +11,14 @@ import { unsafeSchemaReason } from '../../model/safety/schemaSafety.js';
 import { finishPending, refuseWhileDialog, runAction } from '../answers/acting.js';
 import type { ActHost } from '../../core/port.js';
 import { findOnFrames } from '../../core/verify.js';
+import { UNCOMMITTED } from '../../core/perform.js';
 import { noteTypedSecret } from '../registry/state.js';
 import { defineTool, type ToolContext, type ToolDef } from '../registry/types.js';
 
-const id = ElementId.describe('Element ID');
+// The instructions say what an ID is; the name says the rest.
+const id = ElementId;
 // The grammar is said once, in the server's instructions (EXPECT_HELP), not in every tool.
-const expect = z.string().min(1).optional().describe('Outcome to verify (see instructions)');
+const expect = z.string().min(1).optional().describe('Outcome to verify: see instructions');
 
 /** What `expect` accepts: in the MCP server's instructions, and in page_snapshot's OpenAI description. */
 export const EXPECT_HELP = 'expect: navigation[:URL-PART], element_appears:TEXT, element_disappears:TEXT, value_changes, state_changes, any_change, no_change; | = or.';
@@ -96,7 +98,7 @@ export const ACT_TOOLS: ToolDef[] = [
   }),
   defineTool({
     name: 'browser_navigate_back',
-    description: 'Go back to the previous page.',
+    description: 'Go back.',
     input: z.strictObject({}),
     run: (ctx) => runAction(ctx, () => act(ctx, { type: 'back' }), { snapshot: true }),
   }),
@@ -138,7 +140,8 @@ export const ACT_TOOLS: ToolDef[] = [
       const typed = await act(ctx, { type: a.slowly ? 'type' : 'setValue', id: a.id, value: a.text }, a.submit ? undefined : a.expect);
       if (!a.submit || !typed.ok) return typed;
       const pressed = await act(ctx, { type: 'press', id: a.id, keys: 'Enter' }, a.expect);
-      return { ...pressed, action: `${typed.action}; ${pressed.action}`, detail: [typed.detail, pressed.detail].filter(Boolean).join('; ') };
+      // Enter was pressed: the text is committed, so the typing's note that it is not would mislead.
+      return { ...pressed, action: `${typed.action}; ${pressed.action}`, detail: [typed.detail?.replace(UNCOMMITTED, ''), pressed.detail].filter(Boolean).join('; ') };
     }),
   }),
   defineTool({
@@ -174,7 +177,7 @@ export const ACT_TOOLS: ToolDef[] = [
   }),
   defineTool({
     name: 'browser_press_key',
-    description: 'Press a key or chord ("Enter", "Control+A") on the element, or on what has focus.',
+    description: 'Press a key ("Enter", "Control+A") on the element or on what has focus.',
     input: z.strictObject({ key: z.string().min(1), id: id.optional(), expect }),
     run: (ctx, a) => runAction(ctx, () => act(ctx, { type: 'press', keys: a.key, ...(a.id && { id: a.id }) }, a.expect)),
   }),

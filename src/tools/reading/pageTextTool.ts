@@ -28,7 +28,7 @@ export async function textBlocks(lens: ToolLens, maxTokens = ANSWER_TEXT_TOKENS)
 
 export const PAGE_TEXT_TOOL: ToolDef = defineTool({
   name: 'browser_page_text',
-  description: 'The page\'s text: headings (#) and blocks, frames marked [f1], page by page.',
+  description: 'The page\'s text, page by page.',
   input: z.strictObject({
     page: z.number().int().min(1).optional(),
     maxTokens: z.number().int().min(100).max(50_000).optional(),

@@ -15,10 +15,10 @@ import { defineTool, jsonResult, type ToolContext, type ToolDef, type ToolResult
 
 // The shared request schema (model/contracts/snapshotRequest.ts), with the options this tool offers.
 const SnapshotArgs = z.strictObject({
-  mode: SnapshotMode.optional(),
+  mode: SnapshotMode.optional().describe(Object.entries(MODE_HELP).filter(([m]) => m !== 'semantic_v3').map(([m, help]) => `${m}: ${help}`).join('; ')),
   fullPage: z.boolean().optional().describe('Beyond the viewport too'),
-  format: SnapshotFormat.optional(),
-  query: z.string().min(1).optional().describe('The task ("price of the Dell monitor"): only what matters for it'),
+  format: SnapshotFormat.optional().describe('json: the JSON form'),
+  query: z.string().min(1).optional().describe('A task: only what matters for it'),
   maxTokens: z.number().int().positive().optional().describe('With query: most tokens (default 2000)'),
 });
 
@@ -76,7 +76,7 @@ const refresh = z.boolean().optional().describe('Read the page again even if the
 export const SEE_TOOLS: ToolDef[] = [
   defineTool({
     name: 'page_snapshot',
-    description: `The page's elements, one line each with its ID. Other modes: ${Object.entries(MODE_HELP).filter(([m]) => m !== 'semantic_v3').map(([m, help]) => `${m} (${help})`).join(', ')}; format json for the JSON form.`,
+    description: "The page's elements, one line each with its ID.",
     input: SnapshotArgs,
     run: snapshot,
   }),

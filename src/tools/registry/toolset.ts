@@ -24,6 +24,26 @@ export const GROUP_NAMES = Object.keys(TOOL_GROUPS) as ToolGroup[];
 /** What `pagelens mcp` and `pagelens tools` offer when not told otherwise. */
 export const DEFAULT_TOOLSET: readonly string[] = ['core'];
 
+/**
+ * Options of a tool that serve another group's work: page_snapshot's other modes are for exploring
+ * and seeing, typing key by key is for forms, modifier keys for the mouse. A definition shows such
+ * an option only when one of its groups is offered too, since a client pays for every option it is
+ * shown, on every turn. A call that gives one anyway is served: leaving it out is about cost, not rights.
+ */
+export const GROUP_OPTIONS: Readonly<Record<string, Readonly<Record<string, readonly ToolGroup[]>>>> = {
+  page_snapshot: { mode: ['explore', 'vision'], format: ['explore', 'vision'] },
+  browser_type: { slowly: ['forms'] },
+  browser_click: { modifiers: ['mouse'] },
+};
+
+/** The options of `tool` a client offered the tools `offered` is not shown (none when every tool is offered). */
+export function hiddenOptions(tool: string, offered?: ReadonlySet<string>): string[] {
+  const options = GROUP_OPTIONS[tool];
+  if (!options || !offered) return [];
+  const groups = new Set(GROUP_NAMES.filter((g) => TOOL_GROUPS[g].some((n: string) => offered.has(n))));
+  return Object.entries(options).filter(([, gs]) => !gs.some((g) => groups.has(g))).map(([option]) => option);
+}
+
 /** The group a tool is in. */
 export function groupOf(tool: string): ToolGroup | undefined {
   return GROUP_NAMES.find((g) => (TOOL_GROUPS[g] as readonly string[]).includes(tool));
