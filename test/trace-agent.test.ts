@@ -162,3 +162,28 @@ test('the viewer: steps, a screenshot with boxes, hover lights the box and the l
     child.kill('SIGTERM');
   }
 });
+
+test('the library: startTrace(lens) … stop(path), each act a step with the read before it', { timeout: 60_000 }, async () => {
+  const { openPage } = await import('../src/session/open.js');
+  const { startTrace } = await import('../src/trace/library.js');
+  const opened = await openPage(PAGE);
+  const file = join(tmp, 'library.zip');
+  try {
+    const trace = startTrace(opened.lens);
+    const snap = await opened.lens.snapshot();
+    const field = snap.interactive_tree.find((n) => n.n === 'Password')!;
+    await opened.lens.act(`setValue(${field.i}, "${SECRET}")`);
+    await opened.lens.snapshot();
+    await opened.lens.act('click(9999)');
+    await trace.stop(file);
+    assert.equal(Object.hasOwn(opened.lens, 'act'), false, 'the lens has its own methods back');
+  } finally {
+    await opened.close();
+  }
+  const { record } = await readTrace(file);
+  assert.equal(record.meta.face, 'library');
+  assert.deepEqual(record.steps.map((s) => s.verdict.outcome), ['ok', 'refused']);
+  assert.ok(record.steps.every((s) => s.observation?.text.includes('"interactive_tree"') && s.screenshot && s.boxes.length));
+  assert.equal(record.steps[0].masked.length, 1);
+  await assertNoSecret(file, SECRET);
+});

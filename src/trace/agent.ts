@@ -7,6 +7,7 @@
 import type { Page } from 'playwright-core';
 import type { AgentStep } from '../core/negotiate.js';
 import type { SemanticV3Result } from '../model/contracts/schema.js';
+import type { ActionResult } from '../model/contracts/outcome.js';
 import type { InteractRequestInput } from '../model/negotiation/interact.js';
 import { countTokens } from '../model/renderers/tokens.js';
 import { TraceSecrets } from '../model/trace/mask.js';
@@ -135,6 +136,11 @@ function verdictOf(s: AgentStep): TraceVerdict {
     const action = 'action' in s.response ? s.response.action : '';
     return { outcome: 'done', detail: action };
   }
+  return verdictOfResult(r);
+}
+
+/** An action's result in the record's words: refused with its code, verified or not, or ran. */
+export function verdictOfResult(r: ActionResult): TraceVerdict {
   const v = r.verification;
   const delta = v ? [v.pageState.urlChanged ? `navigated to ${v.pageState.url}` : '', ...v.pageState.recentMutations].filter(Boolean).join('\n') || (v.pageState.domChanged ? 'the page changed' : 'no change seen') : undefined;
   if (!r.ok) return { outcome: 'refused', detail: r.detail ?? r.error?.message ?? r.action, refusal: { code: r.error?.code ?? 'FAILED', reason: r.error?.message ?? r.detail ?? 'the action failed' }, ...(delta && { delta }) };
