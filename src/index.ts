@@ -9,6 +9,12 @@ export { openPage, type OpenOptions, type OpenPage } from './session/open.js';
 export { launchChromium, connectChromium, findChromium, blockExternalRequests, type LaunchChromiumOptions } from './browser/chromium.js';
 export { gotoSettled, type Navigated } from './browser/goto.js';
 
+// ---- Recording what the lens saw and did (docs/trace.md) ----
+export { startTrace, type LensTrace, type TraceableLens } from './trace/library.js';
+export { readTrace, type ReadTrace } from './trace/read.js';
+export { startMcpTrace, type McpTrace, type TracedCall } from './trace/mcp.js';
+export { TraceRecord, TraceStep, TraceMeta, TraceEnd, TraceBox, TraceObservation, TraceVerdict, TRACE_SCHEMA, TRACE_VERSION } from './model/trace/schema.js';
+
 // ---- Errors ----
 export { PagelensError, ERROR_CODES, isPagelensError, type ErrorCode } from './model/contracts/errors.js';
 

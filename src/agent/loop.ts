@@ -3,6 +3,7 @@
 // transcript's redaction) is src/core/negotiate.ts, shared with the extension.
 import type { Lens } from '../browser/lens.js';
 import type { InteractRequestInput } from '../model/negotiation/interact.js';
+import type { SemanticV3Result } from '../model/contracts/schema.js';
 import { PagelensError } from '../model/contracts/errors.js';
 import { negotiate, type AgentStep, type NegotiatingFace } from '../core/negotiate.js';
 
@@ -119,6 +120,8 @@ export interface AgentOptions {
   onStep?: (step: AgentStep) => void;
   /** Checked before every step: true ends the run as 'stopped' (a harness whose episode is over). */
   stopped?: () => boolean;
+  /** Called with each step's read as soon as it is made, and how long it took (a trace takes its screenshot then). */
+  onRead?: (snapshot: SemanticV3Result, ms: number) => void | Promise<void>;
 }
 
 export async function runAgent(lens: Lens, opts: AgentOptions): Promise<AgentRun> {
@@ -126,7 +129,12 @@ export async function runAgent(lens: Lens, opts: AgentOptions): Promise<AgentRun
     // Gesture targets are not looked for here (the MCP face does): after that search, a read of a
     // page that holds a Playwright `exposeFunction` binding stalled for 15 s (MiniWoB++
     // navigate-tree), and the cause is not found yet.
-    snapshot: () => lens.snapshot(),
+    snapshot: async () => {
+      const t0 = performance.now();
+      const snap = await lens.snapshot();
+      await opts.onRead?.(snap, performance.now() - t0);
+      return snap;
+    },
     hybrid: async () => {
       const h = await lens.snapshot({ mode: 'hybrid' });
       return { skeletonDom: h.skeletonDom, screenshot: h.screenshot, screenshotHash: h.screenshotHash, interactive_tree: h.interactive_tree };

@@ -10,7 +10,7 @@ import { openPage } from './lazy.js';
 import { parseViewport } from '../model/contracts/viewport.js';
 
 interface ServeFlags { host: string; port: string; planner: PlannerName; token?: string; auth: boolean; corsOrigin?: string; maxBody: string; requestTimeout: string; compat?: boolean; quiet?: boolean }
-export interface AgentFlags { url: string; backend?: string; token?: string; planner: PlannerName; maxSteps: string; json?: boolean; viewport: string; offline?: boolean; cdp?: string }
+export interface AgentFlags { url: string; backend?: string; token?: string; planner: PlannerName; maxSteps: string; json?: boolean; viewport: string; offline?: boolean; cdp?: string; trace?: string }
 
 export function addAgentCommands(program: Command): void {
   program.command('serve')
@@ -37,6 +37,7 @@ export function addAgentCommands(program: Command): void {
     .option('--viewport <WxH>', 'viewport size', '1280x800')
     .option('--offline', 'abort every request that is not to loopback (always on for local files)')
     .option('--cdp <endpoint>', 'attach to a running browser over CDP')
+    .option('--trace <file.zip>', 'record the run (what the planner saw each step, screenshots with the IDs\' boxes, verdicts) into this archive; open it with pagelens trace show')
     .action((task: string, flags: AgentFlags) => agentCommand(task, flags));
 }
 
@@ -118,17 +119,40 @@ async function agentRun(task: string, flags: AgentFlags, steps: AgentStep[]): Pr
   const backend = flags.backend ? httpBackend(flags.backend, token) : appBackend(createApp({ planner: await createPlanner(flags.planner) }));
   // A backend that is down or refuses the token is found out before a browser starts.
   await backend.check?.();
+  const tracePath = flags.trace ? await traceTarget(flags.trace) : undefined;
   const open = await openPage(flags.url, { viewport: parseViewport(flags.viewport), cdpEndpoint: flags.cdp, ...(flags.offline && { blockExternal: true }) });
-  let run: AgentRun;
+  const trace = tracePath ? (await import('../trace/agent.js')).startAgentTrace(open.page, { path: tracePath, task }) : undefined;
+  let run: AgentRun | undefined;
+  let failure: string | undefined;
   try {
-    run = await runAgent(open.lens, { task, backend, maxSteps, onStep: (s) => { steps.push(s); process.stderr.write(stepLine(s) + '\n'); } });
+    run = await runAgent(open.lens, {
+      task, backend: trace ? trace.backend(backend) : backend, maxSteps, ...(trace && { onRead: (snap, ms) => trace.read(snap, ms) }),
+      onStep: (s) => { steps.push(s); trace?.step(s); process.stderr.write(stepLine(s) + '\n'); },
+    });
+  } catch (e) {
+    failure = e instanceof Error ? e.message : String(e);
+    throw e;
   } finally {
+    if (trace) {
+      await trace.close(run, failure);
+      process.stderr.write(`pagelens agent: trace written to ${tracePath} (open it with: pagelens trace show ${JSON.stringify(tracePath)})\n`);
+    }
     await open.close();
   }
   if (flags.json) process.stdout.write(JSON.stringify(run, null, 2) + '\n');
   const tokens = run.steps.reduce((n, s) => n + s.tokensSent, 0);
   process.stderr.write(`pagelens agent: ${run.status}${run.message ? ` — ${run.message}` : ''}; ${run.steps.length} steps, ${tokens} tokens sent; ${run.success ? 'verified' : 'NOT verified'}\n`);
   if (!run.success) process.exitCode = 1;
+}
+
+/** Where --trace writes: an absolute path whose folder exists (checked before a browser starts). */
+async function traceTarget(file: string): Promise<string> {
+  const { resolve, dirname } = await import('node:path');
+  const { stat } = await import('node:fs/promises');
+  const path = resolve(file);
+  const dir = await stat(dirname(path)).catch(() => undefined);
+  if (!dir?.isDirectory()) throw new PagelensError('BAD_INPUT', `--trace ${JSON.stringify(file)}: the folder ${dirname(path)} does not exist`);
+  return path;
 }
 
 /** One line per step: step, page, mode, tokens, action, how it went. */

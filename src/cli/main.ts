@@ -18,6 +18,7 @@ import { addAgentCommands, agentCommand } from './agent.js';
 import { addObserveCommands, parseMaxTokens, printFilteredSnapshot } from './observe.js';
 import { addExploreCommands } from './overview.js';
 import { addMcpCommand } from './mcp.js';
+import { addTraceCommand } from './trace.js';
 import { snapshotAnswer, type SnapshotAnswer } from '../tools/answers/snapshotAnswer.js';
 import type { AxTreeResult } from '../model/renderers/axtree.js';
 import type { SemanticV3Result } from '../model/contracts/schema.js';
@@ -150,13 +151,14 @@ export function buildCli(): Command {
     .action((target: string, flags: SnapshotFlags) => snapshotCommand(target, flags));
   addSnapshotOptions(program.command('demo').description('snapshot the built-in demo page, then let the offline agent place an order on it (no API key)'))
     .option('--no-agent', 'only the snapshot')
+    .option('--trace <file.zip>', 'record the agent\'s run into this archive (pagelens trace show opens it)')
     // Pretty JSON by default for people reading the demo; an explicit --pretty still meets the checks.
-    .action(async (flags: SnapshotFlags & { agent: boolean }) => {
-      const { agent, ...snapshotFlags } = flags;
+    .action(async (flags: SnapshotFlags & { agent: boolean; trace?: string }) => {
+      const { agent, trace, ...snapshotFlags } = flags;
       await snapshotCommand(DEMO_PAGE, { ...snapshotFlags, pretty: flags.pretty ?? flags.format === 'json' });
       if (!agent) return;
       process.stderr.write(`\npagelens agent '${DEMO_TASK}'\n`);
-      await agentCommand(DEMO_TASK, { url: DEMO_PAGE, planner: 'heuristic', maxSteps: '20', viewport: flags.viewport, offline: true });
+      await agentCommand(DEMO_TASK, { url: DEMO_PAGE, planner: 'heuristic', maxSteps: '20', viewport: flags.viewport, offline: true, ...(trace && { trace }) });
     });
   addRunCommand(program);
   addBenchCommand(program);
@@ -164,6 +166,7 @@ export function buildCli(): Command {
   addObserveCommands(program);
   addExploreCommands(program);
   addMcpCommand(program);
+  addTraceCommand(program);
   program.command('legend').description('print the semantic_v3 legend for system prompts').action(() => { process.stdout.write(V3_LEGEND + '\n'); });
   return program;
 }

@@ -27,6 +27,7 @@ interface McpFlags {
   callTimeout?: number;
   tools?: string;
   answers?: 'text' | 'json';
+  saveTrace?: string;
 }
 
 function parsePort(text: string): number {
@@ -87,6 +88,7 @@ export function addMcpCommand(program: Command): void {
     .option('--call-timeout <seconds>', 'answer a tool call TIMEOUT after this long, so a hung page cannot hold the server (default 60)', parseCount('--call-timeout', 1))
     .option('--tools <list>', 'tools to offer: groups (core, forms, explore, intent, mouse, vision, tabs, logs, webmcp), tool names, or all (default core)')
     .addOption(new Option('--answers <form>', 'how answers are written: compact text, or the JSON payload for a client that parses them').choices(['text', 'json']).default('text'))
+    .option('--save-trace <dir>', 'record each session into an archive in this folder, one step a tool call, written as it goes (pagelens trace show opens it)')
     .option('--recover-stuck-tabs', 'after a call ran out of time on a page that stopped answering, the next call closes that tab and opens a fresh one by itself')
     .action(async (flags: McpFlags) => {
       const httpOnly = [flags.token !== undefined && '--token', flags.sharedContext && '--shared-context', flags.maxSessions !== undefined && '--max-sessions', flags.sessionIdle !== undefined && '--session-idle'].filter(Boolean);
@@ -119,6 +121,7 @@ export function addMcpCommand(program: Command): void {
         ...(flags.downloadsDir && { downloadsDir: flags.downloadsDir }),
         ...(flags.callTimeout !== undefined && { callTimeoutS: flags.callTimeout }),
         ...(flags.recoverStuckTabs && { recoverStuckTabs: true }),
+        ...(flags.saveTrace && { saveTrace: flags.saveTrace }),
       });
     });
   program.command('tools').description('print the tool definitions as JSON (OpenAI functions with strict: true, or MCP tools)')

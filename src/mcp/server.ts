@@ -12,6 +12,7 @@ import { CallDeadline } from '../tools/registry/deadline.js';
 import { DEFAULT_TOOLSET } from '../tools/registry/toolset.js';
 import type { ToolResult } from '../tools/registry/types.js';
 import { BrowserSession, type BrowserOptions } from './browser.js';
+import type { McpTrace } from '../trace/mcp.js';
 import { DEFAULT_IDLE_MS, DEFAULT_MAX_SESSIONS, contextIsShared, startMcpHttp, type McpHttpOptions } from './http.js';
 
 /** What the server tells the model once (the legend of the answers it will read, the rules of the page's words). */
@@ -37,6 +38,8 @@ export interface McpServerOptions extends BrowserOptions {
   tools?: readonly string[];
   /** Answers as compact text (default) or as their JSON payload, for a client that parses them. */
   answers?: 'text' | 'json';
+  /** Record every session into an archive in this folder, one step a tool call (src/trace/mcp.ts). */
+  saveTrace?: string;
 }
 
 const log = (msg: string) => process.stderr.write(`pagelens mcp: ${msg}\n`);
@@ -49,7 +52,7 @@ function toMcp(r: ToolResult): CallToolResult {
 }
 
 /** An MCP server (not yet connected) whose tools run on `session`. */
-export function createMcpServer(session: BrowserSession, opts: Pick<McpServerOptions, 'callTimeoutS' | 'recoverStuckTabs' | 'tools' | 'answers'> = {}): Server {
+export function createMcpServer(session: BrowserSession, opts: Pick<McpServerOptions, 'callTimeoutS' | 'recoverStuckTabs' | 'tools' | 'answers'> & { trace?: McpTrace } = {}): Server {
   const server = new Server({ name: 'pagelens', version: '0.1.0' }, { capabilities: { tools: {} }, instructions: instructions(opts.answers) });
   const tools = toolDefinitions('mcp', { tools: opts.tools ?? DEFAULT_TOOLSET });
   const offered = new Set(tools.map((t) => t.name));
@@ -63,10 +66,13 @@ export function createMcpServer(session: BrowserSession, opts: Pick<McpServerOpt
   server.setRequestHandler(CallToolRequestSchema, (req) => {
     const run = queue.then(async (): Promise<CallToolResult> => {
       try {
+        const t0 = performance.now();
         const args = req.params.arguments ?? {};
         const recovered = opts.recoverStuckTabs ? await recoverStuckTab(session, deadline) : undefined;
         const r = await deadline.run(req.params.name, args, async () => runToolSafely(await session.lens(), req.params.name, args, { host: session, offered, ...(opts.answers && { answers: opts.answers }) }), () => session.unanswered());
-        return toMcp(recovered ? withNote(r, recovered) : r);
+        const answer = toMcp(recovered ? withNote(r, recovered) : r);
+        if (opts.trace) await traceCall(opts.trace, session, req.params.name, args, r, answer, performance.now() - t0);
+        return answer;
       } catch (e) {
         // Only the browser failing to start gets here (runToolSafely answers everything else).
         const msg = e instanceof Error ? e.message : String(e);
@@ -78,6 +84,18 @@ export function createMcpServer(session: BrowserSession, opts: Pick<McpServerOpt
     return run;
   });
   return server;
+}
+
+/** The call into the session's trace; a trace that fails says so on stderr and never fails the call. */
+async function traceCall(trace: McpTrace, session: BrowserSession, tool: string, args: Record<string, unknown>, r: ToolResult, answer: CallToolResult, ms: number): Promise<void> {
+  try {
+    const page = await session.lens().then((l) => l.page, () => undefined);
+    const texts = answer.content.flatMap((c) => (c.type === 'text' ? [c.text] : []));
+    const images = (r.images ?? []).map((i) => Math.floor(i.data.length * 3 / 4));
+    await trace.record({ tool, args, texts, images, isError: answer.isError === true, data: r.data, ms, ...(page && { page }) });
+  } catch (e) {
+    log(`the trace could not record ${tool}: ${(e as Error).message.split('\n')[0]}`);
+  }
 }
 
 /** With a call given up on still at work: replaces the current tab when its page does not answer. */
@@ -114,10 +132,14 @@ export async function runMcpServer(opts: McpServerOptions): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown('interrupted'));
   process.on('SIGTERM', () => void shutdown('terminated'));
+  const { startMcpTrace } = opts.saveTrace ? await import('../trace/mcp.js') : { startMcpTrace: undefined };
+  const newTrace = () => (startMcpTrace && opts.saveTrace ? startMcpTrace(opts.saveTrace, { ...(opts.answers && { answers: opts.answers }) }) : undefined);
   if (opts.port === undefined) {
     const session = new BrowserSession(opts);
-    closeAll = () => session.close();
-    const server = createMcpServer(session, opts);
+    const trace = newTrace();
+    if (trace) log(`recording the session into ${trace.path}`);
+    closeAll = () => { trace?.close(); return session.close(); };
+    const server = createMcpServer(session, { ...opts, ...(trace && { trace }) });
     const transport = new StdioServerTransport();
     transport.onclose = () => void shutdown('client disconnected');
     process.stdin.on('end', () => void shutdown('stdin closed'));
@@ -125,7 +147,13 @@ export async function runMcpServer(opts: McpServerOptions): Promise<void> {
     log('ready on stdio');
     return;
   }
-  const http = await startMcpHttp(opts, { ...opts.http, port: opts.port, log }, (session) => createMcpServer(session, opts));
+  const http = await startMcpHttp(opts, { ...opts.http, port: opts.port, log }, (session) => {
+    // One archive a session: written step by step, closed when the session's transport closes.
+    const trace = newTrace();
+    const server = createMcpServer(session, { ...opts, ...(trace && { trace }) });
+    if (trace) server.onclose = () => trace.close();
+    return server;
+  });
   closeAll = () => http.close();
   log(`ready on ${http.url} (${describeHttpProtection(opts)})`);
 }

@@ -1,0 +1,137 @@
+// The screenshot of a step, with the box of every ID the model was shown. Boxes are read where the
+// engine mirrors its IDs (the data-llm-id attribute) in every frame, at the moment of the
+// screenshot, so they line up with it; an ID found nowhere keeps a small box around the centre
+// its observation gave. Secret fields (password and credential/card autofill fields, and every
+// element the observation showed as "***") are painted over before the JPEG is encoded: a card
+// number in a plain text field is in no screenshot either. Every wait is bounded: a page that
+// stops answering costs the trace its screenshot, never the call it records.
+import type { Frame, Page } from 'playwright-core';
+import sharp from 'sharp';
+import { SECRET_AUTOFILL_TOKENS } from '../model/safety/secrets.js';
+import type { TraceBox } from '../model/trace/schema.js';
+
+/** The JPEG quality of a trace's screenshots: readable text at a fraction of a PNG. */
+const QUALITY = 62;
+/** How long a screenshot or a frame's boxes may take. */
+const CAPTURE_TIMEOUT_MS = 4000;
+/** The side of the box drawn around a centre point when no element was found. */
+const APPROX = 14;
+
+export interface Listed {
+  id: string;
+  role?: string;
+  name?: string;
+  /** The centre the observation gave, and its box when it had one. */
+  xy?: [number, number];
+  box?: [number, number, number, number];
+  secret?: boolean;
+}
+
+export interface Capture {
+  jpeg?: Buffer;
+  width: number;
+  height: number;
+  viewport: { width: number; height: number };
+  boxes: TraceBox[];
+  frames: number;
+  ms: number;
+  warnings: string[];
+}
+
+type Rect = [number, number, number, number];
+interface FrameBoxes { found: Array<{ id: string; box: Rect; secret?: boolean }>; secrets: Rect[] }
+
+/** Runs in each frame: the boxes of the IDs asked for, and of every secret field (open shadow roots included). */
+function frameBoxes(arg: { ids: string[]; tokens: string[] }): FrameBoxes {
+  const want = new Set(arg.ids);
+  const found: FrameBoxes['found'] = [];
+  const secrets: Rect[] = [];
+  const rect = (el: Element): Rect | null => {
+    const r = el.getBoundingClientRect();
+    return r.width > 0 && r.height > 0 ? [r.x, r.y, r.width, r.height] : null;
+  };
+  const visit = (root: Document | ShadowRoot) => {
+    for (const el of Array.from(root.querySelectorAll('*'))) {
+      const tag = el.tagName;
+      let secret = false;
+      if (tag === 'INPUT' || tag === 'TEXTAREA') {
+        const type = ((el as HTMLInputElement).type || '').toLowerCase();
+        const ac = (el.getAttribute('autocomplete') || '').toLowerCase().split(/\s+/);
+        secret = (tag === 'INPUT' && type === 'password') || ac.some((t) => arg.tokens.includes(t));
+        const r = secret ? rect(el) : null;
+        if (r) secrets.push(r);
+      }
+      const id = el.getAttribute('data-llm-id');
+      if (id !== null && want.has(id)) {
+        const r = rect(el);
+        if (r) found.push({ id, box: r, ...(secret && { secret: true }) });
+      }
+      if (el.shadowRoot) visit(el.shadowRoot);
+    }
+  };
+  visit(document);
+  return { found, secrets };
+}
+
+const within = <T>(p: Promise<T>, ms: number): Promise<T | undefined> => {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([p.catch(() => undefined), new Promise<undefined>((r) => { timer = setTimeout(() => r(undefined), ms); })]).finally(() => clearTimeout(timer));
+};
+
+/** A frame's offset in the main viewport (its element's box), or none for the main frame. */
+async function offsetOf(frame: Frame): Promise<[number, number] | undefined> {
+  if (!frame.parentFrame()) return [0, 0];
+  const el = await frame.frameElement();
+  const box = await el.boundingBox();
+  await el.dispose();
+  return box ? [box.x, box.y] : undefined;
+}
+
+export async function captureStep(page: Page, listed: Listed[]): Promise<Capture> {
+  const t0 = performance.now();
+  const warnings: string[] = [];
+  const frames = page.frames();
+  const viewport = page.viewportSize() ?? await within(page.evaluate(() => ({ width: innerWidth, height: innerHeight })), CAPTURE_TIMEOUT_MS) ?? { width: 0, height: 0 };
+  const ids = listed.map((l) => l.id);
+  const found = new Map<string, Rect>();
+  const secretIds = new Set<string>();
+  const secretRects: Rect[] = [];
+  await Promise.all(frames.map(async (frame) => {
+    const r = await within((async () => {
+      const offset = await offsetOf(frame);
+      if (!offset) return undefined;
+      const b = await frame.evaluate(frameBoxes, { ids, tokens: [...SECRET_AUTOFILL_TOKENS] });
+      return { offset, b };
+    })(), CAPTURE_TIMEOUT_MS);
+    if (!r) return;
+    const [dx, dy] = r.offset;
+    for (const f of r.b.found) {
+      if (found.has(f.id)) continue;
+      found.set(f.id, [f.box[0] + dx, f.box[1] + dy, f.box[2], f.box[3]]);
+      if (f.secret) secretIds.add(f.id);
+    }
+    for (const s of r.b.secrets) secretRects.push([s[0] + dx, s[1] + dy, s[2], s[3]]);
+  }));
+  const boxes: TraceBox[] = [];
+  for (const l of listed) {
+    const own = found.get(l.id);
+    const box: Rect | undefined = own ?? l.box ?? (l.xy ? [l.xy[0] - APPROX / 2, l.xy[1] - APPROX / 2, APPROX, APPROX] : undefined);
+    if (!box) continue;
+    boxes.push({ id: l.id, box: box.map((v) => Math.round(v * 10) / 10) as Rect, ...(l.role && { role: l.role }), ...(l.name && { name: l.name }), ...(!own && !l.box && { approx: true as const }), ...((l.secret || secretIds.has(l.id)) && { secret: true as const }) });
+    if (l.secret) secretRects.push(box);
+  }
+  const png = await within(page.screenshot({ type: 'png', scale: 'css', caret: 'initial', animations: 'allow', timeout: CAPTURE_TIMEOUT_MS }), CAPTURE_TIMEOUT_MS + 500);
+  if (!png) {
+    warnings.push(`the trace's screenshot could not be taken within ${CAPTURE_TIMEOUT_MS / 1000} s`);
+    return { width: 0, height: 0, viewport, boxes, frames: frames.length, ms: Math.round(performance.now() - t0), warnings };
+  }
+  const img = sharp(png);
+  const { width = viewport.width, height = viewport.height } = await img.metadata();
+  const scale = viewport.width ? width / viewport.width : 1;
+  const covers = secretRects.map(([x, y, w, h]) => ({
+    input: { create: { width: Math.max(1, Math.round(w * scale)), height: Math.max(1, Math.round(h * scale)), channels: 3 as const, background: { r: 40, g: 40, b: 48 } } },
+    left: Math.max(0, Math.round(x * scale)), top: Math.max(0, Math.round(y * scale)),
+  })).filter((c) => c.left < width && c.top < height).map((c) => ({ ...c, input: { create: { ...c.input.create, width: Math.min(c.input.create.width, width - c.left), height: Math.min(c.input.create.height, height - c.top) } } }));
+  const jpeg = await img.composite(covers).jpeg({ quality: QUALITY, mozjpeg: true }).toBuffer();
+  return { jpeg, width, height, viewport, boxes, frames: frames.length, ms: Math.round(performance.now() - t0), warnings };
+}

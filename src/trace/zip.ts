@@ -1,0 +1,187 @@
+// A zip archive that is valid after every entry: each add() writes the entry where the last
+// central directory began, then the whole central directory and its end record again, and cuts
+// the file there. A process killed between two adds leaves a complete archive of what it had
+// written; one killed during an add leaves entries a reader recovers by walking the local
+// headers (readZip does). Entries are stored, or deflated when that is smaller (JSON; a JPEG is
+// stored as it is). No zip64, no data descriptors: a trace stays far below 4 GB (its ceiling).
+import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
+import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
+
+const LOCAL = 0x04034b50;
+const CENTRAL = 0x02014b50;
+const END = 0x06054b50;
+/** Names are UTF-8 (general purpose flag bit 11). */
+const UTF8 = 0x0800;
+
+interface Entry { name: Buffer; crc: number; method: 0 | 8; size: number; stored: number; offset: number; time: number; date: number }
+
+function dosTime(d: Date): { time: number; date: number } {
+  return {
+    time: (d.getHours() << 11) | (d.getMinutes() << 5) | Math.floor(d.getSeconds() / 2),
+    date: ((Math.max(1980, d.getFullYear()) - 1980) << 9) | ((d.getMonth() + 1) << 5) | d.getDate(),
+  };
+}
+
+export class ZipAppender {
+  private readonly fd: number;
+  private readonly entries: Entry[] = [];
+  /** Where the next entry goes: the end of the last entry's data. */
+  private dataEnd = 0;
+  private total = 0;
+  private closed = false;
+
+  constructor(readonly path: string) {
+    this.fd = openSync(path, 'w', 0o600);
+    this.writeDirectory();
+  }
+
+  /** Bytes of the archive as it stands. */
+  get bytes(): number {
+    return this.total;
+  }
+
+  add(name: string, data: Buffer | string, opts: { compress?: boolean } = {}): void {
+    if (this.closed) throw new Error(`the archive ${this.path} is closed`);
+    const raw = typeof data === 'string' ? Buffer.from(data, 'utf8') : data;
+    const deflated = opts.compress === false ? undefined : deflateRawSync(raw);
+    const useDeflate = deflated !== undefined && deflated.length < raw.length;
+    const body = useDeflate ? deflated : raw;
+    const fileName = Buffer.from(name, 'utf8');
+    const { time, date } = dosTime(new Date());
+    const entry: Entry = { name: fileName, crc: crc32(raw), method: useDeflate ? 8 : 0, size: raw.length, stored: body.length, offset: this.dataEnd, time, date };
+    const head = Buffer.alloc(30);
+    head.writeUInt32LE(LOCAL, 0);
+    head.writeUInt16LE(20, 4);
+    head.writeUInt16LE(UTF8, 6);
+    head.writeUInt16LE(entry.method, 8);
+    head.writeUInt16LE(time, 10);
+    head.writeUInt16LE(date, 12);
+    head.writeUInt32LE(entry.crc, 14);
+    head.writeUInt32LE(entry.stored, 18);
+    head.writeUInt32LE(entry.size, 22);
+    head.writeUInt16LE(fileName.length, 26);
+    head.writeUInt16LE(0, 28);
+    const local = Buffer.concat([head, fileName, body]);
+    writeSync(this.fd, local, 0, local.length, this.dataEnd);
+    this.dataEnd += local.length;
+    this.entries.push(entry);
+    this.writeDirectory();
+  }
+
+  close(): void {
+    if (this.closed) return;
+    this.closed = true;
+    closeSync(this.fd);
+  }
+
+  private writeDirectory(): void {
+    const parts: Buffer[] = [];
+    for (const e of this.entries) {
+      const c = Buffer.alloc(46);
+      c.writeUInt32LE(CENTRAL, 0);
+      c.writeUInt16LE(20, 4);
+      c.writeUInt16LE(20, 6);
+      c.writeUInt16LE(UTF8, 8);
+      c.writeUInt16LE(e.method, 10);
+      c.writeUInt16LE(e.time, 12);
+      c.writeUInt16LE(e.date, 14);
+      c.writeUInt32LE(e.crc, 16);
+      c.writeUInt32LE(e.stored, 20);
+      c.writeUInt32LE(e.size, 24);
+      c.writeUInt16LE(e.name.length, 28);
+      c.writeUInt32LE(e.offset, 42);
+      parts.push(c, e.name);
+    }
+    const dir = Buffer.concat(parts);
+    const end = Buffer.alloc(22);
+    end.writeUInt32LE(END, 0);
+    end.writeUInt16LE(this.entries.length, 8);
+    end.writeUInt16LE(this.entries.length, 10);
+    end.writeUInt32LE(dir.length, 12);
+    end.writeUInt32LE(this.dataEnd, 16);
+    const tail = Buffer.concat([dir, end]);
+    writeSync(this.fd, tail, 0, tail.length, this.dataEnd);
+    ftruncateSync(this.fd, this.dataEnd + tail.length);
+    this.total = this.dataEnd + tail.length;
+  }
+}
+
+export interface ZipContents {
+  entries: Map<string, Buffer>;
+  /** The central directory was missing or unreadable: the entries were found by walking the local headers. */
+  recovered: boolean;
+}
+
+/** Most bytes an entry may inflate to: an archive is read into memory, and a hostile one must not fill it. */
+const MAX_ENTRY_BYTES = 256 * 1024 * 1024;
+
+function inflate(method: number, body: Buffer, size: number): Buffer {
+  if (size > MAX_ENTRY_BYTES) throw new Error(`an entry of ${size} bytes is larger than a trace holds`);
+  if (method === 0) return body;
+  if (method === 8) return inflateRawSync(body, { maxOutputLength: Math.max(1, size) });
+  throw new Error(`compression method ${method} is not one a trace uses`);
+}
+
+/** The entries of an archive: through its central directory, or (an archive cut short) its local headers. */
+export function readZip(buf: Buffer): ZipContents {
+  try {
+    return { entries: readDirectory(buf), recovered: false };
+  } catch {
+    return { entries: walkLocal(buf), recovered: true };
+  }
+}
+
+function readDirectory(buf: Buffer): Map<string, Buffer> {
+  let at = -1;
+  for (let i = buf.length - 22; i >= Math.max(0, buf.length - 22 - 0xffff); i--) {
+    if (buf.readUInt32LE(i) === END) { at = i; break; }
+  }
+  if (at < 0) throw new Error('no end of central directory');
+  const count = buf.readUInt16LE(at + 10);
+  let p = buf.readUInt32LE(at + 16);
+  const out = new Map<string, Buffer>();
+  for (let n = 0; n < count; n++) {
+    if (buf.readUInt32LE(p) !== CENTRAL) throw new Error('bad central directory');
+    const method = buf.readUInt16LE(p + 10);
+    const crc = buf.readUInt32LE(p + 16);
+    const stored = buf.readUInt32LE(p + 20);
+    const size = buf.readUInt32LE(p + 24);
+    const nameLen = buf.readUInt16LE(p + 28);
+    const extraLen = buf.readUInt16LE(p + 30);
+    const commentLen = buf.readUInt16LE(p + 32);
+    const offset = buf.readUInt32LE(p + 42);
+    const name = buf.toString('utf8', p + 46, p + 46 + nameLen);
+    if (buf.readUInt32LE(offset) !== LOCAL) throw new Error(`bad local header for ${name}`);
+    const start = offset + 30 + buf.readUInt16LE(offset + 26) + buf.readUInt16LE(offset + 28);
+    const data = inflate(method, buf.subarray(start, start + stored), size);
+    if (crc32(data) !== crc) throw new Error(`${name}: checksum mismatch`);
+    out.set(name, data);
+    p += 46 + nameLen + extraLen + commentLen;
+  }
+  return out;
+}
+
+/** Entries one after another from the start; stops at the first that is not whole. */
+function walkLocal(buf: Buffer): Map<string, Buffer> {
+  const out = new Map<string, Buffer>();
+  let p = 0;
+  while (p + 30 <= buf.length && buf.readUInt32LE(p) === LOCAL) {
+    const method = buf.readUInt16LE(p + 8);
+    const crc = buf.readUInt32LE(p + 14);
+    const stored = buf.readUInt32LE(p + 18);
+    const size = buf.readUInt32LE(p + 22);
+    const nameLen = buf.readUInt16LE(p + 26);
+    const start = p + 30 + nameLen + buf.readUInt16LE(p + 28);
+    if (start + stored > buf.length) break;
+    const name = buf.toString('utf8', p + 30, p + 30 + nameLen);
+    try {
+      const data = inflate(method, buf.subarray(start, start + stored), size);
+      if (crc32(data) !== crc) break;
+      out.set(name, data);
+    } catch {
+      break;
+    }
+    p = start + stored;
+  }
+  return out;
+}
