@@ -74,7 +74,7 @@ export {
 } from './model/negotiation/interact.js';
 export { createApp, type AppOptions } from './server/app.js';
 export { startServer, type ServeOptions, type RunningServer } from './server/serve.js';
-export { SessionStore, type SessionLimits } from './server/sessions.js';
+export { MemorySessionStore, StoreUnavailableError, type SessionStore, type OpenSession, type SessionLimits } from './server/sessions.js';
 export type { Planner, SessionStep, SessionView } from './agent/planner.js';
 export { createPlanner, PLANNER_NAMES, type PlannerName } from './agent/planners.js';
 export { HeuristicPlanner } from './agent/heuristic.js';

@@ -27,6 +27,8 @@ interface McpFlags {
   callTimeout?: number;
   tools?: string;
   answers?: 'text' | 'json';
+  store?: string;
+  replica?: string;
 }
 
 function parsePort(text: string): number {
@@ -87,12 +89,17 @@ export function addMcpCommand(program: Command): void {
     .option('--call-timeout <seconds>', 'answer a tool call TIMEOUT after this long, so a hung page cannot hold the server (default 60)', parseCount('--call-timeout', 1))
     .option('--tools <list>', 'tools to offer: groups (core, forms, explore, intent, mouse, vision, tabs, logs, webmcp), tool names, or all (default core)')
     .addOption(new Option('--answers <form>', 'how answers are written: compact text, or the JSON payload for a client that parses them').choices(['text', 'json']).default('text'))
+    .option('--store <url>', 'with --port: register the sessions this replica owns in Redis (redis://HOST:PORT/DB; default PAGELENS_STORE), so a request routed to another replica is told where its session lives')
+    .option('--replica <name>', 'with --store: this replica\'s name (default PAGELENS_REPLICA, else host:pid)')
     .option('--recover-stuck-tabs', 'after a call ran out of time on a page that stopped answering, the next call closes that tab and opens a fresh one by itself')
     .action(async (flags: McpFlags) => {
-      const httpOnly = [flags.token !== undefined && '--token', flags.sharedContext && '--shared-context', flags.maxSessions !== undefined && '--max-sessions', flags.sessionIdle !== undefined && '--session-idle'].filter(Boolean);
+      const httpOnly = [flags.token !== undefined && '--token', flags.sharedContext && '--shared-context', flags.maxSessions !== undefined && '--max-sessions', flags.sessionIdle !== undefined && '--session-idle', flags.store !== undefined && '--store'].filter(Boolean);
       if (flags.port === undefined && httpOnly.length) throw new PagelensError('BAD_INPUT', `${httpOnly.join(', ')} only mean something with --port (stdio has one client, its parent process).`);
       const token = httpToken(flags);
       const tools = await toolSpec(flags.tools);
+      const store = flags.port !== undefined ? flags.store ?? (process.env.PAGELENS_STORE?.trim() || undefined) : undefined;
+      const replica = flags.replica ?? (process.env.PAGELENS_REPLICA?.trim() || undefined);
+      if (store) (await import('../store/redis.js')).checkStoreUrl(store);
       const { runMcpServer } = await import('../mcp/server.js');
       await runMcpServer({
         ...(tools && { tools }),
@@ -119,6 +126,7 @@ export function addMcpCommand(program: Command): void {
         ...(flags.downloadsDir && { downloadsDir: flags.downloadsDir }),
         ...(flags.callTimeout !== undefined && { callTimeoutS: flags.callTimeout }),
         ...(flags.recoverStuckTabs && { recoverStuckTabs: true }),
+        ...(store && { store }), ...(replica && { replica }),
       });
     });
   program.command('tools').description('print the tool definitions as JSON (OpenAI functions with strict: true, or MCP tools)')

@@ -12,6 +12,8 @@ import { CallDeadline } from '../tools/deadline.js';
 import { DEFAULT_TOOLSET } from '../tools/toolset.js';
 import type { ToolResult } from '../tools/types.js';
 import { BrowserSession, type BrowserOptions } from './browser.js';
+import { hostname } from 'node:os';
+import { RedisSessionRegistry } from './ownership.js';
 import { DEFAULT_IDLE_MS, DEFAULT_MAX_SESSIONS, contextIsShared, startMcpHttp, type McpHttpOptions } from './http.js';
 
 /** What the server tells the model once (the legend of the answers it will read, the rules of the page's words). */
@@ -37,6 +39,10 @@ export interface McpServerOptions extends BrowserOptions {
   tools?: readonly string[];
   /** Answers as compact text (default) or as their JSON payload, for a client that parses them. */
   answers?: 'text' | 'json';
+  /** With port: the store replicas share (redis://…), where each registers the sessions it owns. */
+  store?: string;
+  /** With store: this replica's name (default host:pid). */
+  replica?: string;
 }
 
 const log = (msg: string) => process.stderr.write(`pagelens mcp: ${msg}\n`);
@@ -125,9 +131,11 @@ export async function runMcpServer(opts: McpServerOptions): Promise<void> {
     log('ready on stdio');
     return;
   }
-  const http = await startMcpHttp(opts, { ...opts.http, port: opts.port, log }, (session) => createMcpServer(session, opts));
-  closeAll = () => http.close();
-  log(`ready on ${http.url} (${describeHttpProtection(opts)})`);
+  const registry = opts.store ? await RedisSessionRegistry.connect(opts.store, opts.replica ?? `${hostname()}:${process.pid}`, opts.http?.idleMs ?? DEFAULT_IDLE_MS, log) : undefined;
+  const http = await startMcpHttp(opts, { ...opts.http, port: opts.port, log, ...(registry && { registry }) }, (session) => createMcpServer(session, opts));
+  closeAll = async () => { await http.close(); await registry?.close(); };
+  await registry?.advertise(http.url);
+  log(`ready on ${http.url} (${describeHttpProtection(opts)})${registry ? `; replica "${registry.replica}", sessions registered in ${registry.where}` : ''}`);
 }
 
 /** What protects the HTTP server, said on start so the user knows what is on. */
