@@ -68,16 +68,19 @@ export function createMcpServer(session: BrowserSession, opts: Pick<McpServerOpt
   const deadline = new CallDeadline(opts.callTimeoutS);
   server.setRequestHandler(CallToolRequestSchema, (req) => {
     const run = queue.then(async (): Promise<CallToolResult> => {
+      let lost: string | undefined;
       try {
         const args = req.params.arguments ?? {};
         const recovered = opts.recoverStuckTabs ? await recoverStuckTab(session, deadline) : undefined;
+        lost = session.takeLoss();
         const r = await deadline.run(req.params.name, args, async () => runToolSafely(await session.lens(), req.params.name, args, { host: session, offered, ...(opts.answers && { answers: opts.answers }) }), () => session.unanswered());
-        return toMcp(recovered ? withNote(r, recovered) : r);
+        const noted = recovered ? withNote(r, recovered) : r;
+        return toMcp(lost ? withNote(noted, lost) : noted);
       } catch (e) {
         // Only the browser failing to start gets here (runToolSafely answers everything else).
         const msg = e instanceof Error ? e.message : String(e);
         const code = (e as { code?: string }).code ?? 'INTERNAL';
-        return { content: [{ type: 'text', text: `${code}: ${msg}` }], isError: true };
+        return { content: [{ type: 'text', text: `${code}: ${msg}` }, ...(lost ? [{ type: 'text' as const, text: lost }] : [])], isError: true };
       }
     });
     queue = run.catch(() => {});

@@ -11,18 +11,19 @@ import type { Redis } from 'ioredis';
 import type { SessionStep } from '../agent/planner.js';
 import type { InteractRequest, InteractResponse } from '../model/negotiation/interact.js';
 import { connectStore, storeProblem, type StoreConnection } from '../store/redis.js';
-import { DEFAULT_SESSION_LIMITS, StoreUnavailableError, reportedOutcome, sessionIdOf, stepOf, type OpenSession, type SessionLimits, type SessionStore } from './sessions.js';
+import { DEFAULT_SESSION_LIMITS, StoreUnavailableError, reportedAction, reportedOutcome, sessionIdOf, stepOf, type OpenSession, type SessionLimits, type SessionStore } from './sessions.js';
 
 /**
- * KEYS: steps, failures. ARGV: idle ms, the reported outcome (JSON, or empty).
- * The outcome goes on the last step when that was an action and has none yet.
+ * KEYS: steps, failures. ARGV: idle ms, the reported outcome (JSON, or empty), the action it is
+ * about (or empty). The outcome goes on the last step when that was an action (that one, when the
+ * report names it) and has none yet.
  */
 const OPEN_SCRIPT = `
 if ARGV[2] ~= '' then
   local last = redis.call('LINDEX', KEYS[1], -1)
   if last then
     local step = cjson.decode(last)
-    if type(step.action) == 'string' and step.outcome == nil then
+    if type(step.action) == 'string' and step.outcome == nil and (ARGV[3] == '' or ARGV[3] == step.action) then
       local outcome = cjson.decode(ARGV[2])
       step.outcome = outcome
       redis.call('LSET', KEYS[1], -1, cjson.encode(step))
@@ -45,7 +46,7 @@ return redis.call('LLEN', KEYS[1])
 `;
 
 type Scripted = Redis & {
-  pagelensOpen(steps: string, failures: string, idleMs: number, outcome: string): Promise<[string[], string[]]>;
+  pagelensOpen(steps: string, failures: string, idleMs: number, outcome: string, about: string): Promise<[string[], string[]]>;
   pagelensRecord(steps: string, failures: string, idleMs: number, step: string, maxSteps: number): Promise<number>;
 };
 
@@ -79,7 +80,7 @@ export class RedisSessionStore implements SessionStore {
     if (!id) return null;
     const keys = sessionKeys(id);
     const outcome = reportedOutcome(request);
-    const [steps, failures] = await this.guard(() => this.redis.pagelensOpen(keys.steps, keys.failures, this.limits.ttlMs, outcome ? JSON.stringify(outcome) : ''));
+    const [steps, failures] = await this.guard(() => this.redis.pagelensOpen(keys.steps, keys.failures, this.limits.ttlMs, outcome ? JSON.stringify(outcome) : '', reportedAction(request) ?? ''));
     const failed = new Map<string, number>();
     for (let i = 0; i + 1 < failures.length; i += 2) failed.set(failures[i], Number(failures[i + 1]));
     return { id, steps: steps.map((s) => JSON.parse(s) as SessionStep), failures: failed };

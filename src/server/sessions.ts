@@ -64,6 +64,14 @@ export function stepOf(request: InteractRequest, response: InteractResponse, at:
   return step;
 }
 
+/**
+ * The action a request's report is about, when it names one: the report then only goes on a last
+ * step that answered that action (a report that arrives twice, or late, finds another step last).
+ */
+export function reportedAction(request: InteractRequest): string | undefined {
+  return request.lastActionError?.action ?? undefined;
+}
+
 /** The outcome a request reports of its session's previous action, if any. */
 export function reportedOutcome(request: InteractRequest): SessionStep['outcome'] | undefined {
   if (!request.lastActionStatus) return undefined;
@@ -100,7 +108,8 @@ export class MemorySessionStore implements SessionStore {
     while (this.sessions.size > this.limits.maxSessions) this.sessions.delete(this.sessions.keys().next().value!);
     const last = s.steps[s.steps.length - 1];
     const outcome = reportedOutcome(request);
-    if (last?.action && !last.outcome && outcome) {
+    const about = reportedAction(request);
+    if (last?.action && !last.outcome && outcome && (about === undefined || about === last.action)) {
       last.outcome = outcome;
       if (outcome.status === 'failure') s.failures.set(last.action, (s.failures.get(last.action) ?? 0) + 1);
     }
