@@ -15,6 +15,8 @@ declare module 'autocannon' {
     headers?: Record<string, string>;
     method?: string;
     body?: string;
+    /** Seconds before a request counts as a timeout (default 10). */
+    timeout?: number;
   }
   interface Histogram { average: number; mean: number; stddev: number; min: number; max: number; p50: number; p90: number; p99: number; p999?: number; total?: number }
   interface Result {

@@ -1,6 +1,6 @@
 // Negotiation sessions in Redis, so that every `serve` replica answers every request of every
-// session. A session is two keys: its steps (a list of JSON steps, trimmed to maxSteps) and its
-// failures (a hash action → count), both expiring after the session idle time and renewed on use.
+// session. A session is three keys: its steps (a list of JSON steps, trimmed to maxSteps), its
+// failures (a hash action → count) and its step count, all expiring after the session idle time and renewed on use.
 //
 // Each of the store's two calls is one Lua script, and Redis runs a script whole before any other
 // command: two replicas racing on one session each append their step (none lost), and an outcome
@@ -14,7 +14,7 @@ import { connectStore, storeProblem, type StoreConnection } from '../store/redis
 import { DEFAULT_SESSION_LIMITS, StoreUnavailableError, reportedAction, reportedOutcome, sessionIdOf, stepOf, type OpenSession, type SessionLimits, type SessionStore } from './sessions.js';
 
 /**
- * KEYS: steps, failures. ARGV: idle ms, the reported outcome (JSON, or empty), the action it is
+ * KEYS: steps, failures, count. ARGV: idle ms, the reported outcome (JSON, or empty), the action it is
  * about (or empty). The outcome goes on the last step when that was an action (that one, when the
  * report names it) and has none yet.
  */
@@ -31,28 +31,30 @@ if ARGV[2] ~= '' then
     end
   end
 end
-redis.call('PEXPIRE', KEYS[1], ARGV[1])
-redis.call('PEXPIRE', KEYS[2], ARGV[1])
+for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[1]) end
 return { redis.call('LRANGE', KEYS[1], 0, -1), redis.call('HGETALL', KEYS[2]) }
 `;
 
-/** KEYS: steps, failures. ARGV: idle ms, the step (JSON), max steps. */
+/**
+ * KEYS: steps, failures, count. ARGV: idle ms, the step (JSON), max steps. The count is every step
+ * the session ever took (the list keeps the last max steps): what is answered can be counted back.
+ */
 const RECORD_SCRIPT = `
 redis.call('RPUSH', KEYS[1], ARGV[2])
 redis.call('LTRIM', KEYS[1], -tonumber(ARGV[3]), -1)
-redis.call('PEXPIRE', KEYS[1], ARGV[1])
-redis.call('PEXPIRE', KEYS[2], ARGV[1])
-return redis.call('LLEN', KEYS[1])
+local n = redis.call('INCR', KEYS[3])
+for i = 1, 3 do redis.call('PEXPIRE', KEYS[i], ARGV[1]) end
+return n
 `;
 
 type Scripted = Redis & {
-  pagelensOpen(steps: string, failures: string, idleMs: number, outcome: string, about: string): Promise<[string[], string[]]>;
-  pagelensRecord(steps: string, failures: string, idleMs: number, step: string, maxSteps: number): Promise<number>;
+  pagelensOpen(steps: string, failures: string, count: string, idleMs: number, outcome: string, about: string): Promise<[string[], string[]]>;
+  pagelensRecord(steps: string, failures: string, count: string, idleMs: number, step: string, maxSteps: number): Promise<number>;
 };
 
 /** The keys of a session; `{id}` is a hash tag, so that both land on one node of a Redis Cluster. */
-export function sessionKeys(id: string, prefix = 'pagelens:serve:'): { steps: string; failures: string } {
-  return { steps: `${prefix}{${id}}:steps`, failures: `${prefix}{${id}}:failures` };
+export function sessionKeys(id: string, prefix = 'pagelens:serve:'): { steps: string; failures: string; count: string } {
+  return { steps: `${prefix}{${id}}:steps`, failures: `${prefix}{${id}}:failures`, count: `${prefix}{${id}}:count` };
 }
 
 export class RedisSessionStore implements SessionStore {
@@ -61,8 +63,8 @@ export class RedisSessionStore implements SessionStore {
 
   private constructor(private readonly conn: StoreConnection, limits: Partial<SessionLimits>, private readonly now: () => number) {
     this.limits = { ...DEFAULT_SESSION_LIMITS, ...limits };
-    conn.redis.defineCommand('pagelensOpen', { numberOfKeys: 2, lua: OPEN_SCRIPT });
-    conn.redis.defineCommand('pagelensRecord', { numberOfKeys: 2, lua: RECORD_SCRIPT });
+    conn.redis.defineCommand('pagelensOpen', { numberOfKeys: 3, lua: OPEN_SCRIPT });
+    conn.redis.defineCommand('pagelensRecord', { numberOfKeys: 3, lua: RECORD_SCRIPT });
     this.redis = conn.redis as Scripted;
   }
 
@@ -80,7 +82,7 @@ export class RedisSessionStore implements SessionStore {
     if (!id) return null;
     const keys = sessionKeys(id);
     const outcome = reportedOutcome(request);
-    const [steps, failures] = await this.guard(() => this.redis.pagelensOpen(keys.steps, keys.failures, this.limits.ttlMs, outcome ? JSON.stringify(outcome) : '', reportedAction(request) ?? ''));
+    const [steps, failures] = await this.guard(() => this.redis.pagelensOpen(keys.steps, keys.failures, keys.count, this.limits.ttlMs, outcome ? JSON.stringify(outcome) : '', reportedAction(request) ?? ''));
     const failed = new Map<string, number>();
     for (let i = 0; i + 1 < failures.length; i += 2) failed.set(failures[i], Number(failures[i + 1]));
     return { id, steps: steps.map((s) => JSON.parse(s) as SessionStep), failures: failed };
@@ -90,7 +92,7 @@ export class RedisSessionStore implements SessionStore {
     if (!s) return;
     const keys = sessionKeys(s.id);
     const step = stepOf(request, response, this.now());
-    await this.guard(() => this.redis.pagelensRecord(keys.steps, keys.failures, this.limits.ttlMs, JSON.stringify(step), this.limits.maxSteps));
+    await this.guard(() => this.redis.pagelensRecord(keys.steps, keys.failures, keys.count, this.limits.ttlMs, JSON.stringify(step), this.limits.maxSteps));
     s.steps.push(step);
   }
 
