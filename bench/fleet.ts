@@ -142,6 +142,37 @@ ${backends.map((b) => `  server 127.0.0.1:${b.port} 127.0.0.1:${b.port} check in
 `;
 }
 
+/**
+ * For `pagelens mcp --port` replicas: each MCP session's browser context lives in one process, so
+ * a session sticks to the replica that answered its initialize. The stick table learns the
+ * Mcp-Session-Id from that answer and routes every later request carrying it to the same server.
+ */
+export function mcpHaproxyConfig(port: number, backends: Array<{ port: number }>): string {
+  return `global
+  maxconn 4096
+
+defaults
+  mode http
+  timeout connect 2s
+  timeout client 60s
+  timeout server 60s
+  # The client's standing event stream (GET /mcp) may stay open and quiet for long.
+  timeout tunnel 1h
+
+frontend mcp
+  bind 127.0.0.1:${port}
+  default_backend mcp
+
+backend mcp
+  balance roundrobin
+  http-send-name-header Host
+  stick-table type string len 64 size 100k expire 30m
+  stick on req.hdr(mcp-session-id)
+  stick store-response res.hdr(mcp-session-id)
+${backends.map((b) => `  server 127.0.0.1:${b.port} 127.0.0.1:${b.port} check inter 500ms fall 1 rise 2`).join('\n')}
+`;
+}
+
 export async function startHaproxy(backends: Array<{ port: number }>, config: (port: number, backends: Array<{ port: number }>) => string = haproxyConfig): Promise<Balancer> {
   const dir = await mkdtemp(join(tmpdir(), 'pagelens-haproxy-'));
   const port = await freePort();

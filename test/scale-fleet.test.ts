@@ -6,6 +6,7 @@
 // fresh, empty session.
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
+import { request, type IncomingHttpHeaders } from 'node:http';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { after, before, describe, test } from 'node:test';
@@ -14,7 +15,7 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { chromium, type BrowserServer } from 'playwright-core';
 import { CHROMIUM_ARGS, findChromium } from '../src/browser/chromium.js';
-import { exited, fleetMissing, freePort, startRedis, type RedisServer } from '../bench/fleet.js';
+import { exited, fleetMissing, freePort, mcpHaproxyConfig, startHaproxy, startRedis, type RedisServer } from '../bench/fleet.js';
 import { LEGACY_SHAPE } from './mcp-shape.js';
 
 const BIN = join(dirname(fileURLToPath(import.meta.url)), '../../bin/pagelens.js');
@@ -25,6 +26,18 @@ async function call(c: Client, name: string, args: Record<string, unknown> = {})
   const r = await c.callTool({ name, arguments: args });
   const content = r.content as Array<{ type: string; text?: string }>;
   return { texts: content.filter((x) => x.type === 'text').map((x) => x.text!), isError: r.isError === true };
+}
+/** One POST on a connection of its own. */
+function post(url: string, session: string | undefined, body: unknown): Promise<{ status: number; headers: IncomingHttpHeaders; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(url, { method: 'POST', agent: false, headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...(session && { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' }) } }, (res) => {
+      let text = '';
+      res.on('data', (d: Buffer) => { text += d; });
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers, body: text }));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify(body));
+  });
 }
 const idOf = (tree: V3Node[], name: string) => tree.find((n) => n.n === name)!.i;
 
@@ -64,7 +77,7 @@ test('--ws-endpoint: a browser server lost mid-session is named by the next call
 const missing = fleetMissing();
 describe('pagelens mcp --store: each replica registers the sessions it owns', { skip: missing }, () => {
   let redis: RedisServer;
-  const replicas: Array<{ name: string; url: string; child: ChildProcess }> = [];
+  const replicas: Array<{ name: string; port: number; url: string; child: ChildProcess }> = [];
 
   async function startMcp(name: string) {
     const port = await freePort();
@@ -74,7 +87,7 @@ describe('pagelens mcp --store: each replica registers the sessions it owns', { 
       child.stderr!.on('data', (d: Buffer) => { seen += d; if (/ready on/.test(seen)) resolve(); });
       child.once('exit', () => reject(new Error(`mcp ${name} exited: ${seen}`)));
     });
-    const r = { name, url: `http://127.0.0.1:${port}/mcp`, child };
+    const r = { name, port, url: `http://127.0.0.1:${port}/mcp`, child };
     replicas.push(r);
     return r;
   }
@@ -100,6 +113,22 @@ describe('pagelens mcp --store: each replica registers the sessions it owns', { 
     assert.match(wrong.message, new RegExp(`lives on replica "mcp-A" \\(${a.url.replace(/[./]/g, '\\$&')}\\), not on "mcp-B"`));
     assert.ok((await client.listTools()).tools.length > 0, 'the owner still serves it');
     await client.close().catch(() => {});
+
+    // Behind HAProxy with the stick table of docs/scale-out.md, every request of a session reaches
+    // its owner, each on a new connection (one connection alone stays on its first server anyway).
+    const lb = await startHaproxy([a, b], mcpHaproxyConfig);
+    try {
+      const init = await post(`${lb.url}/mcp`, undefined, { jsonrpc: '2.0', id: 1, method: 'initialize', params: { protocolVersion: '2025-06-18', capabilities: {}, clientInfo: { name: 'raw', version: '0' } } });
+      const id = init.headers['mcp-session-id'] as string;
+      assert.equal(init.status, 200);
+      assert.equal((await post(`${lb.url}/mcp`, id, { jsonrpc: '2.0', method: 'notifications/initialized' })).status, 202);
+      for (let j = 0; j < 4; j++) {
+        const r = await post(`${lb.url}/mcp`, id, { jsonrpc: '2.0', id: 10 + j, method: 'tools/list' });
+        assert.equal(r.status, 200, `request ${j} of the session: ${r.body}`);
+      }
+    } finally {
+      await lb.close();
+    }
 
     // Another session, whose owner dies: the heartbeat stops, and the other replica says so.
     const t2 = new StreamableHTTPClientTransport(new URL(a.url));
