@@ -18,7 +18,7 @@ export interface ScaleOutRun {
   /** Connection errors and timeouts at the client, and non-2xx answers (HAProxy's 502 for a request cut by the kill). */
   errors: number;
   non2xx: number;
-  /** Steps answered 2xx minus steps in the sessions' histories: lost when > 0. */
+  /** Per session, steps answered 2xx beyond those its history counts: lost (the goal is 0). */
   lostSteps: number;
   /** Steps recorded whose answer the client did not count: in flight when the run ended, or cut by the kill (a client retries them). */
   unansweredSteps: number;
@@ -39,21 +39,35 @@ async function oneRun(base: Record<string, unknown>, n: number, kill: boolean, o
       const run = `run${n}${kill ? 'k' : ''}`;
       const template = JSON.stringify({ ...base, sessionId: '' });
       const head = template.slice(0, template.length - 2);
+      // Which session each connection's request was for, so its 2xx answers count per session.
+      const answered = new Map<number, number>();
       const timer = kill ? setTimeout(() => void replicas[0].kill(), opts.duration * 500) : undefined;
       const r = await autocannon({
         url: `${lb.url}/api/agent/interact`, connections: opts.connections, duration: opts.duration, timeout: 10,
-        requests: [{ method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` }, setupRequest: (req) => ({ ...req, body: `${head}${run}-${i++ % opts.sessions}"}` }) }],
+        requests: [{ method: 'POST', headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` }, setupRequest: (req, context) => {
+            context.session = i++ % opts.sessions;
+            return { ...req, body: `${head}${run}-${context.session as number}"}` };
+          },
+          onResponse: (status, _body, context) => {
+            if (status >= 200 && status < 300) answered.set(context.session as number, (answered.get(context.session as number) ?? 0) + 1);
+          },
+        }],
       });
       clearTimeout(timer);
       const peek = new Redis(redis.url);
-      let recorded = 0;
-      for (let s = 0; s < opts.sessions; s++) recorded += Number(await peek.get(sessionKeys(`${run}-${s}`).count) ?? 0);
+      let lostSteps = 0;
+      let unansweredSteps = 0;
+      for (let s = 0; s < opts.sessions; s++) {
+        const recorded = Number(await peek.get(sessionKeys(`${run}-${s}`).count) ?? 0);
+        const got = answered.get(s) ?? 0;
+        lostSteps += Math.max(0, got - recorded);
+        unansweredSteps += Math.max(0, recorded - got);
+      }
       peek.disconnect();
-      const answered = r['2xx'];
       return {
-        replicas: n, killed: kill, requests: r.requests.total ?? answered + r.non2xx, requestsPerS: Math.round(r.requests.average),
+        replicas: n, killed: kill, requests: r.requests.total ?? r['2xx'] + r.non2xx, requestsPerS: Math.round(r.requests.average),
         latencyMs: { p50: r.latency.p50, p99: r.latency.p99 }, errors: r.errors + r.timeouts, non2xx: r.non2xx,
-        lostSteps: Math.max(0, answered - recorded), unansweredSteps: Math.max(0, recorded - answered),
+        lostSteps, unansweredSteps,
       };
     } finally {
       await lb.close();

@@ -67,6 +67,7 @@ export { createMcpServer, runMcpServer, type McpServerOptions } from './mcp/serv
 export { BrowserSession, SharedBrowser, type BrowserOptions } from './mcp/browser.js';
 export { FilePolicy, type FilePolicyOptions } from './mcp/filePolicy.js';
 export type { McpHttpOptions } from './mcp/http.js';
+export type { SessionRegistry, Misrouted } from './mcp/ownership.js';
 
 // ---- The negotiation backend and the agent loop ----
 export {

@@ -69,8 +69,8 @@ const list = (s?: string) => s?.split(',').map((x) => x.trim()).filter(Boolean);
 export function addMcpCommand(program: Command): void {
   program.command('mcp').description('run the MCP server (stdio; --port for Streamable HTTP on 127.0.0.1)')
     .option('--port <n>', 'serve Streamable HTTP on 127.0.0.1:<n>/mcp instead of stdio', parsePort)
-    .option('--cdp <endpoint>', 'attach to a running browser over CDP (ws://… or http://host:9222)')
-    .option('--ws-endpoint <url>', 'connect to a Playwright browser server (ws://…, from launchServer or `playwright run-server`)')
+    .option('--cdp <endpoint>', 'attach to a running browser over CDP (ws://… or http://host:9222; default PAGELENS_CDP_ENDPOINT, where a provider URL\'s token stays out of the process list)')
+    .option('--ws-endpoint <url>', 'connect to a Playwright browser server (ws://…, from launchServer or `playwright run-server`; default PAGELENS_WS_ENDPOINT)')
     .option('--user-data-dir <dir>', 'keep the browser profile (cookies, storage) in this folder across runs')
     .option('--isolated', 'a fresh in-memory profile for the session (the default without --user-data-dir; with --cdp: a new context instead of the browser\'s own)')
     .option('--viewport <WxH>', 'viewport size (default 1280x800)')
@@ -96,6 +96,14 @@ export function addMcpCommand(program: Command): void {
       const httpOnly = [flags.token !== undefined && '--token', flags.sharedContext && '--shared-context', flags.maxSessions !== undefined && '--max-sessions', flags.sessionIdle !== undefined && '--session-idle', flags.store !== undefined && '--store'].filter(Boolean);
       if (flags.port === undefined && httpOnly.length) throw new PagelensError('BAD_INPUT', `${httpOnly.join(', ')} only mean something with --port (stdio has one client, its parent process).`);
       const token = httpToken(flags);
+      // An endpoint from the environment, only when no flag says where the browser comes from.
+      if (!flags.cdp && !flags.wsEndpoint && !flags.userDataDir) {
+        const ws = process.env.PAGELENS_WS_ENDPOINT?.trim();
+        const cdp = process.env.PAGELENS_CDP_ENDPOINT?.trim();
+        if (ws && cdp) throw new PagelensError('BAD_INPUT', 'PAGELENS_WS_ENDPOINT and PAGELENS_CDP_ENDPOINT are both set: each says where the browser comes from; unset one.');
+        if (ws) flags.wsEndpoint = ws;
+        if (cdp) flags.cdp = cdp;
+      }
       const tools = await toolSpec(flags.tools);
       const store = flags.port !== undefined ? flags.store ?? (process.env.PAGELENS_STORE?.trim() || undefined) : undefined;
       const replica = flags.replica ?? (process.env.PAGELENS_REPLICA?.trim() || undefined);
