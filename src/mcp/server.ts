@@ -13,7 +13,6 @@ import { DEFAULT_TOOLSET } from '../tools/toolset.js';
 import type { ToolResult } from '../tools/types.js';
 import { BrowserSession, type BrowserOptions } from './browser.js';
 import { hostname } from 'node:os';
-import { RedisSessionRegistry } from './ownership.js';
 import { DEFAULT_IDLE_MS, DEFAULT_MAX_SESSIONS, contextIsShared, startMcpHttp, type McpHttpOptions } from './http.js';
 
 /** What the server tells the model once (the legend of the answers it will read, the rules of the page's words). */
@@ -134,7 +133,8 @@ export async function runMcpServer(opts: McpServerOptions): Promise<void> {
     log('ready on stdio');
     return;
   }
-  const registry = opts.store ? await RedisSessionRegistry.connect(opts.store, opts.replica ?? `${hostname()}:${process.pid}`, opts.http?.idleMs ?? DEFAULT_IDLE_MS, log) : undefined;
+  // Redis's client is loaded only by a replica that uses a store.
+  const registry = opts.store ? await (await import('./ownership.js')).RedisSessionRegistry.connect(opts.store, opts.replica ?? `${hostname()}:${process.pid}`, opts.http?.idleMs ?? DEFAULT_IDLE_MS, log) : undefined;
   const http = await startMcpHttp(opts, { ...opts.http, port: opts.port, log, ...(registry && { registry }) }, (session) => createMcpServer(session, opts));
   closeAll = async () => { await http.close(); await registry?.close(); };
   await registry?.advertise(http.url);
