@@ -5,6 +5,9 @@
 // the memory must not grow with the number of requests.
 //   Run: node dist/bench/load.js [--connections 50] [--sessions 50] [--duration 20]
 //   (--sessions 1000000: nearly every request opens a new session, which tests the store's bound.)
+// Then, when redis-server and haproxy are installed, the scale-out part (bench/scaleOut.ts):
+// 1, 2 and 4 replicas behind HAProxy with Redis, and one killed halfway [--scale-duration 10]
+// [--no-scale-out].
 import autocannon from 'autocannon';
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -14,9 +17,12 @@ import { launchChromium } from '../src/browser/chromium.js';
 import { attach } from '../src/browser/lens.js';
 import { serveFolder } from '../src/browser/static.js';
 import { DEMO_TASK } from '../src/model/tasks/demo.js';
+import { renderScaleOut, runScaleOut } from './scaleOut.js';
 
 const BIN = fileURLToPath(new URL('../../bin/pagelens.js', import.meta.url));
 const DEMO = fileURLToPath(new URL('../../assets/demo.html', import.meta.url));
+
+const TOKEN = 'bench-load-token';
 
 interface LoadOptions { connections: number; sessions: number; duration: number }
 
@@ -52,7 +58,8 @@ function memoryKb(pid: number, field: 'VmRSS' | 'VmHWM'): number | null {
 }
 
 function startServer(): Promise<{ child: ChildProcess; url: string }> {
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--quiet'], { stdio: ['ignore', 'ignore', 'pipe'] });
+  // serve requires a token by default: the bench sends it as every client must.
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', '0', '--quiet'], { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, PAGELENS_TOKEN: TOKEN } });
   return new Promise((resolve, reject) => {
     let err = '';
     const timer = setTimeout(() => reject(new Error(`pagelens serve did not start: ${err}`)), 20_000);
@@ -66,7 +73,7 @@ function startServer(): Promise<{ child: ChildProcess; url: string }> {
 }
 
 /** The request a client sends first on the demo page: its semantic_v3 state and the demo task. */
-async function demoRequest(): Promise<Record<string, unknown>> {
+export async function demoRequest(): Promise<Record<string, unknown>> {
   const server = await serveFolder(dirname(DEMO));
   const browser = await launchChromium();
   try {
@@ -98,7 +105,7 @@ export async function runLoad(opts: LoadOptions): Promise<LoadFigures> {
       duration: opts.duration,
       requests: [{
         method: 'POST',
-        headers: { 'content-type': 'application/json' },
+        headers: { 'content-type': 'application/json', authorization: `Bearer ${TOKEN}` },
         // Round-robin over the sessions, so each one collects a history the store must bound.
         setupRequest: (req) => ({ ...req, body: body(n++ % opts.sessions) }),
       }],
@@ -123,4 +130,13 @@ if (process.argv[1] && fileURLToPath(import.meta.url) === process.argv[1]) {
     + `${f.requests} requests (${f.requestsPerS}/s), latency p50 ${f.latencyMs.p50} ms, p99 ${f.latencyMs.p99} ms, max ${f.latencyMs.max} ms; `
     + `${f.errors} errors, ${f.timeouts} timeouts, ${f.non2xx} non-2xx; server RSS ${mb(f.serverKb.before)} → ${mb(f.serverKb.after)} (peak ${mb(f.serverKb.peak)})\n`);
   if (f.errors || f.timeouts || f.non2xx) process.exitCode = 1;
+  if (!process.argv.includes('--no-scale-out')) {
+    const opts = { connections: argValue('connections', 50), sessions: argValue('sessions', 50), duration: argValue('scale-duration', 10), replicas: [1, 2, 4] };
+    const runs = await runScaleOut(await demoRequest(), opts);
+    if ('skipped' in runs) process.stderr.write(`scale-out skipped: ${runs.skipped}\n`);
+    else {
+      process.stderr.write(renderScaleOut(runs, opts) + '\n');
+      if (runs.some((r) => r.lostSteps > 0 || (!r.killed && (r.errors || r.non2xx)))) process.exitCode = 1;
+    }
+  }
 }

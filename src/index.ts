@@ -73,6 +73,7 @@ export { createMcpServer, runMcpServer, type McpServerOptions } from './mcp/serv
 export { BrowserSession, SharedBrowser, type BrowserOptions } from './mcp/browser.js';
 export { FilePolicy, type FilePolicyOptions } from './mcp/filePolicy.js';
 export type { McpHttpOptions } from './mcp/http.js';
+export type { SessionRegistry, Misrouted } from './mcp/ownership.js';
 
 // ---- The negotiation backend and the agent loop ----
 export {
@@ -80,7 +81,7 @@ export {
 } from './model/negotiation/interact.js';
 export { createApp, type AppOptions } from './server/app.js';
 export { startServer, type ServeOptions, type RunningServer } from './server/serve.js';
-export { SessionStore, type SessionLimits } from './server/sessions.js';
+export { MemorySessionStore, StoreUnavailableError, type SessionStore, type OpenSession, type SessionLimits } from './server/sessions.js';
 export type { Planner, SessionStep, SessionView } from './agent/planner.js';
 export { createPlanner, PLANNER_NAMES, type PlannerName } from './agent/planners.js';
 export { HeuristicPlanner } from './agent/heuristic.js';

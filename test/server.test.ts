@@ -6,7 +6,7 @@ import { after, before, test } from 'node:test';
 import type { Planner, SessionView } from '../src/agent/planner.js';
 import { InteractRequest, InteractResponse, type InteractRequestInput } from '../src/model/negotiation/interact.js';
 import { startServer, type RunningServer } from '../src/server/serve.js';
-import { SessionStore } from '../src/server/sessions.js';
+import { MemorySessionStore } from '../src/server/sessions.js';
 
 /** Answers with what the test queued, and keeps what it was asked. */
 class ScriptedPlanner implements Planner {
@@ -133,14 +133,14 @@ test('sessions keep the history, count failures, stay bounded and expire', async
   assert.equal(view.failures.get('click(3)'), 1, 'what failed is known to the planner');
 
   let now = 0;
-  const store = new SessionStore({ maxSessions: 3, maxSteps: 2, ttlMs: 1000 }, () => now);
+  const store = new MemorySessionStore({ maxSessions: 3, maxSteps: 2, ttlMs: 1000 }, () => now);
   const req = (id: string) => InteractRequest.parse({ ...base, sessionId: id });
-  for (const id of ['a', 'b', 'c', 'd']) store.record(store.open(req(id)), req(id), { thought: '', action: 'click(1)' });
+  for (const id of ['a', 'b', 'c', 'd']) await store.record(await store.open(req(id)), req(id), { thought: '', action: 'click(1)' });
   assert.equal(store.size, 3, 'the least recently used session went first');
-  const s = store.open(req('d'))!;
-  for (let i = 0; i < 5; i++) store.record(s, req('d'), { thought: '', action: `click(${i})` });
-  assert.equal(store.view(s).steps.length, 2, 'steps are capped');
+  const s = (await store.open(req('d')))!;
+  for (let i = 0; i < 5; i++) await store.record(s, req('d'), { thought: '', action: `click(${i})` });
+  assert.equal(s.steps.length, 2, 'steps are capped');
   now = 5000;
-  store.open(req('e'));
+  await store.open(req('e'));
   assert.equal(store.size, 1, 'sessions idle past their time are gone');
 });

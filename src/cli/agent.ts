@@ -1,6 +1,7 @@
 // `pagelens serve` (the negotiation backend) and `pagelens agent "<task>" --url …` (the client loop
 // against it, or against the same backend in-process when no --backend is given).
 import { Command, Option } from 'commander';
+import { hostname } from 'node:os';
 import type { AgentRun, AgentStep } from '../agent/loop.js';
 import { createPlanner, PLANNER_NAMES, type PlannerName } from '../agent/planners.js';
 import { PagelensError } from '../model/contracts/errors.js';
@@ -9,7 +10,7 @@ import { DEFAULT_MAX_BODY, DEFAULT_REQUEST_TIMEOUT_MS } from '../server/limits.j
 import { openPage } from './lazy.js';
 import { parseViewport } from '../model/contracts/viewport.js';
 
-interface ServeFlags { host: string; port: string; planner: PlannerName; token?: string; auth: boolean; corsOrigin?: string; maxBody: string; requestTimeout: string; compat?: boolean; quiet?: boolean }
+interface ServeFlags { host: string; port: string; planner: PlannerName; token?: string; auth: boolean; corsOrigin?: string; maxBody: string; requestTimeout: string; compat?: boolean; quiet?: boolean; store?: string; replica?: string; sessionIdle: string; sessionSteps: string }
 export interface AgentFlags { url: string; backend?: string; token?: string; planner: PlannerName; maxSteps: string; json?: boolean; viewport: string; offline?: boolean; cdp?: string; trace?: string }
 
 export function addAgentCommands(program: Command): void {
@@ -25,6 +26,10 @@ export function addAgentCommands(program: Command): void {
     .option('--request-timeout <seconds>', 'answer 504 when the planner has not answered by then', String(DEFAULT_REQUEST_TIMEOUT_MS / 1000))
     .option('--compat', 'ask for the full DOM in the legacy form (status: "needs_full_dom")')
     .option('--quiet', 'no request log on stderr')
+    .option('--store <url>', 'keep negotiation sessions in Redis (redis://HOST:PORT/DB; default PAGELENS_STORE), shared by every replica; without it, in this process\'s memory')
+    .option('--replica <name>', 'this replica\'s name, sent as Pagelens-Replica on every answer (default PAGELENS_REPLICA, else host:pid with --store)')
+    .option('--session-idle <seconds>', 'a session unused this long is forgotten (the TTL of its keys with --store)', '1800')
+    .option('--session-steps <n>', 'steps of history kept per session', '50')
     .action((flags: ServeFlags) => serveCommand(flags));
   program.command('agent <task>')
     .description('run a task on a page: snapshot, ask the backend, act with verification, until done')
@@ -70,13 +75,18 @@ async function serveCommand(flags: ServeFlags): Promise<void> {
   if (flags.token !== undefined && !flags.auth) throw new PagelensError('BAD_INPUT', '--token and --no-auth contradict each other: choose one.');
   const token = serveToken(flags);
   if (flags.token !== undefined) process.stderr.write('pagelens serve: --token is visible in the process list; prefer PAGELENS_TOKEN in the environment\n');
-  const { startServer } = await import('../server/serve.js');
+  const limits = { ttlMs: positiveInt('--session-idle', flags.sessionIdle) * 1000, maxSteps: positiveInt('--session-steps', flags.sessionSteps) };
+  const storeUrl = flags.store ?? (process.env.PAGELENS_STORE?.trim() || undefined);
+  const replica = flags.replica ?? (process.env.PAGELENS_REPLICA?.trim() || (storeUrl ? `${hostname()}:${process.pid}` : undefined));
+  const [{ startServer }, { MemorySessionStore }] = await Promise.all([import('../server/serve.js'), import('../server/sessions.js')]);
+  const sessions = storeUrl ? await (await import('../server/redisSessions.js')).RedisSessionStore.connect(storeUrl, limits) : new MemorySessionStore(limits);
   const server = await startServer({
+    sessions, ...(replica && { replica }),
     host: flags.host, port, planner: await createPlanner(flags.planner), ...(token !== undefined && { token }), noAuth: !flags.auth, corsOrigin: flags.corsOrigin,
     maxBodyBytes: positiveInt('--max-body', flags.maxBody), requestTimeoutMs: positiveInt('--request-timeout', flags.requestTimeout) * 1000, compat: flags.compat,
     ...(!flags.quiet && { log: (line: string) => process.stderr.write(`pagelens serve: ${line}\n`) }),
   });
-  process.stderr.write(`listening on ${server.url}\nprotection: ${server.protection}\n`);
+  process.stderr.write(`listening on ${server.url}\nprotection: ${server.protection}\nsessions: ${sessions.where}${replica ? ` (replica ${replica})` : ''}\n`);
   // A generated token is the one secret the owner needs to call: printed once, on stderr.
   if (server.tokenGenerated) process.stderr.write(`token: ${server.token}  (clients send Authorization: Bearer <token>; set PAGELENS_TOKEN to choose it)\n`);
   await new Promise<void>((resolve) => {
@@ -84,7 +94,7 @@ async function serveCommand(flags: ServeFlags): Promise<void> {
       // A request still at work (a planner's call upstream) must not keep the process: it ends
       // within the bound whatever is running (unref'd: a clean close exits sooner by itself).
       setTimeout(() => process.exit(0), 1500).unref();
-      void server.close().then(resolve);
+      void server.close().then(() => sessions.close()).then(resolve);
     };
     process.once('SIGINT', stop);
     process.once('SIGTERM', stop);

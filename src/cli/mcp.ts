@@ -28,6 +28,8 @@ interface McpFlags {
   tools?: string;
   answers?: 'text' | 'json';
   saveTrace?: string;
+  store?: string;
+  replica?: string;
 }
 
 function parsePort(text: string): number {
@@ -68,8 +70,8 @@ const list = (s?: string) => s?.split(',').map((x) => x.trim()).filter(Boolean);
 export function addMcpCommand(program: Command): void {
   program.command('mcp').description('run the MCP server (stdio; --port for Streamable HTTP on 127.0.0.1)')
     .option('--port <n>', 'serve Streamable HTTP on 127.0.0.1:<n>/mcp instead of stdio', parsePort)
-    .option('--cdp <endpoint>', 'attach to a running browser over CDP (ws://… or http://host:9222)')
-    .option('--ws-endpoint <url>', 'connect to a Playwright browser server (ws://…, from launchServer or `playwright run-server`)')
+    .option('--cdp <endpoint>', 'attach to a running browser over CDP (ws://… or http://host:9222; default PAGELENS_CDP_ENDPOINT, where a provider URL\'s token stays out of the process list)')
+    .option('--ws-endpoint <url>', 'connect to a Playwright browser server (ws://…, from launchServer or `playwright run-server`; default PAGELENS_WS_ENDPOINT)')
     .option('--user-data-dir <dir>', 'keep the browser profile (cookies, storage) in this folder across runs')
     .option('--isolated', 'a fresh in-memory profile for the session (the default without --user-data-dir; with --cdp: a new context instead of the browser\'s own)')
     .option('--viewport <WxH>', 'viewport size (default 1280x800)')
@@ -89,12 +91,25 @@ export function addMcpCommand(program: Command): void {
     .option('--tools <list>', 'tools to offer: groups (core, forms, explore, intent, mouse, vision, tabs, logs, webmcp), tool names, or all (default core)')
     .addOption(new Option('--answers <form>', 'how answers are written: compact text, or the JSON payload for a client that parses them').choices(['text', 'json']).default('text'))
     .option('--save-trace <dir>', 'record each session into an archive in this folder, one step a tool call, written as it goes (pagelens trace show opens it)')
+    .option('--store <url>', 'with --port: register the sessions this replica owns in Redis (redis://HOST:PORT/DB; default PAGELENS_STORE), so a request routed to another replica is told where its session lives')
+    .option('--replica <name>', 'with --store: this replica\'s name (default PAGELENS_REPLICA, else host:pid)')
     .option('--recover-stuck-tabs', 'after a call ran out of time on a page that stopped answering, the next call closes that tab and opens a fresh one by itself')
     .action(async (flags: McpFlags) => {
-      const httpOnly = [flags.token !== undefined && '--token', flags.sharedContext && '--shared-context', flags.maxSessions !== undefined && '--max-sessions', flags.sessionIdle !== undefined && '--session-idle'].filter(Boolean);
+      const httpOnly = [flags.token !== undefined && '--token', flags.sharedContext && '--shared-context', flags.maxSessions !== undefined && '--max-sessions', flags.sessionIdle !== undefined && '--session-idle', flags.store !== undefined && '--store'].filter(Boolean);
       if (flags.port === undefined && httpOnly.length) throw new PagelensError('BAD_INPUT', `${httpOnly.join(', ')} only mean something with --port (stdio has one client, its parent process).`);
       const token = httpToken(flags);
+      // An endpoint from the environment, only when no flag says where the browser comes from.
+      if (!flags.cdp && !flags.wsEndpoint && !flags.userDataDir) {
+        const ws = process.env.PAGELENS_WS_ENDPOINT?.trim();
+        const cdp = process.env.PAGELENS_CDP_ENDPOINT?.trim();
+        if (ws && cdp) throw new PagelensError('BAD_INPUT', 'PAGELENS_WS_ENDPOINT and PAGELENS_CDP_ENDPOINT are both set: each says where the browser comes from; unset one.');
+        if (ws) flags.wsEndpoint = ws;
+        if (cdp) flags.cdp = cdp;
+      }
       const tools = await toolSpec(flags.tools);
+      const store = flags.port !== undefined ? flags.store ?? (process.env.PAGELENS_STORE?.trim() || undefined) : undefined;
+      const replica = flags.replica ?? (process.env.PAGELENS_REPLICA?.trim() || undefined);
+      if (store) (await import('../store/redis.js')).checkStoreUrl(store);
       const { runMcpServer } = await import('../mcp/server.js');
       await runMcpServer({
         ...(tools && { tools }),
@@ -122,6 +137,7 @@ export function addMcpCommand(program: Command): void {
         ...(flags.callTimeout !== undefined && { callTimeoutS: flags.callTimeout }),
         ...(flags.recoverStuckTabs && { recoverStuckTabs: true }),
         ...(flags.saveTrace && { saveTrace: flags.saveTrace }),
+        ...(store && { store }), ...(replica && { replica }),
       });
     });
   program.command('tools').description('print the tool definitions as JSON (OpenAI functions with strict: true, or MCP tools)')

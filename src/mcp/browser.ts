@@ -12,6 +12,7 @@ import { FilePolicy } from './filePolicy.js';
 import { IdNumbering, Lens } from '../browser/lens.js';
 import { WEBMCP_ARGS } from '../browser/webmcp.js';
 import { PagelensError } from '../model/contracts/errors.js';
+import { displayUrl } from '../model/safety/redact.js';
 import { watchConsole, watchNetwork } from '../browser/tools/context.js';
 import type { TabHost, TabInfo } from '../tools/registry/host.js';
 
@@ -81,6 +82,10 @@ export class BrowserSession implements TabHost {
   private readonly ownPages = new WeakSet<Page>();
   /** One numbering for every tab: an ID from one tab never names an element of another. */
   private readonly numbering = new IdNumbering();
+  /** Counts opens and closes: a context that closes while its open is current was lost, not closed by us. */
+  private generation = 0;
+  /** The browser gone since the last call, said once by the next one (takeLoss). */
+  private loss?: string;
 
   /** `source`: the browser several sessions share, each in a context of its own (MCP over HTTP). */
   /** The origin rules, when any are set: on every request of the context (see open()). */
@@ -195,7 +200,19 @@ export class BrowserSession implements TabHost {
 
   // ---- lifecycle ----
 
+  /**
+   * The browser went away since the last call (its server died, the fleet dropped it, it
+   * crashed): a line naming it, once. The next call opens a new connection; the numbering goes
+   * on, so no ID of the lost pages names anything in the new ones.
+   */
+  takeLoss(): string | undefined {
+    const loss = this.loss;
+    this.loss = undefined;
+    return loss;
+  }
+
   async close(): Promise<void> {
+    this.generation++;
     const opened = await this.opening?.catch(() => undefined);
     this.opening = undefined;
     const tabs = this.tabs;
@@ -216,8 +233,11 @@ export class BrowserSession implements TabHost {
   private async open(): Promise<Opened> {
     if (this.opts.downloadsDir) await mkdir(this.opts.downloadsDir, { recursive: true });
     const opened = await this.openContext();
+    const generation = ++this.generation;
     try {
       const { context } = opened;
+      context.on('close', () => { if (generation === this.generation) this.lost('its context closed'); });
+      context.browser()?.on('disconnected', () => { if (generation === this.generation) this.lost('disconnected'); });
       if (this.rules) await routeOriginRules(context, this.rules);
       await this.files.guardContext(context);
       // Pages already there (an attached profile's tabs, a persistent context's first page) are
@@ -283,6 +303,16 @@ export class BrowserSession implements TabHost {
     }
   }
 
+  /** Forgets the lost browser's tabs and opening: the next call connects anew. */
+  private lost(how: string): void {
+    this.generation++;
+    this.loss = `BROWSER_LOST: ${describeBrowser(this.opts)} was lost (${how}); this call runs in a new connection: the tabs and element IDs from before are gone (IDs of the lost pages are refused; take page_snapshot)`;
+    this.opening = undefined;
+    for (const t of this.tabs) void t.lens?.then((l) => l.close()).catch(() => {});
+    this.tabs = [];
+    this.current = undefined;
+  }
+
   private async closeOwnPages(): Promise<void> {
     for (const t of [...this.tabs]) if (this.ownPages.has(t.page)) await t.page.close().catch(() => {});
   }
@@ -339,6 +369,14 @@ function watchLoading(tab: Tab): void {
   page.on('framenavigated', (f) => { if (f === page.mainFrame()) tab.loading = undefined; });
   page.on('requestfailed', settled);
   page.on('requestfinished', settled);
+}
+
+/** The browser of these options, by name (an endpoint's token, query and user info left out). */
+export function describeBrowser(opts: BrowserOptions): string {
+  if (opts.wsEndpoint) return `the Playwright browser server at ${displayUrl(opts.wsEndpoint)}`;
+  if (opts.cdp) return `the browser at ${displayUrl(opts.cdp)} (CDP)`;
+  if (opts.userDataDir) return `Chromium with the profile ${opts.userDataDir}`;
+  return 'the Chromium pagelens launched';
 }
 
 /** One browser (launched, or connected to) in which several sessions open contexts of their own. */

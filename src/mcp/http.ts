@@ -9,6 +9,7 @@ import type { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { refuseRequest } from '../model/safety/requestGuard.js';
 import { BrowserSession, SharedBrowser, checkBrowserOptions, type BrowserOptions } from './browser.js';
+import type { SessionRegistry } from './ownership.js';
 
 export interface McpHttpOptions {
   port: number;
@@ -21,6 +22,8 @@ export interface McpHttpOptions {
   /** A session unused this long is closed with its browser context (default 15 min). */
   idleMs?: number;
   log?: (msg: string) => void;
+  /** Replicas sharing a store: who owns which session, so a misrouted request is told where it lives (ownership.ts). */
+  registry?: SessionRegistry;
 }
 
 export interface McpHttpServer {
@@ -69,6 +72,7 @@ export async function startMcpHttp(browserOpts: BrowserOptions, opts: McpHttpOpt
     const e = sessions.get(id);
     if (!e) return;
     sessions.delete(id);
+    opts.registry?.released(id);
     log(`session ${id.slice(0, 8)} closed (${why})`);
     await e.transport.close().catch(() => {});
     if (e.browser !== sharedSession) await e.browser.close().catch(() => {});
@@ -83,11 +87,14 @@ export async function startMcpHttp(browserOpts: BrowserOptions, opts: McpHttpOpt
     const sid = req.headers['mcp-session-id'];
     if (typeof sid === 'string') {
       const entry = sessions.get(sid);
-      if (!entry) return refuse(res, 404, 'unknown or expired MCP session: initialize a new one');
+      if (!entry) {
+        const elsewhere = await opts.registry?.misrouted(sid);
+        return refuse(res, elsewhere?.status ?? 404, elsewhere?.message ?? 'unknown or expired MCP session: initialize a new one');
+      }
       // A GET is the client's standing event stream, open as long as the client is: only
       // messages (POST) and their work count as use, so a session that only listens expires.
       const use = req.method !== 'GET';
-      if (use) entry.busy++;
+      if (use) { entry.busy++; opts.registry?.used(sid); }
       entry.lastSeen = Date.now();
       try {
         await entry.transport.handleRequest(req, res);
@@ -102,6 +109,7 @@ export async function startMcpHttp(browserOpts: BrowserOptions, opts: McpHttpOpt
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
         sessions.set(id, { transport, browser, lastSeen: Date.now(), busy: 0 });
+        opts.registry?.claimed(id);
         log(`session ${id.slice(0, 8)} opened${shared ? ' (shared context)' : ' (own browser context)'}`);
       },
     });

@@ -13,6 +13,7 @@ import { DEFAULT_TOOLSET } from '../tools/registry/toolset.js';
 import type { ToolResult } from '../tools/registry/types.js';
 import { BrowserSession, type BrowserOptions } from './browser.js';
 import type { McpTrace } from '../trace/mcp.js';
+import { hostname } from 'node:os';
 import { DEFAULT_IDLE_MS, DEFAULT_MAX_SESSIONS, contextIsShared, startMcpHttp, type McpHttpOptions } from './http.js';
 
 /** What the server tells the model once (the legend of the answers it will read, the rules of the page's words). */
@@ -40,6 +41,10 @@ export interface McpServerOptions extends BrowserOptions {
   answers?: 'text' | 'json';
   /** Record every session into an archive in this folder, one step a tool call (src/trace/mcp.ts). */
   saveTrace?: string;
+  /** With port: the store replicas share (redis://…), where each registers the sessions it owns. */
+  store?: string;
+  /** With store: this replica's name (default host:pid). */
+  replica?: string;
 }
 
 const log = (msg: string) => process.stderr.write(`pagelens mcp: ${msg}\n`);
@@ -65,19 +70,22 @@ export function createMcpServer(session: BrowserSession, opts: Pick<McpServerOpt
   const deadline = new CallDeadline(opts.callTimeoutS);
   server.setRequestHandler(CallToolRequestSchema, (req) => {
     const run = queue.then(async (): Promise<CallToolResult> => {
+      let lost: string | undefined;
       try {
         const t0 = performance.now();
         const args = req.params.arguments ?? {};
         const recovered = opts.recoverStuckTabs ? await recoverStuckTab(session, deadline) : undefined;
+        lost = session.takeLoss();
         const r = await deadline.run(req.params.name, args, async () => runToolSafely(await session.lens(), req.params.name, args, { host: session, offered, ...(opts.answers && { answers: opts.answers }) }), () => session.unanswered());
-        const answer = toMcp(recovered ? withNote(r, recovered) : r);
+        const noted = recovered ? withNote(r, recovered) : r;
+        const answer = toMcp(lost ? withNote(noted, lost) : noted);
         if (opts.trace) await traceCall(opts.trace, session, req.params.name, args, r, answer, performance.now() - t0);
         return answer;
       } catch (e) {
         // Only the browser failing to start gets here (runToolSafely answers everything else).
         const msg = e instanceof Error ? e.message : String(e);
         const code = (e as { code?: string }).code ?? 'INTERNAL';
-        return { content: [{ type: 'text', text: `${code}: ${msg}` }], isError: true };
+        return { content: [{ type: 'text', text: `${code}: ${msg}` }, ...(lost ? [{ type: 'text' as const, text: lost }] : [])], isError: true };
       }
     });
     queue = run.catch(() => {});
@@ -147,15 +155,18 @@ export async function runMcpServer(opts: McpServerOptions): Promise<void> {
     log('ready on stdio');
     return;
   }
-  const http = await startMcpHttp(opts, { ...opts.http, port: opts.port, log }, (session) => {
+  // Redis's client is loaded only by a replica that uses a store.
+  const registry = opts.store ? await (await import('./ownership.js')).RedisSessionRegistry.connect(opts.store, opts.replica ?? `${hostname()}:${process.pid}`, opts.http?.idleMs ?? DEFAULT_IDLE_MS, log) : undefined;
+  const http = await startMcpHttp(opts, { ...opts.http, port: opts.port, log, ...(registry && { registry }) }, (session) => {
     // One archive a session: written step by step, closed when the session's transport closes.
     const trace = newTrace();
     const server = createMcpServer(session, { ...opts, ...(trace && { trace }) });
     if (trace) server.onclose = () => trace.close();
     return server;
   });
-  closeAll = () => http.close();
-  log(`ready on ${http.url} (${describeHttpProtection(opts)})`);
+  closeAll = async () => { await http.close(); await registry?.close(); };
+  await registry?.advertise(http.url);
+  log(`ready on ${http.url} (${describeHttpProtection(opts)})${registry ? `; replica "${registry.replica}", sessions registered in ${registry.where}` : ''}`);
 }
 
 /** What protects the HTTP server, said on start so the user knows what is on. */

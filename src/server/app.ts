@@ -1,7 +1,8 @@
 // The negotiation backend as a Hono app: `POST /api/agent/interact` and `GET /healthz`. Bad input
 // is a 400 with what was wrong, an oversized body a 413, an unknown route a 404, a planner that
-// fails a 502 with the reason; never a stack trace, never a crash. Logs never carry screenshots,
-// typed values or bearer tokens.
+// fails a 502 with the reason, a session store that cannot be reached a 503 with the reason (the
+// session unchanged); never a stack trace, never a crash. Logs never carry screenshots, typed
+// values or bearer tokens.
 import { zValidator } from '@hono/zod-validator';
 import { Hono, type Context } from 'hono';
 import { bearerAuth } from 'hono/bearer-auth';
@@ -14,7 +15,7 @@ import { redactCredentials } from '../model/safety/redact.js';
 import { PagelensError } from '../model/contracts/errors.js';
 import { describeIssues } from '../model/contracts/validate.js';
 import { DEFAULT_MAX_BODY, DEFAULT_REQUEST_TIMEOUT_MS } from './limits.js';
-import { SessionStore } from './sessions.js';
+import { MemorySessionStore, StoreUnavailableError, sessionView, type SessionStore } from './sessions.js';
 
 export interface AppOptions {
   planner: Planner;
@@ -26,7 +27,10 @@ export interface AppOptions {
   maxBodyBytes?: number;
   /** Answer requests for the full DOM in the legacy form (`status: "needs_full_dom"`). */
   compat?: boolean;
+  /** Where sessions are kept (default: this process's memory; RedisSessionStore for replicas). */
   sessions?: SessionStore;
+  /** This replica's name, sent as `Pagelens-Replica` on every answer (which replica answered what). */
+  replica?: string;
   /** One line per request (default: none). */
   log?: (line: string) => void;
   /** A request the planner has not answered by then gets 504 (default 120 s). */
@@ -56,11 +60,13 @@ export function createApp(opts: AppOptions): Hono {
   // The bearer check below is skipped for an empty token: a blank one would serve anyone.
   if (opts.token !== undefined && !opts.token.trim()) throw new PagelensError('BAD_INPUT', 'the bearer token is empty: give a token, none (one is generated), or noAuth');
   const app = new Hono();
-  const sessions = opts.sessions ?? new SessionStore();
+  const sessions = opts.sessions ?? new MemorySessionStore();
   const log = opts.log ?? (() => {});
-  const bad = (c: Context, body: ErrorBody, status: 400 | 401 | 404 | 413 | 500 | 502 | 504) => c.json(body, status);
+  const bad = (c: Context, body: ErrorBody, status: 400 | 401 | 404 | 413 | 500 | 502 | 503 | 504) => c.json(body, status);
   const timeoutMs = opts.requestTimeoutMs ?? DEFAULT_REQUEST_TIMEOUT_MS;
 
+  const replica = opts.replica;
+  if (replica) app.use('*', async (c, next) => { await next(); c.res.headers.set('Pagelens-Replica', replica); });
   if (opts.corsOrigin) app.use('/api/*', cors({ origin: opts.corsOrigin, allowMethods: ['POST', 'OPTIONS'], allowHeaders: ['Content-Type', 'Authorization'] }));
   app.get('/healthz', (c) => c.json({ ok: true, planner: opts.planner.name }));
   if (opts.token) {
@@ -77,10 +83,20 @@ export function createApp(opts: AppOptions): Hono {
       if (request.query.length > MAX_QUERY_CHARS) return bad(c, { error: 'PAYLOAD_TOO_LARGE', message: `query is ${request.query.length} characters; at most ${MAX_QUERY_CHARS}` }, 413);
       const noTask = queryProblem(request.query);
       if (noTask) return bad(c, { error: 'BAD_INPUT', message: noTask }, 400);
-      const session = sessions.open(request);
+      // The store down: 503 with the reason, before the planner, so nothing is answered that the
+      // session would not remember (a client acting on it would fork the session from its history).
+      const unavailable = (e: StoreUnavailableError) => {
+        log(`interact ${request.domMode} 503 ${e.message}`);
+        return bad(c, { error: 'STORE_UNAVAILABLE', message: `${e.message}; the session is unchanged: retry` }, 503);
+      };
+      let session;
+      try { session = await sessions.open(request); } catch (e) {
+        if (e instanceof StoreUnavailableError) return unavailable(e);
+        throw e;
+      }
       let answer: InteractResponse;
       try {
-        answer = InteractResponse.parse(await withDeadline(opts.planner.plan(request, sessions.view(session)), timeoutMs));
+        answer = InteractResponse.parse(await withDeadline(opts.planner.plan(request, sessionView(session)), timeoutMs));
       } catch (e) {
         if (e instanceof DeadlineError) {
           log(`interact ${request.domMode} 504 planner did not answer within ${timeoutMs} ms`);
@@ -94,7 +110,10 @@ export function createApp(opts: AppOptions): Hono {
       if (opts.compat && 'status' in answer && answer.status === 'needs_context' && answer.requestedDomMode === 'full') {
         answer = { status: 'needs_full_dom', needsFullDomReason: answer.reason };
       }
-      sessions.record(session, request, answer);
+      try { await sessions.record(session, request, answer); } catch (e) {
+        if (e instanceof StoreUnavailableError) return unavailable(e);
+        throw e;
+      }
       log(`interact ${request.domMode} ${request.interactiveTree?.length ?? 0} nodes${session ? ` session ${session.id}` : ''} → ${describeAnswer(answer)} (${Math.round(performance.now() - t0)} ms)`);
       return c.json(answer);
     });

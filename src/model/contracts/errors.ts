@@ -18,6 +18,8 @@ export const ERROR_CODES = [
   'CDP_ERROR',          // the browser answered with an error
   'ENGINE_ERROR',       // the in-page engine threw, or answered something that is not what it promises
   'NO_BROWSER',         // no Chromium could be found or started
+  'BROWSER_LOST',       // the browser (a browser server's, a fleet's) went away mid-session; the next call connects a new one
+  'STORE_UNAVAILABLE',  // the session store replicas share (Redis) cannot be reached; nothing of the session was changed
   'BACKEND_ERROR',      // the negotiation backend could not be reached, refused the request, or answered off-contract
   'INTERNAL',           // a bug in pagelens itself
 ] as const;
