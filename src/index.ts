@@ -11,9 +11,9 @@ export { gotoSettled, type Navigated } from './browser/goto.js';
 
 // ---- Recording what the lens saw and did (docs/trace.md) ----
 export { startTrace, type LensTrace, type TraceableLens } from './trace/library.js';
-export { readTrace, type ReadTrace } from './trace/read.js';
-export { startMcpTrace, type McpTrace, type TracedCall } from './trace/mcp.js';
-export { TraceRecord, TraceStep, TraceMeta, TraceEnd, TraceBox, TraceObservation, TraceVerdict, TRACE_SCHEMA, TRACE_VERSION } from './model/trace/schema.js';
+export { readTrace, type ReadTrace } from './trace/readTrace.js';
+export { startMcpTrace, type McpTrace, type TracedCall } from './trace/mcpTrace.js';
+export { TraceRecord, TraceStep, TraceMeta, TraceEnd, TraceBox, TraceObservation, TraceVerdict, TRACE_SCHEMA, TRACE_VERSION } from './model/trace/runRecord.js';
 
 // ---- Errors ----
 export { PagelensError, ERROR_CODES, isPagelensError, type ErrorCode } from './model/contracts/errors.js';

@@ -13,7 +13,7 @@ import { after, before, test } from 'node:test';
 import { inflateRawSync } from 'node:zlib';
 import type { Browser } from 'playwright-core';
 import { launchChromium } from '../src/browser/chromium.js';
-import { readTrace } from '../src/trace/read.js';
+import { readTrace } from '../src/trace/readTrace.js';
 import { readZip } from '../src/trace/zip.js';
 import { runCli } from './cli-helpers.js';
 import { FIXTURES } from './harness.js';

@@ -11,7 +11,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { serveFolder, type StaticServer } from '../src/browser/static.js';
 import { countTokens } from '../src/model/renderers/tokens.js';
-import { readTrace } from '../src/trace/read.js';
+import { readTrace } from '../src/trace/readTrace.js';
 import { FIXTURES } from './harness.js';
 
 const BIN = join(dirname(fileURLToPath(import.meta.url)), '../../bin/pagelens.js');

@@ -131,7 +131,7 @@ async function agentRun(task: string, flags: AgentFlags, steps: AgentStep[]): Pr
   await backend.check?.();
   const tracePath = flags.trace ? await traceTarget(flags.trace) : undefined;
   const open = await openPage(flags.url, { viewport: parseViewport(flags.viewport), cdpEndpoint: flags.cdp, ...(flags.offline && { blockExternal: true }) });
-  const trace = tracePath ? (await import('../trace/agent.js')).startAgentTrace(open.page, { path: tracePath, task }) : undefined;
+  const trace = tracePath ? (await import('../trace/agentTrace.js')).startAgentTrace(open.page, { path: tracePath, task }) : undefined;
   let run: AgentRun | undefined;
   let failure: string | undefined;
   try {

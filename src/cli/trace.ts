@@ -14,7 +14,7 @@ export function addTraceCommand(program: Command): void {
     .option('--out <file.html>', 'write one self-contained HTML file that works offline, and exit')
     .option('--port <n>', 'port to serve on (default: any free one)')
     .action(async (file: string, flags: ShowFlags) => {
-      const [{ readTrace }, { viewerHtml, serveViewer }] = await Promise.all([import('../trace/read.js'), import('../trace/viewer.js')]);
+      const [{ readTrace }, { viewerHtml, serveViewer }] = await Promise.all([import('../trace/readTrace.js'), import('../trace/viewer.js')]);
       const read = await readTrace(file);
       const html = viewerHtml(read, basename(file));
       const summary = `${read.record.steps.length} steps${read.record.end ? '' : ', did not close'}${read.recovered ? ', recovered from a cut archive' : ''}`;

@@ -12,7 +12,7 @@ import { CallDeadline } from '../tools/registry/deadline.js';
 import { DEFAULT_TOOLSET } from '../tools/registry/toolset.js';
 import type { ToolResult } from '../tools/registry/types.js';
 import { BrowserSession, type BrowserOptions } from './browser.js';
-import type { McpTrace } from '../trace/mcp.js';
+import type { McpTrace } from '../trace/mcpTrace.js';
 import { hostname } from 'node:os';
 import { DEFAULT_IDLE_MS, DEFAULT_MAX_SESSIONS, contextIsShared, startMcpHttp, type McpHttpOptions } from './http.js';
 
@@ -39,7 +39,7 @@ export interface McpServerOptions extends BrowserOptions {
   tools?: readonly string[];
   /** Answers as compact text (default) or as their JSON payload, for a client that parses them. */
   answers?: 'text' | 'json';
-  /** Record every session into an archive in this folder, one step a tool call (src/trace/mcp.ts). */
+  /** Record every session into an archive in this folder, one step a tool call (src/trace/mcpTrace.ts). */
   saveTrace?: string;
   /** With port: the store replicas share (redis://…), where each registers the sessions it owns. */
   store?: string;
@@ -140,7 +140,7 @@ export async function runMcpServer(opts: McpServerOptions): Promise<void> {
   };
   process.on('SIGINT', () => void shutdown('interrupted'));
   process.on('SIGTERM', () => void shutdown('terminated'));
-  const { startMcpTrace } = opts.saveTrace ? await import('../trace/mcp.js') : { startMcpTrace: undefined };
+  const { startMcpTrace } = opts.saveTrace ? await import('../trace/mcpTrace.js') : { startMcpTrace: undefined };
   const newTrace = () => (startMcpTrace && opts.saveTrace ? startMcpTrace(opts.saveTrace, { ...(opts.answers && { answers: opts.answers }) }) : undefined);
   if (opts.port === undefined) {
     const session = new BrowserSession(opts);

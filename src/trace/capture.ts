@@ -8,7 +8,7 @@
 import type { Frame, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { SECRET_AUTOFILL_TOKENS } from '../model/safety/secrets.js';
-import type { TraceBox } from '../model/trace/schema.js';
+import type { TraceBox } from '../model/trace/runRecord.js';
 
 /** The JPEG quality of a trace's screenshots: readable text at a fraction of a PNG. */
 const QUALITY = 62;

@@ -6,8 +6,8 @@ import type { Page } from 'playwright-core';
 import type { ActionResult } from '../model/contracts/outcome.js';
 import { countTokens } from '../model/renderers/tokens.js';
 import { TraceSecrets } from '../model/trace/mask.js';
-import type { TraceStep } from '../model/trace/schema.js';
-import { verdictOfResult } from './agent.js';
+import type { TraceStep } from '../model/trace/runRecord.js';
+import { verdictOfResult } from './agentTrace.js';
 import { captureStep, type Capture, type Listed } from './capture.js';
 import { TraceWriter } from './writer.js';
 

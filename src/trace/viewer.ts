@@ -6,7 +6,7 @@
 import { createServer } from 'node:http';
 import { randomBytes } from 'node:crypto';
 import { lineDiff, listedIds, readableObservation } from '../model/trace/observation.js';
-import type { ReadTrace } from './read.js';
+import type { ReadTrace } from './readTrace.js';
 import { VIEWER_SCRIPT, VIEWER_STYLE } from './viewerPage.js';
 
 /** The record as the page's script reads it: each step with its image inline, its readable observation and its diff. */

@@ -1,9 +1,9 @@
-// Writes a run record into its archive (src/model/trace/schema.ts): meta first, each step as it
+// Writes a run record into its archive (src/model/trace/runRecord.ts): meta first, each step as it
 // comes (so that a crash keeps the steps before it), the end when the run closes. Every entry goes
 // through the run's secrets first, and the archive stays under its ceiling: past it a step keeps
 // no screenshot and no observation, past half as much again it is not kept at all, and the end
 // says from which step on.
-import { stepEntry, TRACE_SCHEMA, TRACE_VERSION, type TraceEnd, type TraceMeta, type TraceStep } from '../model/trace/schema.js';
+import { stepEntry, TRACE_SCHEMA, TRACE_VERSION, type TraceEnd, type TraceMeta, type TraceStep } from '../model/trace/runRecord.js';
 import { TraceSecrets } from '../model/trace/mask.js';
 import { ZipAppender } from './zip.js';
 

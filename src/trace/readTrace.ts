@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import { PagelensError } from '../model/contracts/errors.js';
 import { describeIssues } from '../model/contracts/validate.js';
-import { TRACE_SCHEMA, TRACE_VERSION, TraceEnd, TraceMeta, TraceRecord, TraceStep } from '../model/trace/schema.js';
+import { TRACE_SCHEMA, TRACE_VERSION, TraceEnd, TraceMeta, TraceRecord, TraceStep } from '../model/trace/runRecord.js';
 import { readZip } from './zip.js';
 
 export interface ReadTrace {

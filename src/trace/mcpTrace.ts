@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { countTokens } from '../model/renderers/tokens.js';
 import { listedIds, secretIds } from '../model/trace/observation.js';
-import type { TraceStep, TraceVerdict } from '../model/trace/schema.js';
+import type { TraceStep, TraceVerdict } from '../model/trace/runRecord.js';
 import { captureStep, type Listed } from './capture.js';
 import { TraceWriter } from './writer.js';
 

@@ -12,7 +12,7 @@ import type { InteractRequestInput } from '../model/negotiation/interact.js';
 import { countTokens } from '../model/renderers/tokens.js';
 import { TraceSecrets } from '../model/trace/mask.js';
 import { secretIds } from '../model/trace/observation.js';
-import type { TraceStep, TraceVerdict } from '../model/trace/schema.js';
+import type { TraceStep, TraceVerdict } from '../model/trace/runRecord.js';
 import { captureStep, type Capture } from './capture.js';
 import { TraceWriter } from './writer.js';
 
