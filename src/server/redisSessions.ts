@@ -23,7 +23,7 @@ if ARGV[2] ~= '' then
   local last = redis.call('LINDEX', KEYS[1], -1)
   if last then
     local step = cjson.decode(last)
-    if type(step.action) == 'string' and step.outcome == nil and (ARGV[3] == '' or ARGV[3] == step.action) then
+    if type(step.action) == 'string' and step.outcome == nil and (ARGV[3] == '' or string.sub(step.action, 1, #ARGV[3]) == ARGV[3]) then
       local outcome = cjson.decode(ARGV[2])
       step.outcome = outcome
       redis.call('LSET', KEYS[1], -1, cjson.encode(step))

@@ -69,7 +69,10 @@ export function stepOf(request: InteractRequest, response: InteractResponse, at:
  * step that answered that action (a report that arrives twice, or late, finds another step last).
  */
 export function reportedAction(request: InteractRequest): string | undefined {
-  return request.lastActionError?.action ?? undefined;
+  // The verb and target only ("setValue(2,"): the step keeps a secret value masked, and the
+  // client may report it as it sent it, so the whole text cannot be compared.
+  const action = request.lastActionError?.action;
+  return action ? /^[A-Za-z_]+\([^,)]*[,)]/.exec(action)?.[0] ?? action : undefined;
 }
 
 /** The outcome a request reports of its session's previous action, if any. */
@@ -109,7 +112,7 @@ export class MemorySessionStore implements SessionStore {
     const last = s.steps[s.steps.length - 1];
     const outcome = reportedOutcome(request);
     const about = reportedAction(request);
-    if (last?.action && !last.outcome && outcome && (about === undefined || about === last.action)) {
+    if (last?.action && !last.outcome && outcome && (about === undefined || last.action.startsWith(about))) {
       last.outcome = outcome;
       if (outcome.status === 'failure') s.failures.set(last.action, (s.failures.get(last.action) ?? 0) + 1);
     }
