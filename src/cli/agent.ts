@@ -7,10 +7,11 @@ import { PagelensError } from '../model/contracts/errors.js';
 import { errorReport, type ErrorReport } from './errors.js';
 import { DEFAULT_MAX_BODY, DEFAULT_REQUEST_TIMEOUT_MS } from '../server/limits.js';
 import { openPage } from './lazy.js';
+import { addStateOptions, openStateOptions, saveAtEnd, type StateFlags } from './stateFlags.js';
 import { parseViewport } from '../model/contracts/viewport.js';
 
 interface ServeFlags { host: string; port: string; planner: PlannerName; token?: string; auth: boolean; corsOrigin?: string; maxBody: string; requestTimeout: string; compat?: boolean; quiet?: boolean }
-export interface AgentFlags { url: string; backend?: string; token?: string; planner: PlannerName; maxSteps: string; json?: boolean; viewport: string; offline?: boolean; cdp?: string }
+export interface AgentFlags extends StateFlags { url: string; backend?: string; token?: string; planner: PlannerName; maxSteps: string; json?: boolean; viewport: string; offline?: boolean; cdp?: string }
 
 export function addAgentCommands(program: Command): void {
   program.command('serve')
@@ -26,7 +27,7 @@ export function addAgentCommands(program: Command): void {
     .option('--compat', 'ask for the full DOM in the legacy form (status: "needs_full_dom")')
     .option('--quiet', 'no request log on stderr')
     .action((flags: ServeFlags) => serveCommand(flags));
-  program.command('agent <task>')
+  addStateOptions(program.command('agent <task>'), { save: true, autosave: false })
     .description('run a task on a page: snapshot, ask the backend, act with verification, until done')
     .requiredOption('--url <url-or-file>', 'the page to start on (a local file is served from loopback)')
     .option('--backend <url>', 'a running backend (default: the backend in-process)')
@@ -118,11 +119,12 @@ async function agentRun(task: string, flags: AgentFlags, steps: AgentStep[]): Pr
   const backend = flags.backend ? httpBackend(flags.backend, token) : appBackend(createApp({ planner: await createPlanner(flags.planner) }));
   // A backend that is down or refuses the token is found out before a browser starts.
   await backend.check?.();
-  const open = await openPage(flags.url, { viewport: parseViewport(flags.viewport), cdpEndpoint: flags.cdp, ...(flags.offline && { blockExternal: true }) });
+  const open = await openPage(flags.url, { viewport: parseViewport(flags.viewport), cdpEndpoint: flags.cdp, ...(flags.offline && { blockExternal: true }), ...await openStateOptions(flags) });
   let run: AgentRun;
   try {
     run = await runAgent(open.lens, { task, backend, maxSteps, onStep: (s) => { steps.push(s); process.stderr.write(stepLine(s) + '\n'); } });
   } finally {
+    await saveAtEnd(open.lens, flags);
     await open.close();
   }
   if (flags.json) process.stdout.write(JSON.stringify(run, null, 2) + '\n');

@@ -9,13 +9,14 @@ import { CHROMIUM_ARGS, DROPPED_DEFAULT_ARGS, WEBRTC_PROXIED_ONLY_ARGS, connectC
 import { startOriginProxy } from '../browser/originProxy.js';
 import { hasOriginRules, type OriginRules } from '../model/safety/origins.js';
 import { FilePolicy } from './filePolicy.js';
+import { StateKeeper, type StateOptions } from './stateKeeper.js';
 import { IdNumbering, Lens } from '../browser/lens.js';
 import { WEBMCP_ARGS } from '../browser/webmcp.js';
 import { PagelensError } from '../model/contracts/errors.js';
 import { watchConsole, watchNetwork } from '../browser/tools/context.js';
 import type { TabHost, TabInfo } from '../tools/host.js';
 
-export interface BrowserOptions {
+export interface BrowserOptions extends StateOptions {
   /** Attach to a running browser (ws://… or http://host:9222) over CDP instead of launching one. */
   cdp?: string;
   /** Connect to a Playwright browser server (ws://…, from launchServer / `playwright run-server`). */
@@ -88,10 +89,20 @@ export class BrowserSession implements TabHost {
 
   /** What of the disk the agent may reach: file:// URLs and uploads. */
   readonly files: FilePolicy;
+  /** The saved state: loaded on open, saved on close and by autosave, and the tool's confined paths. */
+  private readonly state: StateKeeper;
+  /** Set while close() runs: a context closing then was closed by us, not lost. */
+  private closingNow = false;
+  /** Why the last browser connection was lost, until the next open says so (takeNotice). */
+  private lostWhy?: string;
+  private notice?: string;
+  /** The context open now, as watchConnection saw it: a loss of an earlier one is old news. */
+  private live?: Opened;
 
   constructor(private readonly opts: BrowserOptions, private readonly source?: SharedBrowser) {
     checkBrowserOptions(opts);
     this.files = new FilePolicy(opts);
+    this.state = new StateKeeper(opts);
     const rules = parseOriginRules(opts);
     if (hasOriginRules(rules)) this.rules = rules;
   }
@@ -193,10 +204,38 @@ export class BrowserSession implements TabHost {
     return this.files.checkUploads(paths);
   }
 
+  /** browser_storage_state: the context's cookies, localStorage and IndexedDB to or from a confined file. */
+  async storageState(action: 'save' | 'load', path?: string): Promise<{ done: boolean; message: string }> {
+    const { context } = await this.ensureOpen();
+    return this.state.run(action, path, context, this.currentTab()?.page);
+  }
+
+  /**
+   * A line the next answer must carry, once: the browser connection was lost and opened again, so
+   * every page is a new document to this session. Undefined when there is nothing to say.
+   */
+  takeNotice(): string | undefined {
+    const n = this.notice;
+    this.notice = undefined;
+    return n;
+  }
+
   // ---- lifecycle ----
 
   async close(): Promise<void> {
+    this.closingNow = true;
+    try {
+      await this.closeNow();
+    } finally {
+      this.closingNow = false;
+    }
+  }
+
+  private async closeNow(): Promise<void> {
     const opened = await this.opening?.catch(() => undefined);
+    // The last save happens while the context is still there (behind the --state-check, on the current tab).
+    if (opened && this.live === opened) await this.state.closing(opened.context, this.currentTab()?.page);
+    this.live = undefined;
     this.opening = undefined;
     const tabs = this.tabs;
     this.tabs = [];
@@ -220,6 +259,10 @@ export class BrowserSession implements TabHost {
       const { context } = opened;
       if (this.rules) await routeOriginRules(context, this.rules);
       await this.files.guardContext(context);
+      // Before any tab of ours: its first document already sees the saved login.
+      // (Not into an attached browser's own profile found again after a lost connection: it kept its own.)
+      await this.state.opened(context, () => this.currentTab()?.page, { load: !(this.lostWhy && this.opts.cdp && !this.opts.isolated) });
+      this.watchConnection(opened);
       // Pages already there (an attached profile's tabs, a persistent context's first page) are
       // tabs too; their lenses are attached when first used. New pages, popups included, get
       // theirs at once, so the tagger is in before their first document loads.
@@ -231,6 +274,10 @@ export class BrowserSession implements TabHost {
       this.adopt(page);
       if (this.opts.viewport && (this.opts.cdp && !this.opts.isolated)) await page.setViewportSize(this.opts.viewport);
       this.current = page;
+      if (this.lostWhy) {
+        this.notice = `reconnected: the browser connection was lost (${this.lostWhy}) and opened again; every page is a new document to this session, so IDs from before are refused: take page_snapshot`;
+        this.lostWhy = undefined;
+      }
       return opened;
     } catch (e) {
       await opened.close().catch(() => {});
@@ -281,6 +328,29 @@ export class BrowserSession implements TabHost {
       await stopGuard();
       throw e;
     }
+  }
+
+  /**
+   * A context or connection that goes away without close() (an attached browser's socket dropped,
+   * a browser that crashed or was closed by its user): the session forgets it and its tabs, and
+   * the next call opens again, saying so. The pages' lenses forget their ledgers as the pages
+   * close, while the session's numbering goes on above every ID handed out: an ID from before is
+   * never bound to an element of a page seen after.
+   */
+  private watchConnection(opened: Opened): void {
+    this.live = opened;
+    const lost = (why: string) => {
+      if (this.closingNow || this.live !== opened) return;
+      this.live = undefined;
+      this.lostWhy ??= why;
+      this.opening = undefined;
+      for (const t of this.tabs) void t.lens?.then((l) => l.close()).catch(() => {});
+      this.tabs = [];
+      this.current = undefined;
+      void opened.close().catch(() => {});
+    };
+    opened.context.once('close', () => lost('the browser context closed'));
+    opened.context.browser()?.once('disconnected', () => lost('disconnected'));
   }
 
   private async closeOwnPages(): Promise<void> {
