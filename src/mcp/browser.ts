@@ -248,6 +248,8 @@ export class BrowserSession implements TabHost {
   }
 
   private ensureOpen(): Promise<Opened> {
+    // A connection that dropped a moment ago may not have said so yet: asked before it is used.
+    if (this.live && this.live.context.browser()?.isConnected() === false) this.connectionLost(this.live, 'disconnected');
     this.opening ??= this.open().catch((e) => { this.opening = undefined; throw e; });
     return this.opening;
   }
@@ -339,18 +341,19 @@ export class BrowserSession implements TabHost {
    */
   private watchConnection(opened: Opened): void {
     this.live = opened;
-    const lost = (why: string) => {
-      if (this.closingNow || this.live !== opened) return;
-      this.live = undefined;
-      this.lostWhy ??= why;
-      this.opening = undefined;
-      for (const t of this.tabs) void t.lens?.then((l) => l.close()).catch(() => {});
-      this.tabs = [];
-      this.current = undefined;
-      void opened.close().catch(() => {});
-    };
-    opened.context.once('close', () => lost('the browser context closed'));
-    opened.context.browser()?.once('disconnected', () => lost('disconnected'));
+    opened.context.once('close', () => this.connectionLost(opened, 'the browser context closed'));
+    opened.context.browser()?.once('disconnected', () => this.connectionLost(opened, 'disconnected'));
+  }
+
+  private connectionLost(opened: Opened, why: string): void {
+    if (this.closingNow || this.live !== opened) return;
+    this.live = undefined;
+    this.lostWhy ??= why;
+    this.opening = undefined;
+    for (const t of this.tabs) void t.lens?.then((l) => l.close()).catch(() => {});
+    this.tabs = [];
+    this.current = undefined;
+    void opened.close().catch(() => {});
   }
 
   private async closeOwnPages(): Promise<void> {

@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { PagelensError } from '../model/contracts/errors.js';
 import { requireHost } from './host.js';
-import { defineTool, type ToolDef } from './types.js';
+import { defineTool, jsonResult, type ToolDef } from './types.js';
 
 export const STORAGE_TOOLS: ToolDef[] = [
   defineTool({
@@ -20,7 +20,9 @@ export const STORAGE_TOOLS: ToolDef[] = [
       const host = requireHost(ctx.host, 'browser_storage_state');
       if (!host.storageState) throw new PagelensError('BAD_INPUT', 'browser_storage_state is unavailable on this host: it keeps no state files.');
       const r = await host.storageState(a.action, a.path);
-      return { text: r.message, data: { action: a.action, ...r } };
+      const data = { action: a.action, ...r };
+      // One line for a model; the payload itself for a client that asked for JSON answers.
+      return ctx.answers === 'json' ? jsonResult(data) : { text: r.message, data };
     },
   }),
 ];
