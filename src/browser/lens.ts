@@ -46,9 +46,12 @@ export class Lens {
     this.reads = new CoreLens(cdpReadHost(core));
   }
 
-  /** `opts.numbering`: one per session of several tabs, so that no two tabs hand out the same ID. */
-  static async attach(page: Page, opts: { numbering?: IdNumbering } = {}): Promise<Lens> {
-    return new Lens(page, await LensCore.attach(page, opts.numbering));
+  /**
+   * `opts.numbering`: one per session of several tabs, so that no two tabs hand out the same ID.
+   * `opts.world`: the engine's isolated world, when not the usual one (a session reconnected to a browser: target.ts).
+   */
+  static async attach(page: Page, opts: { numbering?: IdNumbering; world?: string } = {}): Promise<Lens> {
+    return new Lens(page, await LensCore.attach(page, opts.numbering, opts.world));
   }
 
   /**

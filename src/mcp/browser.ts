@@ -96,6 +96,12 @@ export class BrowserSession implements TabHost {
   /** Why the last browser connection was lost, until the next open says so (takeNotice). */
   private lostWhy?: string;
   private notice?: string;
+  /**
+   * Connections lost and opened again: after one, the engine lives in a world of the session's own
+   * (target.ts), so a document that outlived the connection is numbered anew, above every ID the
+   * session handed out, and its old IDs are refused by the engine itself, never bound again.
+   */
+  private reconnects = 0;
   /** The context open now, as watchConnection saw it: a loss of an earlier one is old news. */
   private live?: Opened;
 
@@ -214,6 +220,11 @@ export class BrowserSession implements TabHost {
    * A line the next answer must carry, once: the browser connection was lost and opened again, so
    * every page is a new document to this session. Undefined when there is nothing to say.
    */
+  /** Whether a browser is open and its connection up (false before the first call and after a drop). */
+  connected(): boolean {
+    return !!this.live && this.live.context.browser()?.isConnected() !== false;
+  }
+
   takeNotice(): string | undefined {
     const n = this.notice;
     this.notice = undefined;
@@ -349,6 +360,7 @@ export class BrowserSession implements TabHost {
     if (this.closingNow || this.live !== opened) return;
     this.live = undefined;
     this.lostWhy ??= why;
+    this.reconnects++;
     this.opening = undefined;
     for (const t of this.tabs) void t.lens?.then((l) => l.close()).catch(() => {});
     this.tabs = [];
@@ -386,7 +398,7 @@ export class BrowserSession implements TabHost {
   }
 
   private lensOf(tab: Tab): Promise<Lens> {
-    tab.lens ??= Lens.attach(tab.page, { numbering: this.numbering }).catch((e) => { tab.lens = undefined; throw e; });
+    tab.lens ??= Lens.attach(tab.page, { numbering: this.numbering, ...(this.reconnects && { world: `pagelens-r${this.reconnects}` }) }).catch((e) => { tab.lens = undefined; throw e; });
     return tab.lens;
   }
 
