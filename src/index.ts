@@ -72,6 +72,11 @@ export { runTool, runToolSafely, type RunToolOptions } from './browser/tools/run
 export { createMcpServer, runMcpServer, type McpServerOptions } from './mcp/server.js';
 export { BrowserSession, SharedBrowser, type BrowserOptions } from './mcp/browser.js';
 export { FilePolicy, type FilePolicyOptions } from './mcp/filePolicy.js';
+// Saved state (issue 40): logins across restarts, sessions across MCP connections.
+export type { LoadOutcome, SaveOutcome } from './browser/stateSave.js';
+export { STATE_KEY_ENV, type StorageState } from './browser/stateFile.js';
+export type { StateOptions } from './mcp/stateKeeper.js';
+export { SESSION_KEY_HEADER } from './mcp/sessionKeys.js';
 export type { McpHttpOptions } from './mcp/http.js';
 export type { SessionRegistry, Misrouted } from './mcp/ownership.js';
 

@@ -9,7 +9,7 @@ import { intersect } from '../model/pagemodel/page.js';
 import type { Box, FrameInfo } from '../model/contracts/schema.js';
 import { engineCall } from './engine.js';
 import { checkedAnswer } from '../model/contracts/validate.js';
-import { Target, WORLD_NAME, type DocumentNumbering, type TargetFrame } from './target.js';
+import { Target, type DocumentNumbering, type TargetFrame } from './target.js';
 
 /** A frame as laid out for one read. */
 export interface LaidOutFrame {
@@ -193,7 +193,7 @@ export class FrameMap {
     const bump = () => { this.epoch++; };
     for (const event of STRUCTURE_EVENTS) target.cdp.on(event, bump);
     // A new document, or our world made again; other worlds (Playwright's own) change nothing here.
-    target.cdp.on('Runtime.executionContextCreated', ({ context }) => { if (context.auxData?.isDefault || context.name === WORLD_NAME) bump(); });
+    target.cdp.on('Runtime.executionContextCreated', ({ context }) => { if (context.auxData?.isDefault || context.name === target.world) bump(); });
   }
 
   private async listStructure(pageFrames: Frame[], warnings: string[]): Promise<Structure> {
@@ -335,7 +335,7 @@ export class FrameMap {
       if (cached && (cached.target || cached.url === frame.url())) return;
       let target: Target | null = null;
       try {
-        target = await Target.open(await this.page.context().newCDPSession(frame), this.numbering);
+        target = await Target.open(await this.page.context().newCDPSession(frame), this.numbering, this.pageTarget.world);
         this.watch(target);
       } catch (e) {
         // Same-process frames have no session of their own: they are read through their parent's target.

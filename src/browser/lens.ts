@@ -24,6 +24,8 @@ import { recentEvents } from './events.js';
 import { markGestureTargets } from './gestures.js';
 import { locatorFor } from './locator.js';
 import { cdpReadHost } from './readHost.js';
+import { parseStateCheck } from './stateCheck.js';
+import { loadContextState, saveContextState, type LoadOutcome, type SaveOutcome } from './stateSave.js';
 import { waitForDomStability, type StabilityOptionsInput, type StabilityResult } from './stability.js';
 import { callWebMcpTool, listWebMcpTools, type WebMcpResult, type WebMcpTool } from './webmcp.js';
 
@@ -44,9 +46,12 @@ export class Lens {
     this.reads = new CoreLens(cdpReadHost(core));
   }
 
-  /** `opts.numbering`: one per session of several tabs, so that no two tabs hand out the same ID. */
-  static async attach(page: Page, opts: { numbering?: IdNumbering } = {}): Promise<Lens> {
-    return new Lens(page, await LensCore.attach(page, opts.numbering));
+  /**
+   * `opts.numbering`: one per session of several tabs, so that no two tabs hand out the same ID.
+   * `opts.world`: the engine's isolated world, when not the usual one (a session reconnected to a browser: target.ts).
+   */
+  static async attach(page: Page, opts: { numbering?: IdNumbering; world?: string } = {}): Promise<Lens> {
+    return new Lens(page, await LensCore.attach(page, opts.numbering, opts.world));
   }
 
   /**
@@ -204,6 +209,21 @@ export class Lens {
 
   async close(): Promise<void> {
     await this.core.close();
+  }
+
+  // ---- saved state (issue 40: stateSave.ts) ----
+  /**
+   * Saves the browser context's cookies, localStorage and IndexedDB to `path` (0600; encrypted
+   * when PAGELENS_STATE_KEY is set). With `check` (text, or `role "name"`), only when this page
+   * shows it: a page that does not (logged out) leaves the last good file as it was.
+   */
+  async saveState(path: string, opts: { check?: string } = {}): Promise<SaveOutcome> {
+    return saveContextState(this.page.context(), path, { page: this.page, ...(opts.check !== undefined && { check: parseStateCheck(opts.check) }) });
+  }
+
+  /** Loads a state saved by saveState into this page's context (refused whole when it cannot be trusted). */
+  async loadState(path: string): Promise<LoadOutcome> {
+    return loadContextState(this.page.context(), path);
   }
 
   // ---- artifacts (issue 10: src/core/artifacts.ts, capture.ts) ----

@@ -55,12 +55,12 @@ export class LensCore {
    * page's ledger is the session's for its CDP target: a lens attached again to the page reads back
    * what the last one knew (core/ledger.ts); once the page closes, the session forgets it.
    */
-  static async attach(page: Page, session = new IdNumbering()): Promise<LensCore> {
+  static async attach(page: Page, session = new IdNumbering(), world?: string): Promise<LensCore> {
     const cdp = await page.context().newCDPSession(page);
     const { targetInfo } = await cdp.send('Target.getTargetInfo') as { targetInfo: { targetId: string } };
     const ids = await tabLedger(session, targetInfo.targetId);
     page.once('close', () => { void session.forget(targetInfo.targetId); });
-    return new LensCore(page, await Target.open(cdp, documentNumbering(ids)), ids);
+    return new LensCore(page, await Target.open(cdp, documentNumbering(ids), world), ids);
   }
 
   /** Real input goes to the page's own target, in top-level viewport coordinates. */

@@ -116,19 +116,24 @@ export class Target {
   private readonly shadowSlow = new Map<string, string>();
   closed = false;
 
-  private constructor(session: CDPSession, private readonly numbering?: DocumentNumbering) {
+  /**
+   * `world`: the isolated world's name. Chrome keeps a named world, the engine and its IDs in it,
+   * for as long as the document lives, across CDP connections: a session that lost its
+   * connection names a world of its own (BrowserSession), so that every document is new to it.
+   */
+  private constructor(session: CDPSession, private readonly numbering?: DocumentNumbering, readonly world = WORLD_NAME) {
     this.cdp = new Cdp(session);
   }
 
-  static async open(session: CDPSession, numbering?: DocumentNumbering): Promise<Target> {
-    const t = new Target(session, numbering);
+  static async open(session: CDPSession, numbering?: DocumentNumbering, world = WORLD_NAME): Promise<Target> {
+    const t = new Target(session, numbering, world);
     t.cdp.on('Runtime.executionContextCreated', ({ context }) => {
       const frameId = context.auxData?.frameId as string | undefined;
       if (!frameId) return;
       t.contextFrame.set(context.id, frameId);
       // A new document in the frame: whether it runs the hook, its own binding call says.
       if (context.auxData?.isDefault) { t.hooked.delete(frameId); t.shadowHinted.delete(frameId); t.declared.delete(frameId); t.mainWorlds.set(frameId, context.id); }
-      if (context.name === WORLD_NAME) {
+      if (context.name === t.world) {
         t.contexts.set(frameId, context.id);
         t.shadowDirty.add(frameId);
       }
@@ -154,7 +159,7 @@ export class Target {
     await t.cdp.send('Page.enable');
     await t.cdp.send('Runtime.addBinding', { name: SHADOW_HINT_BINDING });
     await t.cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: SHADOW_HINT_SCRIPT });
-    await t.cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: ENGINE_SOURCE, worldName: WORLD_NAME });
+    await t.cdp.send('Page.addScriptToEvaluateOnNewDocument', { source: ENGINE_SOURCE, worldName: t.world });
     return t;
   }
 
@@ -185,7 +190,7 @@ export class Target {
   async engineContext(frameId: string): Promise<number> {
     let id = this.contexts.get(frameId);
     if (id === undefined) {
-      const created = await this.cdp.send<{ executionContextId: number }>('Page.createIsolatedWorld', { frameId, worldName: WORLD_NAME, grantUniveralAccess: false });
+      const created = await this.cdp.send<{ executionContextId: number }>('Page.createIsolatedWorld', { frameId, worldName: this.world, grantUniveralAccess: false });
       id = created.executionContextId;
       this.contexts.set(frameId, id);
       this.contextFrame.set(id, frameId);

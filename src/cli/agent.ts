@@ -8,10 +8,11 @@ import { PagelensError } from '../model/contracts/errors.js';
 import { errorReport, type ErrorReport } from './errors.js';
 import { DEFAULT_MAX_BODY, DEFAULT_REQUEST_TIMEOUT_MS } from '../server/limits.js';
 import { openPage } from './lazy.js';
+import { addStateOptions, openStateOptions, saveAtEnd, type StateFlags } from './stateFlags.js';
 import { parseViewport } from '../model/contracts/viewport.js';
 
 interface ServeFlags { host: string; port: string; planner: PlannerName; token?: string; auth: boolean; corsOrigin?: string; maxBody: string; requestTimeout: string; compat?: boolean; quiet?: boolean; store?: string; replica?: string; sessionIdle: string; sessionSteps: string }
-export interface AgentFlags { url: string; backend?: string; token?: string; planner: PlannerName; maxSteps: string; json?: boolean; viewport: string; offline?: boolean; cdp?: string; trace?: string }
+export interface AgentFlags extends StateFlags { url: string; backend?: string; token?: string; planner: PlannerName; maxSteps: string; json?: boolean; viewport: string; offline?: boolean; cdp?: string; trace?: string }
 
 export function addAgentCommands(program: Command): void {
   program.command('serve')
@@ -31,7 +32,7 @@ export function addAgentCommands(program: Command): void {
     .option('--session-idle <seconds>', 'a session unused this long is forgotten (the TTL of its keys with --store)', '1800')
     .option('--session-steps <n>', 'steps of history kept per session', '50')
     .action((flags: ServeFlags) => serveCommand(flags));
-  program.command('agent <task>')
+  addStateOptions(program.command('agent <task>'), { save: true, autosave: false })
     .description('run a task on a page: snapshot, ask the backend, act with verification, until done')
     .requiredOption('--url <url-or-file>', 'the page to start on (a local file is served from loopback)')
     .option('--backend <url>', 'a running backend (default: the backend in-process)')
@@ -130,7 +131,7 @@ async function agentRun(task: string, flags: AgentFlags, steps: AgentStep[]): Pr
   // A backend that is down or refuses the token is found out before a browser starts.
   await backend.check?.();
   const tracePath = flags.trace ? await traceTarget(flags.trace) : undefined;
-  const open = await openPage(flags.url, { viewport: parseViewport(flags.viewport), cdpEndpoint: flags.cdp, ...(flags.offline && { blockExternal: true }) });
+  const open = await openPage(flags.url, { viewport: parseViewport(flags.viewport), cdpEndpoint: flags.cdp, ...(flags.offline && { blockExternal: true }), ...await openStateOptions(flags) });
   const trace = tracePath ? (await import('../trace/agentTrace.js')).startAgentTrace(open.page, { path: tracePath, task }) : undefined;
   let run: AgentRun | undefined;
   let failure: string | undefined;
@@ -147,6 +148,7 @@ async function agentRun(task: string, flags: AgentFlags, steps: AgentStep[]): Pr
       await trace.close(run, failure);
       process.stderr.write(`pagelens agent: trace written to ${tracePath} (open it with: pagelens trace show ${JSON.stringify(tracePath)})\n`);
     }
+    await saveAtEnd(open.lens, flags);
     await open.close();
   }
   if (flags.json) process.stdout.write(JSON.stringify(run, null, 2) + '\n');

@@ -23,12 +23,13 @@ import { snapshotAnswer, type SnapshotAnswer } from '../tools/answers/snapshotAn
 import type { AxTreeResult } from '../model/renderers/axtree.js';
 import type { SemanticV3Result } from '../model/contracts/schema.js';
 import { describeError } from './errors.js';
+import { addStateOptions, openStateOptions, type StateFlags } from './stateFlags.js';
 
 const DEMO_PAGE = fileURLToPath(new URL('../../../assets/demo.html', import.meta.url));
 /** The package's own manifest, next to dist/ in the repository and in an installed package alike. */
 const PACKAGE_JSON = new URL('../../../package.json', import.meta.url);
 
-interface SnapshotFlags {
+interface SnapshotFlags extends StateFlags {
   mode: SnapshotMode;
   fullPage?: boolean;
   viewport: string;
@@ -69,6 +70,7 @@ async function snapshotCommand(target: string, flags: SnapshotFlags): Promise<vo
     viewport: parseViewport(flags.viewport),
     cdpEndpoint: flags.cdp,
     ...(flags.offline && { blockExternal: true }),
+    ...await openStateOptions(flags),
   });
   try {
     if (flags.query !== undefined) return await printFilteredSnapshot(open.lens, { ...flags, query: flags.query });
@@ -147,7 +149,7 @@ export function buildCli(): Command {
     .version(version, '-V, --version', 'print the version')
     .configureOutput({ outputError: () => {} })
     .exitOverride();
-  addSnapshotOptions(program.command('snapshot <url-or-file>').description('print what an agent can see and do on a page'))
+  addStateOptions(addSnapshotOptions(program.command('snapshot <url-or-file>').description('print what an agent can see and do on a page')), { save: false })
     .action((target: string, flags: SnapshotFlags) => snapshotCommand(target, flags));
   addSnapshotOptions(program.command('demo').description('snapshot the built-in demo page, then let the offline agent place an order on it (no API key)'))
     .option('--no-agent', 'only the snapshot')

@@ -1,6 +1,7 @@
 // `pagelens mcp` (the MCP server, stdio or --port for Streamable HTTP) and `pagelens tools`
 // (the same tools as JSON definitions, for stacks that call functions themselves).
 import { Command, Option } from 'commander';
+import { addStateOptions, stateFlags } from './stateFlags.js';
 import { PagelensError } from '../model/contracts/errors.js';
 import { parseViewport } from '../model/contracts/viewport.js';
 
@@ -30,6 +31,11 @@ interface McpFlags {
   saveTrace?: string;
   store?: string;
   replica?: string;
+  storageState?: string;
+  saveStorageState?: string;
+  autosave?: number;
+  stateCheck?: string;
+  stateDir?: string[];
 }
 
 function parsePort(text: string): number {
@@ -68,7 +74,7 @@ async function toolSpec(text: string | undefined): Promise<string[] | undefined>
 const list = (s?: string) => s?.split(',').map((x) => x.trim()).filter(Boolean);
 
 export function addMcpCommand(program: Command): void {
-  program.command('mcp').description('run the MCP server (stdio; --port for Streamable HTTP on 127.0.0.1)')
+  const mcp = program.command('mcp').description('run the MCP server (stdio; --port for Streamable HTTP on 127.0.0.1)')
     .option('--port <n>', 'serve Streamable HTTP on 127.0.0.1:<n>/mcp instead of stdio', parsePort)
     .option('--cdp <endpoint>', 'attach to a running browser over CDP (ws://… or http://host:9222; default PAGELENS_CDP_ENDPOINT, where a provider URL\'s token stays out of the process list)')
     .option('--ws-endpoint <url>', 'connect to a Playwright browser server (ws://…, from launchServer or `playwright run-server`; default PAGELENS_WS_ENDPOINT)')
@@ -88,12 +94,14 @@ export function addMcpCommand(program: Command): void {
     .option('--session-idle <seconds>', 'with --port: close a session unused this long, with its browser context (default 900)', parseCount('--session-idle', 1))
     .option('--downloads-dir <dir>', 'save files the page downloads in this folder (absolute path); without it downloads are reported, not saved')
     .option('--call-timeout <seconds>', 'answer a tool call TIMEOUT after this long, so a hung page cannot hold the server (default 60)', parseCount('--call-timeout', 1))
-    .option('--tools <list>', 'tools to offer: groups (core, forms, explore, intent, mouse, vision, tabs, logs, webmcp), tool names, or all (default core)')
+    .option('--tools <list>', 'tools to offer: groups (core, forms, explore, intent, mouse, vision, tabs, logs, webmcp, state), tool names, or all (default core)')
     .addOption(new Option('--answers <form>', 'how answers are written: compact text, or the JSON payload for a client that parses them').choices(['text', 'json']).default('text'))
     .option('--save-trace <dir>', 'record each session into an archive in this folder, one step a tool call, written as it goes (pagelens trace show opens it)')
     .option('--store <url>', 'with --port: register the sessions this replica owns in Redis (redis://HOST:PORT/DB; default PAGELENS_STORE), so a request routed to another replica is told where its session lives')
     .option('--replica <name>', 'with --store: this replica\'s name (default PAGELENS_REPLICA, else host:pid)')
-    .option('--recover-stuck-tabs', 'after a call ran out of time on a page that stopped answering, the next call closes that tab and opens a fresh one by itself')
+    .option('--recover-stuck-tabs', 'after a call ran out of time on a page that stopped answering, the next call closes that tab and opens a fresh one by itself');
+  addStateOptions(mcp, { save: true })
+    .option('--state-dir <dir>', 'browser_storage_state (--tools state) may read and write state files under this folder (repeatable)', collect, [])
     .action(async (flags: McpFlags) => {
       const httpOnly = [flags.token !== undefined && '--token', flags.sharedContext && '--shared-context', flags.maxSessions !== undefined && '--max-sessions', flags.sessionIdle !== undefined && '--session-idle', flags.store !== undefined && '--store'].filter(Boolean);
       if (flags.port === undefined && httpOnly.length) throw new PagelensError('BAD_INPUT', `${httpOnly.join(', ')} only mean something with --port (stdio has one client, its parent process).`);
@@ -110,8 +118,12 @@ export function addMcpCommand(program: Command): void {
       const store = flags.port !== undefined ? flags.store ?? (process.env.PAGELENS_STORE?.trim() || undefined) : undefined;
       const replica = flags.replica ?? (process.env.PAGELENS_REPLICA?.trim() || undefined);
       if (store) (await import('../store/redis.js')).checkStoreUrl(store);
+      // A start state that cannot be trusted stops the start, before a server listens.
+      const state = await stateFlags(flags);
       const { runMcpServer } = await import('../mcp/server.js');
       await runMcpServer({
+        ...state,
+        ...(flags.stateDir?.length && { stateDirs: flags.stateDir }),
         ...(tools && { tools }),
         ...(flags.answers === 'json' && { answers: 'json' as const }),
         ...(flags.port !== undefined && { port: flags.port }),
@@ -142,7 +154,7 @@ export function addMcpCommand(program: Command): void {
     });
   program.command('tools').description('print the tool definitions as JSON (OpenAI functions with strict: true, or MCP tools)')
     .addOption(new Option('--format <format>', 'definition format').choices(['openai', 'mcp']).default('openai'))
-    .option('--tools <list>', 'groups (core, forms, explore, intent, mouse, vision, tabs, logs, webmcp), tool names, or all (default core, as pagelens mcp)')
+    .option('--tools <list>', 'groups (core, forms, explore, intent, mouse, vision, tabs, logs, webmcp, state), tool names, or all (default core, as pagelens mcp)')
     .action(async (flags: { format: 'openai' | 'mcp'; tools?: string }) => {
       const { toolDefinitions } = await import('../tools/registry/dispatch.js');
       const { DEFAULT_TOOLSET } = await import('../tools/registry/toolset.js');

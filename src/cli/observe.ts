@@ -12,9 +12,10 @@ import { PagelensError } from '../model/contracts/errors.js';
 import { formatPayload } from '../model/renderers/format.js';
 import { parseExpectSpec } from '../model/contracts/outcome.js';
 import { openPage } from './lazy.js';
+import { addStateOptions, openStateOptions, saveAtEnd, type StateFlags } from './stateFlags.js';
 import { parseViewport } from '../model/contracts/viewport.js';
 
-interface PageFlags {
+interface PageFlags extends StateFlags {
   viewport: string;
   cdp?: string;
   offline?: boolean;
@@ -80,10 +81,11 @@ function print(flags: { pretty?: boolean }, payload: object): void {
 }
 
 async function withPage<T>(target: string, flags: PageFlags, fn: (lens: Lens) => Promise<T>): Promise<T> {
-  const open = await openPage(target, { viewport: parseViewport(flags.viewport), cdpEndpoint: flags.cdp, ...(flags.offline && { blockExternal: true }) });
+  const open = await openPage(target, { viewport: parseViewport(flags.viewport), cdpEndpoint: flags.cdp, ...(flags.offline && { blockExternal: true }), ...await openStateOptions(flags) });
   try {
     return await fn(open.lens);
   } finally {
+    await saveAtEnd(open.lens, flags);
     await open.close();
   }
 }
@@ -98,7 +100,7 @@ export async function printFilteredSnapshot(lens: Lens, flags: { query: string; 
 }
 
 function pageOptions(cmd: Command): Command {
-  return cmd
+  return addStateOptions(cmd, { save: true, autosave: false })
     .option('--max-tokens <n>', 'budget of the filtered tree the answer is taken from (o200k tokens)', parseMaxTokens)
     .option('--viewport <WxH>', 'viewport size', '1280x800')
     .option('--pretty', 'one element per line instead of compact JSON')

@@ -4,6 +4,7 @@
 // action that fails (or whose verification fails) and exits non-zero.
 import { Command, Option } from 'commander';
 import { openPage } from './lazy.js';
+import { addStateOptions, openStateOptions, saveAtEnd, type StateFlags } from './stateFlags.js';
 import { parseViewport } from '../model/contracts/viewport.js';
 import { parseAction, type Action } from '../model/contracts/actions.js';
 import { PagelensError } from '../model/contracts/errors.js';
@@ -12,7 +13,7 @@ import { parseExpectSpec, type ExpectedOutcome } from '../model/contracts/outcom
 
 interface Step { action: Action; text: string; expect?: ExpectedOutcome }
 
-interface RunFlags {
+interface RunFlags extends StateFlags {
   viewport: string;
   cdp?: string;
   offline?: boolean;
@@ -24,7 +25,7 @@ interface RunFlags {
 export function addRunCommand(program: Command): Command {
   // Commander hands us options in command-line order, which is what pairs an --expect with its --do.
   const steps: Step[] = [];
-  return program.command('run <url-or-file>')
+  return addStateOptions(program.command('run <url-or-file>'), { save: true, autosave: false })
     .description('run actions on a page, printing each result and the snapshot after it')
     .option('--do <action>', 'an action: click(7), setValue(3, "text"), select(4, "Express"), press("Enter"), scroll(down)… (repeatable)', (text: string) => {
       steps.push({ action: parseAction(text), text });
@@ -48,7 +49,7 @@ export function addRunCommand(program: Command): Command {
 
 async function runCommand(target: string, steps: Step[], flags: RunFlags): Promise<void> {
   if (!steps.length) throw new PagelensError('BAD_INPUT', 'Nothing to run: give at least one --do ACTION.');
-  const open = await openPage(target, { viewport: parseViewport(flags.viewport), cdpEndpoint: flags.cdp, ...(flags.offline && { blockExternal: true }) });
+  const open = await openPage(target, { viewport: parseViewport(flags.viewport), cdpEndpoint: flags.cdp, ...(flags.offline && { blockExternal: true }), ...await openStateOptions(flags) });
   const print = (o: object) => process.stdout.write((flags.pretty ? formatPayload(o) : JSON.stringify(o)) + '\n');
   try {
     print({ step: 0, snapshot: await open.lens.snapshot({ fullPage: flags.fullPage }) });
@@ -68,6 +69,7 @@ async function runCommand(target: string, steps: Step[], flags: RunFlags): Promi
     }
     if (failed) process.exitCode = 1;
   } finally {
+    await saveAtEnd(open.lens, flags);
     await open.close();
   }
 }

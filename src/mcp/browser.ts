@@ -9,6 +9,7 @@ import { CHROMIUM_ARGS, DROPPED_DEFAULT_ARGS, WEBRTC_PROXIED_ONLY_ARGS, connectC
 import { startOriginProxy } from '../browser/originProxy.js';
 import { hasOriginRules, type OriginRules } from '../model/safety/origins.js';
 import { FilePolicy } from './filePolicy.js';
+import { StateKeeper, type StateOptions } from './stateKeeper.js';
 import { IdNumbering, Lens } from '../browser/lens.js';
 import { WEBMCP_ARGS } from '../browser/webmcp.js';
 import { PagelensError } from '../model/contracts/errors.js';
@@ -16,7 +17,7 @@ import { displayUrl } from '../model/safety/redact.js';
 import { watchConsole, watchNetwork } from '../browser/tools/context.js';
 import type { TabHost, TabInfo } from '../tools/registry/host.js';
 
-export interface BrowserOptions {
+export interface BrowserOptions extends StateOptions {
   /** Attach to a running browser (ws://… or http://host:9222) over CDP instead of launching one. */
   cdp?: string;
   /** Connect to a Playwright browser server (ws://…, from launchServer / `playwright run-server`). */
@@ -82,10 +83,6 @@ export class BrowserSession implements TabHost {
   private readonly ownPages = new WeakSet<Page>();
   /** One numbering for every tab: an ID from one tab never names an element of another. */
   private readonly numbering = new IdNumbering();
-  /** Counts opens and closes: a context that closes while its open is current was lost, not closed by us. */
-  private generation = 0;
-  /** The browser gone since the last call, said once by the next one (takeLoss). */
-  private loss?: string;
 
   /** `source`: the browser several sessions share, each in a context of its own (MCP over HTTP). */
   /** The origin rules, when any are set: on every request of the context (see open()). */
@@ -93,10 +90,26 @@ export class BrowserSession implements TabHost {
 
   /** What of the disk the agent may reach: file:// URLs and uploads. */
   readonly files: FilePolicy;
+  /** The saved state: loaded on open, saved on close and by autosave, and the tool's confined paths. */
+  private readonly state: StateKeeper;
+  /** Set while close() runs: a context closing then was closed by us, not lost. */
+  private closingNow = false;
+  /** Why the last browser connection was lost, until the next open says so (takeNotice). */
+  private lostWhy?: string;
+  private notice?: string;
+  /**
+   * Connections lost and opened again: after one, the engine lives in a world of the session's own
+   * (target.ts), so a document that outlived the connection is numbered anew, above every ID the
+   * session handed out, and its old IDs are refused by the engine itself, never bound again.
+   */
+  private reconnects = 0;
+  /** The context open now, as watchConnection saw it: a loss of an earlier one is old news. */
+  private live?: Opened;
 
   constructor(private readonly opts: BrowserOptions, private readonly source?: SharedBrowser) {
     checkBrowserOptions(opts);
     this.files = new FilePolicy(opts);
+    this.state = new StateKeeper(opts);
     const rules = parseOriginRules(opts);
     if (hasOriginRules(rules)) this.rules = rules;
   }
@@ -198,22 +211,43 @@ export class BrowserSession implements TabHost {
     return this.files.checkUploads(paths);
   }
 
-  // ---- lifecycle ----
-
-  /**
-   * The browser went away since the last call (its server died, the fleet dropped it, it
-   * crashed): a line naming it, once. The next call opens a new connection; the numbering goes
-   * on, so no ID of the lost pages names anything in the new ones.
-   */
-  takeLoss(): string | undefined {
-    const loss = this.loss;
-    this.loss = undefined;
-    return loss;
+  /** browser_storage_state: the context's cookies, localStorage and IndexedDB to or from a confined file. */
+  async storageState(action: 'save' | 'load', path?: string): Promise<{ done: boolean; message: string }> {
+    const { context } = await this.ensureOpen();
+    return this.state.run(action, path, context, this.currentTab()?.page);
   }
 
+  /** Whether a browser is open and its connection up (false before the first call and after a drop). */
+  connected(): boolean {
+    return !!this.live && this.live.context.browser()?.isConnected() !== false;
+  }
+
+  /**
+   * A line the next answer must carry, once: the browser connection was lost and opened again, so
+   * every page is a new document to this session. Undefined when there is nothing to say.
+   */
+  takeNotice(): string | undefined {
+    const n = this.notice;
+    this.notice = undefined;
+    return n;
+  }
+
+  // ---- lifecycle ----
+
   async close(): Promise<void> {
-    this.generation++;
+    this.closingNow = true;
+    try {
+      await this.closeNow();
+    } finally {
+      this.closingNow = false;
+    }
+  }
+
+  private async closeNow(): Promise<void> {
     const opened = await this.opening?.catch(() => undefined);
+    // The last save happens while the context is still there (behind the --state-check, on the current tab).
+    if (opened && this.live === opened) await this.state.closing(opened.context, this.currentTab()?.page);
+    this.live = undefined;
     this.opening = undefined;
     const tabs = this.tabs;
     this.tabs = [];
@@ -226,6 +260,8 @@ export class BrowserSession implements TabHost {
   }
 
   private ensureOpen(): Promise<Opened> {
+    // A connection that dropped a moment ago may not have said so yet: asked before it is used.
+    if (this.live && this.live.context.browser()?.isConnected() === false) this.connectionLost(this.live, 'disconnected');
     this.opening ??= this.open().catch((e) => { this.opening = undefined; throw e; });
     return this.opening;
   }
@@ -233,13 +269,14 @@ export class BrowserSession implements TabHost {
   private async open(): Promise<Opened> {
     if (this.opts.downloadsDir) await mkdir(this.opts.downloadsDir, { recursive: true });
     const opened = await this.openContext();
-    const generation = ++this.generation;
     try {
       const { context } = opened;
-      context.on('close', () => { if (generation === this.generation) this.lost('its context closed'); });
-      context.browser()?.on('disconnected', () => { if (generation === this.generation) this.lost('disconnected'); });
       if (this.rules) await routeOriginRules(context, this.rules);
       await this.files.guardContext(context);
+      // Before any tab of ours: its first document already sees the saved login.
+      // (Not into an attached browser's own profile found again after a lost connection: it kept its own.)
+      await this.state.opened(context, () => this.currentTab()?.page, { load: !(this.lostWhy && this.opts.cdp && !this.opts.isolated) });
+      this.watchConnection(opened);
       // Pages already there (an attached profile's tabs, a persistent context's first page) are
       // tabs too; their lenses are attached when first used. New pages, popups included, get
       // theirs at once, so the tagger is in before their first document loads.
@@ -251,6 +288,10 @@ export class BrowserSession implements TabHost {
       this.adopt(page);
       if (this.opts.viewport && (this.opts.cdp && !this.opts.isolated)) await page.setViewportSize(this.opts.viewport);
       this.current = page;
+      if (this.lostWhy) {
+        this.notice = `BROWSER_LOST: ${describeBrowser(this.opts)} was lost (${this.lostWhy}); reconnected: this call runs in a new connection, every page a new document to this session, so IDs from before are refused: take page_snapshot`;
+        this.lostWhy = undefined;
+      }
       return opened;
     } catch (e) {
       await opened.close().catch(() => {});
@@ -303,14 +344,29 @@ export class BrowserSession implements TabHost {
     }
   }
 
-  /** Forgets the lost browser's tabs and opening: the next call connects anew. */
-  private lost(how: string): void {
-    this.generation++;
-    this.loss = `BROWSER_LOST: ${describeBrowser(this.opts)} was lost (${how}); this call runs in a new connection: the tabs and element IDs from before are gone (IDs of the lost pages are refused; take page_snapshot)`;
+  /**
+   * A context or connection that goes away without close() (an attached browser's socket dropped,
+   * a browser that crashed or was closed by its user): the session forgets it and its tabs, and
+   * the next call opens again, saying so. The pages' lenses forget their ledgers as the pages
+   * close, while the session's numbering goes on above every ID handed out: an ID from before is
+   * never bound to an element of a page seen after.
+   */
+  private watchConnection(opened: Opened): void {
+    this.live = opened;
+    opened.context.once('close', () => this.connectionLost(opened, 'the browser context closed'));
+    opened.context.browser()?.once('disconnected', () => this.connectionLost(opened, 'disconnected'));
+  }
+
+  private connectionLost(opened: Opened, why: string): void {
+    if (this.closingNow || this.live !== opened) return;
+    this.live = undefined;
+    this.lostWhy ??= why;
+    this.reconnects++;
     this.opening = undefined;
     for (const t of this.tabs) void t.lens?.then((l) => l.close()).catch(() => {});
     this.tabs = [];
     this.current = undefined;
+    void opened.close().catch(() => {});
   }
 
   private async closeOwnPages(): Promise<void> {
@@ -343,7 +399,7 @@ export class BrowserSession implements TabHost {
   }
 
   private lensOf(tab: Tab): Promise<Lens> {
-    tab.lens ??= Lens.attach(tab.page, { numbering: this.numbering }).catch((e) => { tab.lens = undefined; throw e; });
+    tab.lens ??= Lens.attach(tab.page, { numbering: this.numbering, ...(this.reconnects && { world: `pagelens-r${this.reconnects}` }) }).catch((e) => { tab.lens = undefined; throw e; });
     return tab.lens;
   }
 

@@ -10,6 +10,7 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { refuseRequest } from '../model/safety/requestGuard.js';
 import { BrowserSession, SharedBrowser, checkBrowserOptions, type BrowserOptions } from './browser.js';
 import type { SessionRegistry } from './ownership.js';
+import { SessionKeys, sessionKeyOf } from './sessionKeys.js';
 
 export interface McpHttpOptions {
   port: number;
@@ -38,6 +39,8 @@ interface Entry {
   browser: BrowserSession;
   lastSeen: number;
   busy: number;
+  /** The session key it came with (sessionKeys.ts): its browser session is the key's, not its own. */
+  key?: string;
 }
 
 export const DEFAULT_MAX_SESSIONS = 8;
@@ -67,6 +70,8 @@ export async function startMcpHttp(browserOpts: BrowserOptions, opts: McpHttpOpt
   const browserSource = new SharedBrowser(browserOpts);
   const sharedSession = shared ? new BrowserSession(browserOpts) : undefined;
   const sessions = new Map<string, Entry>();
+  // Browser sessions kept by a session key across MCP sessions (a new MCP session per call).
+  const keys = new SessionKeys(() => new BrowserSession(browserOpts, browserSource), log);
 
   const drop = async (id: string, why: string) => {
     const e = sessions.get(id);
@@ -75,7 +80,8 @@ export async function startMcpHttp(browserOpts: BrowserOptions, opts: McpHttpOpt
     opts.registry?.released(id);
     log(`session ${id.slice(0, 8)} closed (${why})`);
     await e.transport.close().catch(() => {});
-    if (e.browser !== sharedSession) await e.browser.close().catch(() => {});
+    if (e.key) keys.detach(e.key, id);
+    else if (e.browser !== sharedSession) await e.browser.close().catch(() => {});
   };
 
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -96,6 +102,7 @@ export async function startMcpHttp(browserOpts: BrowserOptions, opts: McpHttpOpt
       const use = req.method !== 'GET';
       if (use) { entry.busy++; opts.registry?.used(sid); }
       entry.lastSeen = Date.now();
+      if (entry.key) keys.touch(entry.key);
       try {
         await entry.transport.handleRequest(req, res);
       } finally {
@@ -103,21 +110,27 @@ export async function startMcpHttp(browserOpts: BrowserOptions, opts: McpHttpOpt
       }
       return;
     }
-    if (sessions.size >= maxSessions) return refuse(res, 503, `too many MCP sessions (${maxSessions} open): close one (DELETE /mcp) or wait for idle ones to expire`);
-    const browser = sharedSession ?? new BrowserSession(browserOpts, browserSource);
+    const keyed = sessionKeyOf(req);
+    if (keyed instanceof Error) return refuse(res, 400, keyed.message);
+    // With one context for all, a key changes nothing: every client is in it already.
+    const key = sharedSession ? undefined : keyed;
+    if (sessions.size >= maxSessions && !await keys.evictOne(sessions, drop)) return refuse(res, 503, `too many MCP sessions (${maxSessions} open): close one (DELETE /mcp) or wait for idle ones to expire`);
+    if (!sharedSession && !(key && keys.has(key)) && keys.browserCount(sessions) >= maxSessions) return refuse(res, 503, `too many browser sessions (${maxSessions} open): close one or wait for idle ones to expire`);
+    const browser = sharedSession ?? (key ? keys.browserFor(key) : new BrowserSession(browserOpts, browserSource));
     const transport: StreamableHTTPServerTransport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, browser, lastSeen: Date.now(), busy: 0 });
+        sessions.set(id, { transport, browser, lastSeen: Date.now(), busy: 0, ...(key && { key }) });
+        if (key) keys.attach(key, id);
         opts.registry?.claimed(id);
-        log(`session ${id.slice(0, 8)} opened${shared ? ' (shared context)' : ' (own browser context)'}`);
+        log(`session ${id.slice(0, 8)} opened${shared ? ' (shared context)' : key ? ' (the session key\'s browser context)' : ' (own browser context)'}`);
       },
     });
     transport.onclose = () => { if (transport.sessionId) void drop(transport.sessionId, 'closed by the client'); };
     await makeServer(browser).connect(transport);
     await transport.handleRequest(req, res);
     // Not an initialize (the transport refused it): nothing to keep.
-    if (!transport.sessionId && browser !== sharedSession) await browser.close().catch(() => {});
+    if (!transport.sessionId && browser !== sharedSession && !key) await browser.close().catch(() => {});
   };
 
   const http = createHttpServer((req, res) => {
@@ -134,6 +147,7 @@ export async function startMcpHttp(browserOpts: BrowserOptions, opts: McpHttpOpt
   const sweep = setInterval(() => {
     const cutoff = Date.now() - idleMs;
     for (const [id, e] of sessions) if (!e.busy && e.lastSeen < cutoff) void drop(id, `idle for ${Math.round(idleMs / 1000)} s`);
+    void keys.sweep(cutoff, sessions, `idle for ${Math.round(idleMs / 1000)} s`);
   }, Math.max(50, Math.min(30_000, idleMs / 4)));
   sweep.unref();
 
@@ -143,6 +157,7 @@ export async function startMcpHttp(browserOpts: BrowserOptions, opts: McpHttpOpt
     async close() {
       clearInterval(sweep);
       for (const id of [...sessions.keys()]) await drop(id, 'server stopping');
+      await keys.closeAll('server stopping');
       await sharedSession?.close();
       await browserSource.close();
       http.closeAllConnections();

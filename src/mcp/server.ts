@@ -65,34 +65,36 @@ export function createMcpServer(session: BrowserSession, opts: Pick<McpServerOpt
   session.files.setRootsProvider(async () => server.getClientCapabilities()?.roots ? (await server.listRoots()).roots.map((r) => r.uri) : []);
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
   // One page, one call at a time: two actions interleaved on it would each see the other's effects.
-  // Each call has a deadline, so that a call that never returns cannot hold this queue.
-  let queue: Promise<unknown> = Promise.resolve();
+  // Each call has a deadline, so that a call that never returns cannot hold this queue. The queue is
+  // the browser session's: MCP sessions joined by one session key (sessionKeys.ts) take turns too.
   const deadline = new CallDeadline(opts.callTimeoutS);
   server.setRequestHandler(CallToolRequestSchema, (req) => {
-    const run = queue.then(async (): Promise<CallToolResult> => {
-      let lost: string | undefined;
+    const run = (queues.get(session) ?? Promise.resolve()).then(async (): Promise<CallToolResult> => {
       try {
         const t0 = performance.now();
         const args = req.params.arguments ?? {};
         const recovered = opts.recoverStuckTabs ? await recoverStuckTab(session, deadline) : undefined;
-        lost = session.takeLoss();
         const r = await deadline.run(req.params.name, args, async () => runToolSafely(await session.lens(), req.params.name, args, { host: session, offered, ...(opts.answers && { answers: opts.answers }) }), () => session.unanswered());
-        const noted = recovered ? withNote(r, recovered) : r;
-        const answer = toMcp(lost ? withNote(noted, lost) : noted);
+        // A lost browser connection opened again (browser.ts watchConnection) is said once, on this answer.
+        const reconnected = session.takeNotice();
+        const noted = reconnected ? withNote(r, reconnected) : r;
+        const answer = toMcp(recovered ? withNote(noted, recovered) : noted);
         if (opts.trace) await traceCall(opts.trace, session, req.params.name, args, r, answer, performance.now() - t0);
         return answer;
       } catch (e) {
         // Only the browser failing to start gets here (runToolSafely answers everything else).
         const msg = e instanceof Error ? e.message : String(e);
         const code = (e as { code?: string }).code ?? 'INTERNAL';
-        return { content: [{ type: 'text', text: `${code}: ${msg}` }, ...(lost ? [{ type: 'text' as const, text: lost }] : [])], isError: true };
+        return { content: [{ type: 'text', text: `${code}: ${msg}` }], isError: true };
       }
     });
-    queue = run.catch(() => {});
+    queues.set(session, run.catch(() => {}));
     return run;
   });
   return server;
 }
+
+const queues = new WeakMap<BrowserSession, Promise<unknown>>();
 
 /** The call into the session's trace; a trace that fails says so on stderr and never fails the call. */
 async function traceCall(trace: McpTrace, session: BrowserSession, tool: string, args: Record<string, unknown>, r: ToolResult, answer: CallToolResult, ms: number): Promise<void> {
@@ -119,6 +121,7 @@ function withNote(r: ToolResult, note: string): ToolResult {
 
 /** How long a stop signal waits for the browser to close before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 1500;
+const SAVE_ON_EXIT_MS = 5000;
 
 /** Runs the server until the client goes away (stdio) or the process is stopped (HTTP). */
 export async function runMcpServer(opts: McpServerOptions): Promise<void> {
@@ -130,10 +133,12 @@ export async function runMcpServer(opts: McpServerOptions): Promise<void> {
     log(`${why}; closing the browser`);
     // A browser that does not close (a renderer that stopped answering, a call at work on it)
     // must not keep the process: it ends within the bound whatever is still running.
+    // The save on exit (--save-storage-state) gets time of its own (it is bounded in stateKeeper.ts).
+    const grace = opts.saveStorageState ? SHUTDOWN_GRACE_MS + SAVE_ON_EXIT_MS : SHUTDOWN_GRACE_MS;
     const force = setTimeout(() => {
-      log(`the browser did not close within ${SHUTDOWN_GRACE_MS} ms; exiting without it`);
+      log(`the browser did not close within ${grace} ms; exiting without it`);
       process.exit(0);
-    }, SHUTDOWN_GRACE_MS);
+    }, grace);
     await closeAll().catch((e: Error) => log(`closing failed: ${e.message.split('\n')[0]}`));
     clearTimeout(force);
     process.exit(0);

@@ -3,11 +3,12 @@
 // lens facade, which nothing in src/browser may import.
 import { existsSync, statSync } from 'node:fs';
 import { basename, dirname, resolve } from 'node:path';
-import type { Browser, BrowserContext, Page } from 'playwright-core';
+import type { Browser, BrowserContext, BrowserContextOptions, Page } from 'playwright-core';
 import { connectChromium, launchChromium, routeOriginRules, WEBRTC_PROXIED_ONLY_ARGS } from '../browser/chromium.js';
 import { startOriginProxy, type OriginProxy } from '../browser/originProxy.js';
 import { gotoSettled } from '../browser/goto.js';
 import { Lens } from '../browser/lens.js';
+import { readStateFile, type StorageState } from '../browser/stateFile.js';
 import { serveFolder, type StaticServer } from '../browser/static.js';
 import { PagelensError } from '../model/contracts/errors.js';
 import { originKey, type OriginRules } from '../model/safety/origins.js';
@@ -19,6 +20,11 @@ export interface OpenOptions {
   /** Abort every request that is not to loopback; default: on for local files, off for URLs. */
   blockExternal?: boolean;
   timeoutMs?: number;
+  /**
+   * Start logged in: a state file saved by lens.saveState / `--save-storage-state` (read, and
+   * decrypted with PAGELENS_STATE_KEY, before any browser starts), or the state itself.
+   */
+  storageState?: string | StorageState;
 }
 
 export interface OpenPage {
@@ -47,6 +53,8 @@ export async function openPage(target: string, opts: OpenOptions = {}): Promise<
   } else if (!/^(https?|file|data|about):/i.test(target)) {
     throw new PagelensError('BAD_INPUT', `"${target}" is neither a URL nor an existing file.`);
   }
+  // A state file that cannot be trusted (altered, another key) stops here, before anything is opened.
+  const state = typeof opts.storageState === 'string' ? await readStateFile(opts.storageState).catch(async (e) => { await server?.close(); throw e; }) : opts.storageState;
   const viewport = opts.viewport ?? { width: 1280, height: 800 };
   // A local page may reach its own server only; --offline, loopback only. Every hop and WebSocket
   // goes through the origin proxy, first hops are also refused by route (a plainer error), and
@@ -65,7 +73,7 @@ export async function openPage(target: string, opts: OpenOptions = {}): Promise<
   let guard: OriginProxy | undefined;
   try {
     guard = rules && await startOriginProxy(rules);
-    context = await browser.newContext({ viewport, ...(guard && { proxy: { server: guard.server } }) });
+    context = await browser.newContext({ viewport, ...(guard && { proxy: { server: guard.server } }), ...(state && { storageState: state as unknown as BrowserContextOptions['storageState'] }) });
   } catch (e) {
     await browser.close().catch(() => {});
     await guard?.close();

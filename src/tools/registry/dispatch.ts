@@ -20,10 +20,11 @@ import { typedSecretsOf } from './state.js';
 import { hiddenOptions, notOfferedReason, selectTools } from './toolset.js';
 import type { ToolContext, ToolDef, ToolNeed, ToolResult } from './types.js';
 import { WEBMCP_TOOLS } from '../browser/webmcp.js';
+import { STORAGE_TOOLS } from '../browser/storage.js';
 import { WINDOW_TOOLS } from '../browser/window.js';
 
 // Every tool answers under a token ceiling it can be asked to move (ceiling.ts).
-export const TOOLS: readonly ToolDef[] = [...[...SEE_TOOLS, ...LOG_TOOLS, ...ACT_TOOLS, ...DRAG_TOOLS, ...WINDOW_TOOLS, ...WEBMCP_TOOLS].map(withCeiling), MORE_TOOL];
+export const TOOLS: readonly ToolDef[] = [...[...SEE_TOOLS, ...LOG_TOOLS, ...ACT_TOOLS, ...DRAG_TOOLS, ...WINDOW_TOOLS, ...WEBMCP_TOOLS, ...STORAGE_TOOLS].map(withCeiling), MORE_TOOL];
 const BY_NAME = new Map(TOOLS.map((t) => [t.name, t]));
 
 export const TOOL_NAMES = TOOLS.map((t) => t.name);

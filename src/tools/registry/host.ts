@@ -30,6 +30,12 @@ export interface TabHost<L = unknown> {
   checkNavigation?(url: string): void;
   /** The real paths of files that may be uploaded, or throws BAD_INPUT with the reason (the MCP server: allowed folders only). */
   checkUploads?(paths: string[]): Promise<string[]>;
+  /**
+   * browser_storage_state: saves or loads the context's cookies, localStorage and IndexedDB at a
+   * path the holder allows (the MCP server: the files and folders its command line names), and
+   * answers one line of counts and origins, never a value (done: false when the state check kept the last good file).
+   */
+  storageState?(action: 'save' | 'load', path?: string): Promise<{ done: boolean; message: string }>;
   /** The folder the user chose for downloads; without one, downloads are reported, not saved. */
   readonly downloadsDir?: string;
 }

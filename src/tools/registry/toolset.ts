@@ -16,6 +16,7 @@ export const TOOL_GROUPS = {
   tabs: ['browser_tabs', 'browser_close', 'browser_resize'],
   logs: ['browser_console_messages', 'browser_network_requests', 'recent_events'],
   webmcp: ['browser_webmcp_list', 'browser_webmcp_call'],
+  state: ['browser_storage_state'],
 } as const satisfies Record<string, readonly string[]>;
 
 export type ToolGroup = keyof typeof TOOL_GROUPS;
