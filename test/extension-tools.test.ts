@@ -353,8 +353,13 @@ test('browser_take_screenshot: the set-of-mark view is the hybrid snapshot\'s on
   const a = await runTool(cdp.lens, 'browser_take_screenshot');
   const b = await extCall(tabId, 'browser_take_screenshot');
   assert.ok(!b.isError, b.text);
-  assert.equal(b.images?.[0]?.mimeType, 'image/jpeg');
+  // PNG by default, marks and all (issue 42); the extension draws it with its canvas.
+  assert.equal(b.images?.[0]?.mimeType, 'image/png');
+  assert.equal(Buffer.from(b.images![0].data, 'base64').subarray(1, 4).toString(), 'PNG');
   assert.ok(data(b).marks > 0, b.text);
+  const jpeg = await extCall(tabId, 'browser_take_screenshot', { marks: true, type: 'jpeg' });
+  assert.equal(jpeg.images?.[0]?.mimeType, 'image/jpeg', jpeg.text);
+  assert.equal(data(jpeg).marks, data(b).marks);
   // The same marks drawn (the same elements); the images are each host's own capture.
   const same = (r: ToolResult) => { const { bytes: _b, screenshotHash: _h, url, ...rest } = data(r); return { ...rest, url: url.replace(/tab=\d+/, 'tab=N') }; };
   assert.deepEqual(same(b), same(a));

@@ -195,3 +195,9 @@ test('the extraction bench scores as the product-extraction benchmark does, and 
   assert.equal(run.results.length, 2);
   assert.ok(run.results.every((r) => !r.error), JSON.stringify(run.results));
 });
+
+test('a price only an og:price tag declares ("2,900원~") is the price, not a card\'s below the title', async () => {
+  const { lens } = await h.open('extract-og-price.html');
+  const r = await lens.extract("the product's name, price and brand", z.object({ name: z.string().nullable().optional(), price: z.number().nullable().optional() }));
+  assert.equal((r.data ?? r.partial as { price?: number }).price, 2900, JSON.stringify(r));
+});

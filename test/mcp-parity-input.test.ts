@@ -119,9 +119,15 @@ describe('pagelens mcp: input parity', { concurrency: false }, () => {
     assert.equal(el.isError, false, el.text);
     const elMeta = await sharp(Buffer.from(el.images[0].data, 'base64')).metadata();
     assert.ok(elMeta.width! < 300 && elMeta.height! < 100, `an element, not the page: ${elMeta.width}x${elMeta.height}`);
+    // The default is the set-of-mark view as PNG (issue 42: lossless text, as clients expect); JPEG when asked.
     const marked = await mcp.call('browser_take_screenshot');
-    assert.equal(marked.images[0].mimeType, 'image/jpeg');
-    assert.ok((JSON.parse(marked.text) as { marks: number }).marks > 0);
+    assert.equal(marked.images[0].mimeType, 'image/png');
+    assert.equal((await sharp(Buffer.from(marked.images[0].data, 'base64')).metadata()).format, 'png');
+    assert.deepEqual([(JSON.parse(marked.text) as { type: string }).type, (JSON.parse(marked.text) as { marks: number }).marks > 0], ['png', true]);
+    const markedJpeg = await mcp.call('browser_take_screenshot', { marks: true, type: 'jpeg' });
+    assert.equal(markedJpeg.images[0].mimeType, 'image/jpeg');
+    assert.equal((await sharp(Buffer.from(markedJpeg.images[0].data, 'base64')).metadata()).format, 'jpeg');
+    assert.ok((JSON.parse(markedJpeg.text) as { marks: number }).marks > 0);
     const bad = await mcp.call('browser_take_screenshot', { id: idOf(nodes, 'Menu', 'btn'), fullPage: true });
     assert.equal(bad.isError, true);
     assert.match(bad.text, /BAD_INPUT/);

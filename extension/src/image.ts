@@ -7,7 +7,8 @@ import { differenceHash, drawMarks, layoutMarks, type Mark, type Markable } from
 import { ExtensionError } from './tab.js';
 
 export interface ExtScreenshot {
-  jpeg: Uint8Array;
+  /** Encoded as asked: JPEG (the hybrid payload's default) or PNG. */
+  image: Uint8Array;
   width: number;
   height: number;
   marks: Mark[];
@@ -47,10 +48,10 @@ export async function captureTab(tabId: number): Promise<{ png: Blob; activated:
 }
 
 /**
- * The JPEG to send: the capture with the labels of `marks` (when given) drawn on it, at `quality`
- * (1–100). Coordinates: CSS px × (image width / viewport width) = image px.
+ * The image to send: the capture with the labels of `marks` (when given) drawn on it, as JPEG at
+ * `quality` (1–100) or as PNG (`type`). Coordinates: CSS px × (image width / viewport width) = image px.
  */
-export async function composeJpeg(png: Blob, opts: { quality: number; viewport: { width: number; height: number }; marks?: Markable[] }): Promise<ExtScreenshot> {
+export async function composeImage(png: Blob, opts: { quality: number; viewport: { width: number; height: number }; marks?: Markable[]; type?: 'jpeg' | 'png' }): Promise<ExtScreenshot> {
   const bitmap = await createImageBitmap(png);
   const { width, height } = bitmap;
   const canvas = new OffscreenCanvas(width, height);
@@ -65,9 +66,10 @@ export async function composeJpeg(png: Blob, opts: { quality: number; viewport: 
   drawMarks(image.data, width, height, 4, marks);
   ctx.putImageData(image, 0, 0);
   const hash = differenceHash(image.data, width, height, 4);
-  const blob = await canvas.convertToBlob({ type: 'image/jpeg', quality: Math.min(100, Math.max(1, opts.quality)) / 100 });
-  const jpeg = new Uint8Array(await blob.arrayBuffer());
-  return { jpeg, width, height, marks, hash };
+  const blob = opts.type === 'png'
+    ? await canvas.convertToBlob({ type: 'image/png' })
+    : await canvas.convertToBlob({ type: 'image/jpeg', quality: Math.min(100, Math.max(1, opts.quality)) / 100 });
+  return { image: new Uint8Array(await blob.arrayBuffer()), width, height, marks, hash };
 }
 
 export function base64(bytes: Uint8Array): string {

@@ -15,7 +15,7 @@ import type { FullResult, HybridResult, SkeletonResult } from '../../src/model/r
 import type { FilteredResult } from '../../src/model/retrieval/rag.js';
 import { act } from './tabAct.js';
 import { extensionActHost, extensionEngine, frameIdOf } from './hostEngine.js';
-import { base64, captureTab, composeJpeg } from './image.js';
+import { base64, captureTab, composeImage } from './image.js';
 import { readModel, recentEvents } from './snapshot.js';
 import { ask, restoreTab, saveTab, tabState } from './tab.js';
 
@@ -37,8 +37,8 @@ function readHost(tabId: number): ReadHost {
       return { image: shot.png, notes: shot.activated ? ['the tab was brought to the front of its window to be photographed'] : [] };
     },
     async compose(image, opts) {
-      const picture = await composeJpeg(image as Blob, opts);
-      return { base64: base64(picture.jpeg), hash: picture.hash, bytes: picture.jpeg.length, marks: picture.marks.length };
+      const picture = await composeImage(image as Blob, opts);
+      return { base64: base64(picture.image), hash: picture.hash, bytes: picture.image.length, marks: picture.marks.length };
     },
     snapshots,
     // The extension does not count navigations: each frame's document is checked instead (a new page is a new document).
@@ -81,7 +81,7 @@ export interface SnapshotOptions {
   /** hybrid: draw each visible element's ID on the screenshot (set-of-mark; true by default). */
   marks?: boolean;
   /** hybrid: the CDP host's spelling of the two above (`lens.snapshot({ mode: 'hybrid', screenshot })`). */
-  screenshot?: { quality?: number; setOfMark?: boolean };
+  screenshot?: { quality?: number; setOfMark?: boolean; type?: 'jpeg' | 'png' };
 }
 
 export function snapshot(tabId: number, opts: SnapshotOptions & { query: string }): Promise<FilteredResult>;

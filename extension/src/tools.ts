@@ -10,7 +10,7 @@ import type { ToolResult } from '../../src/tools/registry/result.js';
 import { stateOf } from '../../src/tools/registry/state.js';
 import { jsonResult, type ToolContext, type ToolNeed } from '../../src/tools/registry/types.js';
 import { act } from './tabAct.js';
-import { markedShot, MIME, wantsMarks, type ShotArgs } from '../../src/tools/reading/screenshot.js';
+import { markedShot, MIME, shotType, wantsMarks, type ShotArgs } from '../../src/tools/reading/screenshot.js';
 import { base64, captureTab } from './image.js';
 import { hostPageOf } from './hostPage.js';
 import { lensOf as readsOf, snapshot } from './tabLens.js';
@@ -98,7 +98,7 @@ export function callTool(tabId: number, name: string, args: unknown = {}): Promi
 async function screenshot(tabId: number, a: ShotArgs): Promise<ToolResult> {
   if (a.fullPage || a.id) throw new ExtensionError('BAD_INPUT', 'a whole page or one element is captured by scrolling and clipping with Playwright on the CDP host; the extension photographs the visible tab: leave out fullPage and id');
   if (wantsMarks(a)) return markedShot(lensOf(tabId), a);
-  if ((a.type ?? 'png') !== 'png') throw new ExtensionError('BAD_INPUT', `a plain ${String(a.type)} image is encoded with sharp on the CDP host; the extension gives the tab's own PNG (type png) or the set-of-mark JPEG (the default)`);
+  if (shotType(a) !== 'png') throw new ExtensionError('BAD_INPUT', `a plain ${shotType(a)} image is encoded with sharp on the CDP host; the extension gives the tab's own PNG (type png) or the set-of-mark view (PNG by default, JPEG with type jpeg)`);
   const { png } = await captureTab(tabId);
   const bytes = new Uint8Array(await png.arrayBuffer());
   // The PNG header says the size: width and height, big-endian, at bytes 16 and 20.

@@ -36,7 +36,7 @@ export function cdpReadHost(core: LensCore): ReadHost {
     photograph: async () => ({ image: await captureViewport(core), notes: [] }),
     async compose(image, opts) {
       const shot = await composeScreenshot(image as Buffer, opts);
-      return { base64: shot.jpeg.toString('base64'), hash: shot.hash, bytes: shot.jpeg.length, marks: shot.marks.length };
+      return { base64: shot.image.toString('base64'), hash: shot.hash, bytes: shot.image.length, marks: shot.marks.length };
     },
     axtree: () => readAxTree(core),
     snapshots: core.snapshots,

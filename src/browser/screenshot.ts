@@ -1,4 +1,4 @@
-// The screenshot of the hybrid payload: a JPEG of the viewport taken over CDP, with set-of-mark
+// The screenshot of the hybrid payload: a JPEG (or, asked, a PNG) of the viewport taken over CDP, with set-of-mark
 // labels (each visible element's ID at its box, coloured by role) drawn on the image in Node.
 // Nothing is added to the page, so nothing its scripts can observe changes. Layout, drawing and
 // the hash are the model's (model/renderers/setOfMark.ts), shared with the extension: this host only
@@ -11,7 +11,9 @@ export type { Mark, Markable } from '../model/renderers/setOfMark.js';
 export { layoutMarks, MARK_COLOURS } from '../model/renderers/setOfMark.js';
 
 export interface Screenshot {
-  jpeg: Buffer;
+  /** Encoded as `type`. */
+  image: Buffer;
+  type: 'jpeg' | 'png';
   width: number;
   height: number;
   marks: Mark[];
@@ -32,20 +34,23 @@ export async function captureViewport(core: LensCore): Promise<Buffer> {
 }
 
 /**
- * The JPEG to send: the capture, with set-of-mark labels when `marks` are given, encoded at
- * `quality`. Plain and marked images go through the same steps, so they differ only where labels are.
+ * The image to send: the capture, with set-of-mark labels when `marks` are given, as JPEG at
+ * `quality` or as lossless PNG. Plain and marked images go through the same steps, so they differ
+ * only where labels are.
  */
-export async function composeScreenshot(source: Buffer, opts: { quality: number; viewport: { width: number; height: number }; marks?: Markable[] }): Promise<Omit<Screenshot, 'timeMs'>> {
+export async function composeScreenshot(source: Buffer, opts: { quality: number; viewport: { width: number; height: number }; marks?: Markable[]; type?: 'jpeg' | 'png' }): Promise<Omit<Screenshot, 'timeMs'>> {
   const { data, info } = await sharp(source).removeAlpha().raw().toBuffer({ resolveWithObject: true });
   const scale = info.width / Math.max(1, opts.viewport.width);
   const marks = opts.marks ? layoutMarks(opts.marks, { width: info.width, height: info.height }, scale) : [];
   drawMarks(data, info.width, info.height, info.channels, marks);
   const hash = differenceHash(data, info.width, info.height, info.channels);
-  const jpeg = await sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } }).jpeg({ quality: opts.quality }).toBuffer();
-  return { jpeg, width: info.width, height: info.height, marks, hash };
+  const type = opts.type ?? 'jpeg';
+  const raw = sharp(data, { raw: { width: info.width, height: info.height, channels: info.channels } });
+  const image = await (type === 'png' ? raw.png() : raw.jpeg({ quality: opts.quality })).toBuffer();
+  return { image, type, width: info.width, height: info.height, marks, hash };
 }
 
-export async function screenshot(core: LensCore, opts: { quality: number; viewport: { width: number; height: number }; marks?: Markable[] }): Promise<Screenshot> {
+export async function screenshot(core: LensCore, opts: { quality: number; viewport: { width: number; height: number }; marks?: Markable[]; type?: 'jpeg' | 'png' }): Promise<Screenshot> {
   const t0 = performance.now();
   const shot = await composeScreenshot(await captureViewport(core), opts);
   return { ...shot, timeMs: Math.round((performance.now() - t0) * 10) / 10 };

@@ -102,12 +102,12 @@ async function serializePage(host: ReadHost): Promise<SerializedPage> {
  * semantic_v3 nodes of the viewport with boxes, the skeleton, and a JPEG of the viewport with each
  * visible element's ID drawn at its box (set-of-mark), with the image's perceptual hash.
  */
-export async function hybridSnapshot(host: ReadHost, shot: { quality: number; setOfMark: boolean }): Promise<HybridResult> {
+export async function hybridSnapshot(host: ReadHost, shot: { quality: number; setOfMark: boolean; type?: 'jpeg' | 'png' }): Promise<HybridResult> {
   const t0 = performance.now();
   // The picture and the read at once: both are of the viewport as it is now.
   const [{ model, selects }, photo] = await Promise.all([readForSkeleton(host, false), host.photograph()]);
   const v3 = renderV3(model, { boxes: true });
   const t1 = performance.now();
-  const picture = await host.compose(photo.image, { quality: shot.quality, viewport: model.viewport, ...(shot.setOfMark && { marks: v3.interactive_tree }) });
+  const picture = await host.compose(photo.image, { quality: shot.quality, viewport: model.viewport, ...(shot.type && { type: shot.type }), ...(shot.setOfMark && { marks: v3.interactive_tree }) });
   return hybridResult(model, selects, v3.interactive_tree, { ...picture, ms: elapsedMs(t1), setOfMark: shot.setOfMark }, t0, photo.notes);
 }

@@ -70,8 +70,8 @@ export interface ReadHost {
   copyDocument(frame: HostFrame, children: HostFrame[], req: { frame: number; nonce: string }): Promise<SerializedDocument>;
   /** The viewport as rendered, lossless, opaque to the core; `notes`: what taking it did to the tab. */
   photograph(): Promise<{ image: unknown; notes: string[] }>;
-  /** The JPEG the hybrid payload carries: the photograph with the set-of-mark labels of `marks` drawn, at `quality`. */
-  compose(image: unknown, opts: { quality: number; viewport: { width: number; height: number }; marks?: Markable[] }): Promise<Picture>;
+  /** The image the hybrid payload carries: the photograph with the set-of-mark labels of `marks` drawn, as JPEG at `quality` or as PNG (`type`). */
+  compose(image: unknown, opts: { quality: number; viewport: { width: number; height: number }; marks?: Markable[]; type?: 'jpeg' | 'png' }): Promise<Picture>;
   /** Chrome's accessibility tree (mode axtree), where the host can read it. */
   axtree?(): Promise<AxTreeResult>;
   /** The exploration snapshots of this tab, and the main-frame navigations seen (0 when the host does not count them). */

@@ -15,7 +15,7 @@ import { consoleLogOf, type ConsoleLog } from '../../tools/logs/console.js';
 import type { ActionEffects, ToolExtras } from '../../tools/registry/types.js';
 import type { TabHost } from '../../tools/registry/host.js';
 import { failed, NetworkLog, renderRequest } from '../../tools/logs/requests.js';
-import { DEFAULT_QUALITY, markedShot, MIME, wantsMarks, type ShotArgs } from '../../tools/reading/screenshot.js';
+import { DEFAULT_QUALITY, markedShot, MIME, shotType, wantsMarks, type ShotArgs } from '../../tools/reading/screenshot.js';
 import { stateOf } from '../../tools/registry/state.js';
 import { jsonResult, type ToolContext, type ToolResult } from '../../tools/registry/types.js';
 
@@ -79,9 +79,9 @@ function extrasOf(lens: Lens, downloadsDir?: string): ToolExtras {
 /** Playwright captures (it scrolls and stitches a full page, clips an element in any frame); sharp encodes every format. */
 async function shoot(lens: Lens, a: ShotArgs): Promise<ToolResult> {
   const quality = a.quality ?? DEFAULT_QUALITY;
-  // Marks in another format than JPEG: the hybrid snapshot's image, re-encoded by sharp.
-  if (wantsMarks(a)) return markedShot(lens, a, async (jpeg, type, q) => (await encode(Buffer.from(jpeg, 'base64'), type, q)).toString('base64'));
-  const type = a.type ?? 'png';
+  // Marks as WebP: the hybrid snapshot's PNG, encoded by sharp.
+  if (wantsMarks(a)) return markedShot(lens, a, async (png, type, q) => (await encode(Buffer.from(png, 'base64'), type, q)).toString('base64'));
+  const type = shotType(a);
   const png = a.id
     ? await (await lens.locator(a.id)).screenshot({ type: 'png', timeout: LOCATOR_TIMEOUT_MS })
     : await lens.page.screenshot({ type: 'png', fullPage: a.fullPage ?? false });

@@ -59,6 +59,11 @@ export const ScreenshotOptions = z.strictObject({
   quality: z.number().int().min(1).max(100).default(60),
   /** Draw each visible element's ID at its box (set-of-mark). */
   setOfMark: z.boolean().default(true),
+  /**
+   * The image's format: JPEG keeps the hybrid payload small; PNG is lossless (text stays sharp),
+   * what browser_take_screenshot gives by default.
+   */
+  type: z.enum(['jpeg', 'png']).default('jpeg'),
 });
 export type ScreenshotOptionsInput = z.input<typeof ScreenshotOptions>;
 

@@ -46,7 +46,7 @@ export function productFacts(read: StructuredRead): ProductFacts {
   facts.currency ??= shallowest('priceCurrency')[0];
   facts.brand ??= shallowest('brand')[0] ?? shallowest('manufacturer')[0];
   const meta = (re: RegExp) => read.meta.find((m) => re.test(m.name))?.value;
-  addPrice(facts, meta(/^(?:product|og):price:amount$/));
+  addPrice(facts, meta(/^(?:product|og):price:amount$/) ?? meta(/^og:price$/));
   facts.currency ??= meta(/^(?:product|og):price:currency$/);
   facts.brand ??= meta(/^(?:product|og):brand$/);
   if (facts.brand !== undefined) {

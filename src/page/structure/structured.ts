@@ -13,7 +13,8 @@ const MAX_PROPS = 200;
 const MAX_VALUE = 200;
 // The microdata and meta properties that describe a product's identity and its offer.
 const PROPS = /^(?:price|lowPrice|priceCurrency|brand|name|manufacturer)$/;
-const META = /^(?:product:price:amount|product:price:currency|og:price:amount|og:price:currency|product:brand|og:brand|twitter:data1)$/i;
+// `og:price` alone is what some shops write ("2,900원~"): a shown amount, read as the page writes it.
+const META = /^(?:product:price:amount|product:price:currency|og:price:amount|og:price:currency|og:price|product:brand|og:brand|twitter:data1)$/i;
 
 export function readStructured(): StructuredRead {
   const jsonLd: string[] = [];

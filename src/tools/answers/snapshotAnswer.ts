@@ -18,8 +18,8 @@ export interface SnapshotAsk {
   maxTokens?: number;
   /** semantic_v3 as text: read the tree too (data), as a tool that keeps it for deltas needs; default true. */
   tree?: boolean;
-  /** hybrid: JPEG quality and set-of-mark labels. */
-  screenshot?: { quality?: number; setOfMark?: boolean };
+  /** hybrid: JPEG quality, set-of-mark labels and the image's format. */
+  screenshot?: { quality?: number; setOfMark?: boolean; type?: 'jpeg' | 'png' };
 }
 
 export interface SnapshotAnswer {

@@ -8,7 +8,7 @@ export interface RequestEntry {
   /** Playwright's resource type: document, xhr, fetch, script, stylesheet, image… */
   type: string;
   status?: number;
-  /** The browser's reason when no response came (net::ERR_…). */
+  /** The browser's reason when no response came (net::ERR_…); never set beside a status. */
   failure?: string;
   /** Which document of the tab made it (as in console.ts). */
   document: number;
@@ -53,9 +53,14 @@ export class NetworkLog {
     if (e) e.status = status;
   }
 
+  /**
+   * The browser gave up on the request. After an answer that is about the body (a 404 whose body
+   * the page never read, a fetch aborted after its headers ends as net::ERR_ABORTED, while the
+   * console says the status): what the server answered stands, and no failure is recorded.
+   */
   failed(key: unknown, reason: string): void {
     const e = this.byRequest.get(key);
-    if (e) e.failure = reason;
+    if (e && e.status === undefined) e.failure = reason;
   }
 
   get currentDocument(): number {
@@ -69,8 +74,7 @@ export function failed(e: RequestEntry): boolean {
 
 export function renderRequest(e: RequestEntry): string {
   const url = e.url.length > URL_MAX ? `${e.url.slice(0, URL_MAX - 1)}…` : e.url;
-  // What the server answered, when it answered: a body the page never read ends as net::ERR_ABORTED
-  // after its status came, and the console says the status too. The failure alone means no answer.
+  // What the server answered, when it answered (see failed()); the failure alone means no answer.
   const outcome = e.status !== undefined ? String(e.status) : e.failure ?? 'pending';
   return `${e.method} ${url} → ${outcome} (${e.type})`;
 }

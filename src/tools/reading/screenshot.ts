@@ -9,6 +9,9 @@ import { PagelensError } from '../../model/contracts/errors.js';
 import type { ToolLens } from '../registry/toolLens.js';
 import { defineTool, jsonResult, type ToolDef, type ToolResult } from '../registry/types.js';
 
+const ImageType = z.enum(['png', 'jpeg', 'webp']);
+type ImageType = z.infer<typeof ImageType>;
+
 export const MIME = { png: 'image/png', jpeg: 'image/jpeg', webp: 'image/webp' } as const;
 export const DEFAULT_QUALITY = 60;
 
@@ -18,15 +21,23 @@ export function wantsMarks(a: ShotArgs): boolean {
 }
 
 /**
- * The set-of-mark view of the viewport through the lens's hybrid snapshot (every host draws it the
- * same way): the snapshot's JPEG as it is, or re-encoded to another format by the host's `encode`.
+ * The format asked for: PNG unless said otherwise (lossless, so text in the image stays legible, as
+ * clients expect of a screenshot); a quality alone asks for a lossy image, JPEG.
  */
-export async function markedShot(lens: ToolLens, a: ShotArgs, encode?: (jpegBase64: string, type: 'png' | 'webp', quality: number) => Promise<string>): Promise<ToolResult> {
+export function shotType(a: ShotArgs): ImageType {
+  return a.type ?? (a.quality !== undefined ? 'jpeg' : 'png');
+}
+
+/**
+ * The set-of-mark view of the viewport through the lens's hybrid snapshot (every host draws it the
+ * same way): drawn as PNG or JPEG by the host, or drawn as PNG and encoded to WebP by the host's `encode`.
+ */
+export async function markedShot(lens: ToolLens, a: ShotArgs, encode?: (pngBase64: string, type: 'webp', quality: number) => Promise<string>): Promise<ToolResult> {
   const quality = a.quality ?? DEFAULT_QUALITY;
-  const type = a.type ?? 'jpeg';
-  if (type !== 'jpeg' && !encode) throw new PagelensError('BAD_INPUT', `the set-of-mark view is drawn as JPEG on this host; ${type} needs an encoder it does not have (leave out type, or ask for a plain image with marks: false)`);
-  const r = await lens.snapshot({ mode: 'hybrid', screenshot: { setOfMark: true, quality: type !== 'jpeg' ? 100 : quality } });
-  const image = type === 'jpeg' ? r.screenshot : await encode!(r.screenshot, type, quality);
+  const type = shotType(a);
+  if (type === 'webp' && !encode) throw new PagelensError('BAD_INPUT', 'the set-of-mark view is drawn as PNG or JPEG on this host; webp needs an encoder it does not have (type png or jpeg, or a plain image with marks: false)');
+  const r = await lens.snapshot({ mode: 'hybrid', screenshot: { setOfMark: true, quality, type: type === 'jpeg' ? 'jpeg' : 'png' } });
+  const image = type === 'webp' ? await encode!(r.screenshot, type, quality) : r.screenshot;
   const data = { url: r.url, title: r.title, type, marks: r.meta.marks, bytes: base64Bytes(image), screenshotHash: r.screenshotHash };
   return { ...jsonResult(data), images: [{ data: image, mimeType: MIME[type] }] };
 }
@@ -36,11 +47,9 @@ function base64Bytes(b64: string): number {
   return Math.floor((b64.length * 3) / 4) - (b64.endsWith('==') ? 2 : b64.endsWith('=') ? 1 : 0);
 }
 
-const ImageType = z.enum(['png', 'jpeg', 'webp']);
-type ImageType = z.infer<typeof ImageType>;
 
 const ShotArgs = z.strictObject({
-  type: ImageType.optional().describe('Image format: png (default for a plain image), jpeg or webp'),
+  type: ImageType.optional().describe('Image format: png (the default, lossless), jpeg or webp (jpeg when only quality is given)'),
   fullPage: z.boolean().optional().describe('The whole scrollable page, not just the viewport'),
   id: ElementId.optional().describe('Only this element (ID from a snapshot)'),
   marks: z.boolean().optional().describe('Draw element IDs on the viewport (set-of-mark). Default: true when neither type, fullPage nor id is given'),
@@ -57,13 +66,13 @@ function refuseConflicts(a: ShotArgs): void {
 
 export const SCREENSHOT_TOOL: ToolDef = defineTool({
   name: 'browser_take_screenshot',
-  description: 'An image of the page. Default: the viewport as JPEG with each element\'s ID drawn at its box (set-of-mark), matching page_snapshot IDs. With type (png, jpeg, webp), fullPage or id: a plain image of the viewport, the whole page or one element.',
+  description: 'An image of the page. Default: the viewport as PNG with each element\'s ID drawn at its box (set-of-mark), matching page_snapshot IDs (marks: true with type jpeg for a smaller marked image). With type (png, jpeg, webp), fullPage or id: a plain image of the viewport, the whole page or one element.',
   input: ShotArgs,
   needs: ['extras.screenshot'],
   run: (ctx, a) => {
     refuseConflicts(a);
     // The set-of-mark view is the hybrid snapshot's, the same on every host; plain images are the host's.
-    if (wantsMarks(a) && (a.type ?? 'jpeg') === 'jpeg') return markedShot(ctx.lens, a);
+    if (wantsMarks(a) && shotType(a) !== 'webp') return markedShot(ctx.lens, a);
     return ctx.extras.screenshot!(a);
   },
 });
