@@ -4,12 +4,20 @@
 // lists an element with an ondblclick attribute. Marks live as long as their element.
 import { shadowRootOf } from '../identity/shadow.js';
 import { noteChange } from '../changes/changes.js';
+import { domActivity } from '../changes/mutationLog.js';
 
 const marked = new WeakSet<Element>();
 /** Marked elements that take a drop: a target even when it holds controls (a list items are dragged into). */
 const dropZones = new WeakSet<Element>();
 
 const FRAMES = 'iframe,frame,object,embed';
+/** The document's mutation count at the last search for listeners (-1: never searched). */
+let searchedAt = -1;
+
+/** The host's search of this document failed: the next one searches whatever changed. */
+export function gestureSearchFailed(): void {
+  searchedAt = -1;
+}
 
 /**
  * The largest subtrees the host may ask Chromium for listeners with `pierce` (which descends into
@@ -21,7 +29,13 @@ const FRAMES = 'iframe,frame,object,embed';
  * boundary. The elements on the way down (html, body, wrappers, the shadow hosts themselves) are
  * left out: a known gap, said in src/browser/gestures.ts.
  */
-export function gestureRoots(): Element[] {
+export function gestureRoots(onlyIfChanged = false): Element[] {
+  // Listeners come with the elements they sit on (a to-do rendered after the first read brings its
+  // label's double click): a document that has not changed since its last search has nothing new
+  // to find, so every read may ask and only a changed document costs a search.
+  const count = domActivity().count;
+  if (onlyIfChanged && count === searchedAt) return [];
+  searchedAt = count;
   const out: Element[] = [];
   const holdsBlocked = (el: Element): boolean => {
     if (shadowRootOf(el) || el.querySelector(FRAMES)) return true;
