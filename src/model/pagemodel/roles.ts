@@ -52,7 +52,7 @@ export function isInteractiveAxRole(role: string): boolean {
 }
 
 /** The text form's legend (model/renderers/render.ts v3Line), for the server's instructions: what a model needs to read a line. */
-export const TEXT_LEGEND = `Lines: ID role name = "value" {states} (f1_5: in frame 1). btn button, inp text field, chk checkbox, sel select, opt option, clickable: looks clickable. (covered): something lies over it. (hides N: why): N more inside, scroll or open it. "> " lines are page text.`;
+export const TEXT_LEGEND = `Lines: ID role name = "value" {states} (f1_5: in frame 1). btn button, inp text field, chk checkbox, sel select, opt option, clickable: looks clickable. (covered): something lies over it. (hides N: why): N more inside, scroll or open it. (in 5): sits inside element 5, a target of its own. "> " lines are page text.`;
 
 export const V3_LEGEND = `LEGEND for interactive_tree:
 - i: element ID; act with click(i), setValue(i, "text"). "f1_5" = element 5 in frame 1
@@ -64,4 +64,5 @@ export const V3_LEGEND = `LEGEND for interactive_tree:
 - f: frame ID (omitted for the main frame)
 - scr: scrollable container {depth: how far scrolled, h: more content to scroll to}; scroll(i) loads more
 - occ: true when something (a modal, a banner) covers the element: deal with the cover first
-- hid: {n, why}: n more targets inside it are hidden by its overflow (a carousel, a collapsed menu): scroll it, or use its arrows or toggle, to reveal them`;
+- hid: {n, why}: n more targets inside it are hidden by its overflow (a carousel, a collapsed menu): scroll it, or use its arrows or toggle, to reveal them
+- in: the ID of the element this one sits inside (a button in a tab header); each is a target of its own`;
