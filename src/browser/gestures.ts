@@ -11,8 +11,9 @@ import type { LensCore } from './lensCore.js';
 import { describeFailure } from './frames.js';
 import type { Target } from './target.js';
 
-const GESTURE_EVENTS = new Set(['dblclick', 'contextmenu', 'mouseover', 'mouseenter', 'pointerenter', 'dragstart', 'dragover', 'drop']);
+const GESTURE_EVENTS = new Set(['dblclick', 'contextmenu', 'mouseover', 'mouseenter', 'pointerenter', 'pointerover', 'dragstart', 'dragover', 'drop']);
 const DROP_EVENTS = new Set(['dragover', 'drop']);
+const HOVER_EVENTS = new Set(['mouseover', 'mouseenter', 'pointerenter', 'pointerover']);
 // Frames of one renderer share a target: each frame's search holds its handles in a group of its
 // own, so that one frame's release cannot free the handles another frame's search still uses
 // ("Could not find object with given id" on a page with same-process iframes).
@@ -77,12 +78,14 @@ export async function markGestureTargets(core: LensCore, onlyIfChanged = false):
         if (!nodes.length) return 0;
         // A drop zone is a target whatever it holds; the engine tells delegation from a target by that.
         const drops = new Set(gesture.filter((l) => DROP_EVENTS.has(l.type)).map((l) => l.backendNodeId!));
+        const hovering = new Set(gesture.filter((l) => HOVER_EVENTS.has(l.type)).map((l) => l.backendNodeId!));
         const handles = await Promise.all(nodes.map((id) => f.target.resolveBackendNode(id, f.frameId, group).catch(() => null)));
-        const mark = (drop: boolean) => {
-          const args = handles.flatMap((h, i) => (h !== null && drops.has(nodes[i]) === drop ? [{ objectId: h }] : []));
-          return args.length ? f.target.callFunction<number>(f.frameId, `function (...els) { return globalThis.__pagelens.markGestures(els, ${drop}); }`, args, true, group) : Promise.resolve(0);
-        };
-        const n = (await mark(false)) + (await mark(true));
+        const found = handles.flatMap((h, i) => (h !== null ? [{ h, kind: drops.has(nodes[i]) ? 'd' : hovering.has(nodes[i]) ? 'h' : 'o' }] : []));
+        // A drop zone that also takes hover is listed for its drop; one kind per element is enough to list it.
+        const mark = () => found.length
+          ? f.target.callFunction<number>(f.frameId, `function (...els) { return globalThis.__pagelens.markGestures(els, ${JSON.stringify(found.map((x) => x.kind).join(''))}); }`, found.map((x) => ({ objectId: x.h })), true, group)
+          : Promise.resolve(0);
+        const n = await mark();
         handles.forEach((h, i) => { if (h !== null) known.add(nodes[i]); });
         return n;
       } catch (e) {

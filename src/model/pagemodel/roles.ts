@@ -52,14 +52,14 @@ export function isInteractiveAxRole(role: string): boolean {
 }
 
 /** The text form's legend (model/renderers/render.ts v3Line), for the server's instructions: what a model needs to read a line. */
-export const TEXT_LEGEND = `Lines: ID role name = "value" {states} (f1_5: in frame 1). btn button, inp text field, chk checkbox, sel select, opt option, clickable: looks clickable. (covered): something lies over it. (hides N: why): N more inside, scroll or open it. (in 5): sits inside element 5, a target of its own. "> " lines are page text.`;
+export const TEXT_LEGEND = `Lines: ID role name = "value" {states} (f1_5: in frame 1). btn button, inp text field, chk checkbox, sel select, opt option, clickable: looks clickable. {hover}: reacts to the pointer over it. (covered): something lies over it. (hides N: why): N more inside, scroll or open it. (in 5): sits inside element 5, a target of its own. "> " lines are page text.`;
 
 export const V3_LEGEND = `LEGEND for interactive_tree:
 - i: element ID; act with click(i), setValue(i, "text"). "f1_5" = element 5 in frame 1
 - r: role (btn=button, inp=text input, link, chk=checkbox, radio, sel=select/combobox, menu=menu item, opt=option, tab, switch, slider; others as ARIA names them; clickable=element that only looks clickable)
 - n: name/label the user sees
 - v: current value (passwords are never sent: "***")
-- s: states, comma-separated (disabled, checked, mixed, expanded, collapsed, selected, pressed, required, readonly, focused)
+- s: states, comma-separated (disabled, checked, mixed, expanded, collapsed, selected, pressed, required, readonly, focused; hover: reacts when the pointer is over it, hover(i))
 - xy: [x, y] centre in viewport CSS pixels; box: [x, y, width, height]
 - f: frame ID (omitted for the main frame)
 - scr: scrollable container {depth: how far scrolled, h: more content to scroll to}; scroll(i) loads more
