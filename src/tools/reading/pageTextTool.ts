@@ -23,7 +23,8 @@ export async function textBlocks(lens: ToolLens, maxTokens = ANSWER_TEXT_TOKENS)
   const { blocks, warnings } = await lens.pageText!();
   const { kept, left } = await fitLines(blocks, renderBlock, maxTokens);
   const notes = warnings.map((w) => `warning: ${w}`);
-  if (left) notes.unshift(`${left} more text blocks: browser_page_text reads them all`);
+  // Worded so that it never reads as a text line ("12 …" is a line of element 12).
+  if (left) notes.unshift(`and ${left} more text blocks: browser_page_text reads them all`);
   return { page: kept.map(renderBlock), notes };
 }
 
