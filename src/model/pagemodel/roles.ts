@@ -52,7 +52,7 @@ export function isInteractiveAxRole(role: string): boolean {
 }
 
 /** The text form's legend (model/renderers/render.ts v3Line), for the server's instructions: what a model needs to read a line. */
-export const TEXT_LEGEND = `Lines: ID role name = "value" {states} (f1_5: in frame 1). btn button, inp text field, chk checkbox, sel select, opt option, clickable: looks clickable. {hover}: reacts to the pointer over it. (covered): something lies over it. (hides N: why): N more inside, scroll or open it. (in 5): sits inside element 5, a target of its own. "> 12 text" lines are page text, 12 the ID of its element (hover, screenshot or scroll to it by that ID).`;
+export const TEXT_LEGEND = `Lines: ID role name = "value" {states} (f1_5: in frame 1). btn button, inp text field, chk checkbox, sel select, opt option, clickable: looks clickable. {hover}: hover it. (covered): something lies over it. (hides N: why): N more inside, scroll or open it. "> ID text": page text.`;
 
 export const V3_LEGEND = `LEGEND for interactive_tree:
 - i: element ID; act with click(i), setValue(i, "text"). "f1_5" = element 5 in frame 1

@@ -4,10 +4,11 @@
 // sheets when the host searches for gesture listeners (a document that changed since), one
 // querySelectorAll per rule: no per-element cost in the walk.
 //
-// Only rules written for particular elements count: the compound that carries :hover must name a
-// class, an ID or an attribute (`.swatch:hover`, `#menu:hover > ul`), never only a tag or `*`
-// (`li:hover`, `tr:hover` style whole lists), and a rule matching more than MAX_MATCHES elements
-// styles a list, not a target. Sheets that cannot be read (cross-origin) and shadow trees' own
+// Only rules written for particular elements count: the selector up to :hover must name a class,
+// an ID or an attribute (`.swatch:hover`, `#menu:hover > ul`, `.todo-list li:hover`), never only
+// tags or `*` (`li:hover`, `tr:hover` style whole lists), and a rule matching more than
+// MAX_MATCHES elements styles a list, not a target. (An element that holds controls is no target
+// of its own either way: its controls are, see interactive.ts listensAsTarget.) Sheets that cannot be read (cross-origin) and shadow trees' own
 // sheets are not looked at: a known gap.
 
 const MAX_MATCHES = 50;
@@ -49,8 +50,8 @@ function collect(rules: CSSRuleList, out: string[], depth: number): void {
 
 /**
  * `.menu:hover > .sub` → `.menu`: the selector up to the compound that carries :hover (the element
- * the pointer is over), user-action pseudo-classes left out; null when that compound names no
- * class, ID or attribute, when :hover sits inside a function (`:not(:hover)`), or when the rest is
+ * the pointer is over), user-action pseudo-classes left out; null when it names no class, ID or
+ * attribute, when :hover sits inside a function (`:not(:hover)`), or when the rest is
  * no valid selector.
  */
 export function hoverTarget(part: string): string | null {
@@ -72,8 +73,7 @@ export function hoverTarget(part: string): string | null {
     else if (depth === 0 && /[\s>+~]/.test(c)) break;
   }
   const prefix = part.slice(0, end).replace(USER_ACTION, '').trim();
-  const compound = /(?:^|[\s>+~])([^\s>+~]*)$/.exec(prefix)?.[1] ?? prefix;
-  if (!/[.#[]/.test(compound)) return null;
+  if (!/[.#[]/.test(prefix)) return null;
   if (/::/.test(prefix)) return null;
   try { probe.matches(prefix); } catch { return null; }
   return prefix;

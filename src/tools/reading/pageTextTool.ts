@@ -30,7 +30,7 @@ export async function textBlocks(lens: ToolLens, maxTokens = ANSWER_TEXT_TOKENS)
 
 export const PAGE_TEXT_TOOL: ToolDef = defineTool({
   name: 'browser_page_text',
-  description: 'The page\'s text, page by page: one line per heading (#) or block, its ID first (usable wherever an ID is).',
+  description: 'The page\'s text, page by page: headings (#) and blocks, each after its ID.',
   input: z.strictObject({
     page: z.number().int().min(1).optional(),
     maxTokens: z.number().int().min(100).max(50_000).optional(),
