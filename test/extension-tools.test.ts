@@ -309,12 +309,17 @@ test('browser_page_text: the same headings and text blocks, frames included, on 
   const b = await extCall(tabId, 'browser_page_text');
   assert.ok(!b.isError, b.text);
   assert.ok(b.text.length > 20, b.text);
-  assert.equal(b.text, a.text);
+  // Every line starts with its element's ID on both hosts. The numbers can differ where a host's
+  // engine numbered elements before the host said where the document starts (the auto-tagger of a
+  // page never read yet): each host refuses the other's, so the words are compared.
+  const words = (t: string) => t.split('\n').map((l) => l.replace(/^(f\d+_)?\d+ /, '')).join('\n');
+  for (const t of [a.text, b.text]) assert.ok(t.split('\n').every((l) => /^(f\d+_)?\d+ /.test(l)), t);
+  assert.equal(words(b.text), words(a.text));
   const text = await both('extract-product.html');
   const pa = await runTool(text.cdp.lens, 'browser_page_text');
   const pb = await extCall(text.tabId, 'browser_page_text');
   assert.match(pb.text, /Trail Runner 2/);
-  assert.equal(pb.text, pa.text);
+  assert.equal(words(pb.text), words(pa.text));
 });
 
 test('browser_network_requests: the requests the page makes, failed first, on both hosts; the extension\'s log starts at its first call and says so', async () => {

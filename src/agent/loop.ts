@@ -126,9 +126,9 @@ export interface AgentOptions {
 
 export async function runAgent(lens: Lens, opts: AgentOptions): Promise<AgentRun> {
   const face: NegotiatingFace = {
-    // Gesture targets are not looked for here (the MCP face does): after that search, a read of a
-    // page that holds a Playwright `exposeFunction` binding stalled for 15 s (MiniWoB++
-    // navigate-tree), and the cause is not found yet.
+    // The lens's reads look for gesture targets as the MCP face's do (a double-click label gets
+    // an ID of its own). The 15 s stall once seen after that search was the renderer's GC hang
+    // the search caused by asking about isolated-world handles (src/browser/gestures.ts inPageWorld).
     snapshot: async () => {
       const t0 = performance.now();
       const snap = await lens.snapshot();

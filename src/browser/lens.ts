@@ -34,8 +34,6 @@ const GESTURE_SEARCH_BUDGET_MS = 2000;
 
 export class Lens {
   private lastPreAction?: { state: PreActionState; id?: string };
-  /** The main-frame navigation count at the last search for gesture listeners (see readsGestures). */
-  private gesturesAt = -1;
   /** The last search for gesture listeners, settled or not. */
   private searching: Promise<unknown> = Promise.resolve();
 
@@ -87,35 +85,46 @@ export class Lens {
 
   /**
    * Finds the elements that listen for double clicks, hover or drag and drop (not only by an
-   * attribute), so that the next snapshot lists them; see gestures.ts for what it costs.
+   * attribute), so that the next snapshot lists them; see gestures.ts for what it costs. Every
+   * read does this by itself (readsGestures); this call searches every frame, changed or not.
    */
   markGestureTargets(): Promise<{ marked: number; warnings: string[] }> {
-    this.gesturesAt = this.core.navigations;
+    return this.searchGestures(false);
+  }
+
+  private searchGestures(onlyIfChanged: boolean): Promise<{ marked: number; warnings: string[] }> {
     // One search at a time: a read's search that ran past its budget is finished before the next
     // begins, so a caller that awaits this one knows no search is left at work.
-    const run = this.searching.catch(() => undefined).then(() => markGestureTargets(this.core));
+    const run = this.searching.catch(() => undefined).then(() => markGestureTargets(this.core, onlyIfChanged));
     this.searching = run.catch(() => undefined);
     return run;
   }
 
   /**
-   * Every face reads a page the same way: a document read for the first time is searched for
-   * gesture listeners first (a few to tens of ms), so a label that takes a double click is listed
-   * in the library's reads as in the MCP face's. What the search could not do comes back as the
-   * read's doubts (a snapshot's warnings; the model has no place for them).
+   * Every face reads a page the same way: before each read, the frames whose document changed
+   * since their last search are searched for gesture listeners (a few to tens of ms; nothing when
+   * the page stood still), so a label that takes a double click is listed in the library's reads
+   * as in the MCP face's, also when the page rendered it after the first read (a to-do added). What
+   * the search could not do comes back as the read's doubts (a snapshot's warnings; the model has
+   * no place for them).
    */
   private async readsGestures(): Promise<string[]> {
-    if (this.gesturesAt === this.core.navigations) return [];
     // A slow search must not hold the read: past its budget the read goes on, says so, and the
     // search's marks count from the next read on. A search that failed, whole or for a frame, says
     // so too: the read may then miss what it would have listed.
     let timer: NodeJS.Timeout | undefined;
     const budget = new Promise<'late'>((r) => { timer = setTimeout(() => r('late'), GESTURE_SEARCH_BUDGET_MS); });
-    const search = this.markGestureTargets().then((m) => m.warnings, (e: Error) => [`hover, double-click and drag targets could not be searched for (${e.message.split('\n')[0]}), so this read may not list them`]);
+    const search = this.searchGestures(true).then((m) => m.warnings, (e: Error) => [`hover, double-click and drag targets could not be searched for (${e.message.split('\n')[0]}), so this read may not list them`]);
     const r = await Promise.race([search, budget]).finally(() => clearTimeout(timer));
     return r === 'late'
       ? [`the search for elements that take a hover, double click or drag took longer than ${GESTURE_SEARCH_BUDGET_MS / 1000} s (a large page on a busy machine), so this read may not list them; it goes on in the background and the next read includes them`]
       : r;
+  }
+
+  /** A read of the exploration and task paths, after the same search (its doubts have no place there). */
+  private async afterGestures<T>(read: () => Promise<T>): Promise<T> {
+    await this.readsGestures();
+    return read();
   }
 
   /** Tools the page declares through WebMCP (document.modelContext), every frame's. */
@@ -233,7 +242,7 @@ export class Lens {
    * `requested` asks for it), and a mode that fails or comes back empty hands over to the next
    * (semantic_v3 → semantic → skeleton), as `reason` and `fellBackFrom` say.
    */
-  capture(options: CaptureOptionsInput): Promise<CaptureResult> { return this.reads.capture(options); }
+  capture(options: CaptureOptionsInput): Promise<CaptureResult> { return this.afterGestures(() => this.reads.capture(options)); }
   // ---- end artifacts ----
 
   // ---- exploration (issue 12: src/core/explore.ts) ----
@@ -241,26 +250,26 @@ export class Lens {
   // for 30 s (not after a navigation, many DOM changes, a change a person would notice, or
   // `refresh: true`). IDs are the snapshot IDs ("12", "f1_5"), handed out like a snapshot's.
   /** L0: url, title, viewport, load status, landmarks, interactive count, forms. */
-  pageOverview(options?: RefreshOptionsInput): Promise<PageOverview> { return this.reads.pageOverview(options); }
+  pageOverview(options?: RefreshOptionsInput): Promise<PageOverview> { return this.afterGestures(() => this.reads.pageOverview(options)); }
   /** L1: regions (landmarks, forms, dialogs; blocks on pages without them) with summaries and subsections. */
-  regions(options?: RefreshOptionsInput): Promise<RegionsResult> { return this.reads.regions(options); }
+  regions(options?: RefreshOptionsInput): Promise<RegionsResult> { return this.afterGestures(() => this.reads.regions(options)); }
   /** L2: the elements of a region or subsection ("R2", "R2.Filters"). */
-  expandRegion(region: string, options?: ExpandRegionOptionsInput): Promise<ExpandedRegion> { return this.reads.expandRegion(region, options); }
+  expandRegion(region: string, options?: ExpandRegionOptionsInput): Promise<ExpandedRegion> { return this.afterGestures(() => this.reads.expandRegion(region, options)); }
   /** L3: one element in depth, by ID ("12", "f1_5") or CSS selector (a selector hint, with its [frame]/[shadow] prefixes). */
-  elementContext(target: string, options?: RefreshOptionsInput): Promise<ElementContext> { return this.reads.elementContext(target, options); }
+  elementContext(target: string, options?: RefreshOptionsInput): Promise<ElementContext> { return this.afterGestures(() => this.reads.elementContext(target, options)); }
   /** dom_overview with the seed's parameters (see DOM_OVERVIEW_TOOL); `group: false` lists similar elements one by one. */
-  overview(params: DomOverviewParamsInput = {}, options?: ExploreOptionsInput): Promise<DomOverviewResponse> { return this.reads.overview(params, options); }
+  overview(params: DomOverviewParamsInput = {}, options?: ExploreOptionsInput): Promise<DomOverviewResponse> { return this.afterGestures(() => this.reads.overview(params, options)); }
   /** dom_diff between two snapshots (by their snapshotId). */
   diff(snapshotA: string, snapshotB: string): Promise<DomDiff> { return this.reads.diff(snapshotA, snapshotB); }
   /** dom_search: elements and text blocks matching text, role:…, tag:… or [attribute=value]. */
-  search(query: string, options?: SearchOptionsInput): Promise<SearchResult> { return this.reads.search(query, options); }
+  search(query: string, options?: SearchOptionsInput): Promise<SearchResult> { return this.afterGestures(() => this.reads.search(query, options)); }
   // ---- end exploration ----
 
   // ---- observe / act / extract (issue 13: src/core/observe.ts) ----
   /** Ranked candidates for an instruction. */
-  observe(instruction: string, options?: ObserveOptions): Promise<ObserveResult> { return this.reads.observe(instruction, options); }
+  observe(instruction: string, options?: ObserveOptions): Promise<ObserveResult> { return this.afterGestures(() => this.reads.observe(instruction, options)); }
   /** Observe, pick, act with verification; refuses when the top candidates are too close to call. */
-  actOn(instruction: string, options?: ActOnOptions): Promise<ActOnResult> { return this.reads.actOn(instruction, options); }
+  actOn(instruction: string, options?: ActOnOptions): Promise<ActOnResult> { return this.afterGestures(() => this.reads.actOn(instruction, options)); }
   /** Structured data from the page's content. */
   extract<S extends z.ZodType = z.ZodType>(instruction: string, schema?: S, options?: ExtractOptions): Promise<ExtractResult<z.infer<S>>> { return this.reads.extract(instruction, schema, options); }
   // ---- end observe ----

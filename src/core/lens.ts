@@ -129,8 +129,14 @@ export class CoreLens {
   }
 
   /** The page's headings and text blocks, every frame's, in document order. */
-  pageText(): Promise<PageText> {
-    return readPageText(this.host.engine);
+  async pageText(): Promise<PageText> {
+    const { ledger } = this.host;
+    // Every line's ID is handed out as an item: acting on it later checks it still shows its words.
+    const text = await readPageText(this.host.engine, (b, doc, shows) => {
+      if (!ledger.sighting(b.id)) ledger.note(b.id, { doc, frame: b.frame, role: 'item', name: shows, centre: [0, 0] });
+    });
+    await this.host.keep();
+    return text;
   }
 
   // ---- exploration (issue 12) ----

@@ -4,8 +4,14 @@
 // above the port (engine calls in every frame the host lays out).
 import type { ContentItem } from '../model/contracts/content.js';
 import type { HostEngine } from '../model/contracts/host.js';
+import { globalId } from '../model/pagemodel/page.js';
 
 export interface TextBlock {
+  /**
+   * The element's ID ("12", "f1_12"), handed out like a snapshot's: every tool that takes an ID
+   * (a screenshot of the line, a hover, a scroll to it) takes it, with the same stale and document rules.
+   */
+  id: string;
   /** Frame ordinal (0 = the page itself). */
   frame: number;
   /** 1-6 for a heading. */
@@ -23,13 +29,18 @@ export interface PageText {
 const ITEMS_PER_FRAME = 2000;
 
 function blockOf(frame: number, item: ContentItem): TextBlock | null {
-  if (item.kind === 'heading') return item.name ? { frame, level: Number(item.value) || 2, text: item.name } : null;
-  if (item.kind === 'text') return { frame, text: item.name };
+  const id = globalId(frame, item.id);
+  if (item.kind === 'heading') return item.name ? { id, frame, level: Number(item.value) || 2, text: item.name } : null;
+  if (item.kind === 'text') return { id, frame, text: item.name };
   // A labelled value or a table cell reads as "Label: value".
-  return item.value ? { frame, text: `${item.name}: ${item.value}` } : null;
+  return item.value ? { id, frame, text: `${item.name}: ${item.value}` } : null;
 }
 
-export async function readPageText(engine: HostEngine): Promise<PageText> {
+/** A block handed out: its ID, the document that issued it, and the words its element must still show to be acted on (none for a labelled value, whose words come from two elements). */
+export type ShownBlock = (block: TextBlock, doc: string, shows: string) => void;
+
+/** `shown`: called for every block read, so that the caller hands its ID out (src/core/lens.ts). */
+export async function readPageText(engine: HostEngine, shown?: ShownBlock): Promise<PageText> {
   return engine.layout(async (frames, layoutWarnings) => {
     const warnings = [...layoutWarnings];
     const reads = await Promise.all(frames.map(async (f) => {
@@ -37,7 +48,12 @@ export async function readPageText(engine: HostEngine): Promise<PageText> {
       try {
         const read = await engine.engine(f, 'content', [{ max: ITEMS_PER_FRAME, headings: true }]);
         if (read.truncated) warnings.push(`frame ${f.ordinal}: more than ${ITEMS_PER_FRAME} text items; the rest is left out`);
-        return read.items.map((i) => blockOf(f.ordinal, i)).filter((b): b is TextBlock => b !== null);
+        return read.items.flatMap((i) => {
+          const b = blockOf(f.ordinal, i);
+          if (!b) return [];
+          shown?.(b, read.doc, i.kind === 'text' || i.kind === 'heading' ? i.name : '');
+          return [b];
+        });
       } catch (e) {
         warnings.push(`frame ${f.ordinal}: its text could not be read (${engine.describe(e)})`);
         return [];

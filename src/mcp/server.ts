@@ -19,7 +19,7 @@ import { DEFAULT_IDLE_MS, DEFAULT_MAX_SESSIONS, contextIsShared, startMcpHttp, t
 /** What the server tells the model once (the legend of the answers it will read, the rules of the page's words). */
 export function instructions(answers: 'text' | 'json' = 'text'): string {
   return [
-    'pagelens: act by element ID. An action answers with a verdict and the changes since the page state it names (+ added, ~ changed, - gone); a new document comes whole, and the IDs of the old one are refused.',
+    'pagelens: act by element ID. An action answers with a verdict and what changed since the named state (+ added, ~ changed, - gone); a new document comes whole and old IDs are refused.',
     answers === 'json' ? V3_LEGEND : TEXT_LEGEND,
     EXPECT_HELP,
     PAGE_CONTENT_RULE,

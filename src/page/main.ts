@@ -1,6 +1,6 @@
 // Entry of the in-page engine: bundled by esbuild into one script that every host injects,
 // in an isolated world, so that the page can neither break it nor read its state.
-import { gestureRoots, markGestures } from './semantics/gestures.js';
+import { gestureRoots, gestureSearchFailed, markGestures } from './semantics/gestures.js';
 import type { EngineShape } from '../model/contracts/engine.js';
 import type { EngineSnapshotOptions } from '../model/contracts/schema.js';
 import { markDocument } from './identity/document.js';
@@ -59,6 +59,7 @@ const api = {
   structured: readStructured,
   markGestures,
   gestureRoots,
+  gestureSearchFailed,
   nativeOptions,
   serializeDocument,
   namePaths,

@@ -37,6 +37,8 @@ export const RawNode = z.object({
   ctx: z.number().optional(),
   /** Targets inside this element that its overflow hides (a carousel, a collapsed menu): how many and where. */
   hidden: z.object({ n: z.number(), why: z.string() }).optional(),
+  /** Local ID of the listed control this one sits inside (a button in a tab header, a link in a clickable card). */
+  in: z.string().optional(),
   /** Attributes that identify the element (id, name, type, …; when asked for). */
   attrs: z.record(z.string(), z.string()).optional(),
   /** Set when pagelens's label hunt gave the name (the W3C computation, as in Chrome, gave none); never rendered. */
@@ -143,6 +145,8 @@ export const SemanticNodeV3 = z.object({
   occ: z.literal(true).optional(),
   /** n more targets inside it are hidden by its overflow, and why ("clipped right"). */
   hid: z.object({ n: z.number(), why: z.string() }).optional(),
+  /** The ID of the listed control this one sits inside (a button in a tab header): a target of its own. */
+  in: z.string().optional(),
 });
 export type SemanticNodeV3 = z.infer<typeof SemanticNodeV3>;
 
@@ -161,6 +165,8 @@ export const SemanticNode = z.object({
   occluded: z.boolean().optional(),
   scroll: ScrollInfo.optional(),
   hidden: z.object({ count: z.number(), reason: z.string() }).optional(),
+  /** The ID of the listed control this one sits inside. */
+  container: z.string().optional(),
   /** EncodedId of the same element in the accessibility-tree path (axtree mode only). */
   axId: z.string().optional(),
 });

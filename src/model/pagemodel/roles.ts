@@ -52,16 +52,17 @@ export function isInteractiveAxRole(role: string): boolean {
 }
 
 /** The text form's legend (model/renderers/render.ts v3Line), for the server's instructions: what a model needs to read a line. */
-export const TEXT_LEGEND = `Lines: ID role name = "value" {states}. btn button, inp field, chk checkbox, sel select, opt option, clickable: looks clickable. (covered): something lies over it. (hides N: why): N more inside. "> ": page text.`;
+export const TEXT_LEGEND = `Lines: ID role name = "value" {states}. btn button, inp field, chk checkbox, sel select, opt option, clickable: looks clickable, {hover}: reacts to hover. (covered): something lies over it. (hides N: why): N more inside. (in N): inside N. "> ID text": page text.`;
 
 export const V3_LEGEND = `LEGEND for interactive_tree:
 - i: element ID; act with click(i), setValue(i, "text"). "f1_5" = element 5 in frame 1
 - r: role (btn=button, inp=text input, link, chk=checkbox, radio, sel=select/combobox, menu=menu item, opt=option, tab, switch, slider; others as ARIA names them; clickable=element that only looks clickable)
 - n: name/label the user sees
 - v: current value (passwords are never sent: "***")
-- s: states, comma-separated (disabled, checked, mixed, expanded, collapsed, selected, pressed, required, readonly, focused)
+- s: states, comma-separated (disabled, checked, mixed, expanded, collapsed, selected, pressed, required, readonly, focused; hover: reacts when the pointer is over it, hover(i))
 - xy: [x, y] centre in viewport CSS pixels; box: [x, y, width, height]
 - f: frame ID (omitted for the main frame)
 - scr: scrollable container {depth: how far scrolled, h: more content to scroll to}; scroll(i) loads more
 - occ: true when something (a modal, a banner) covers the element: deal with the cover first
-- hid: {n, why}: n more targets inside it are hidden by its overflow (a carousel, a collapsed menu): scroll it, or use its arrows or toggle, to reveal them`;
+- hid: {n, why}: n more targets inside it are hidden by its overflow (a carousel, a collapsed menu): scroll it, or use its arrows or toggle, to reveal them
+- in: the ID of the element this one sits inside (a button in a tab header); each is a target of its own`;

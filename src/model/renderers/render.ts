@@ -1,6 +1,6 @@
 // Renderers over the page model. Each output format is one function here; none reads the page.
 import { minifyRole } from '../pagemodel/roles.js';
-import type { PageModel, PageNode } from '../pagemodel/page.js';
+import { globalId, type PageModel, type PageNode } from '../pagemodel/page.js';
 import { pageText, quotedPageText } from './pageText.js';
 import type { ScrollableContainer, SemanticNode, SemanticNodeV3, SemanticResult, SemanticV3Result, SnapshotMeta } from '../contracts/schema.js';
 
@@ -26,6 +26,7 @@ export function toV3Node(n: PageNode, boxes: boolean): SemanticNodeV3 {
   if (n.scr) out.scr = n.scr;
   if (n.occ) out.occ = true;
   if (n.hidden) out.hid = n.hidden;
+  if (n.in !== undefined) out.in = globalId(n.frame, n.in);
   return out as SemanticNodeV3;
 }
 
@@ -42,6 +43,7 @@ export function toSemanticNode(n: PageNode): SemanticNode {
   if (n.occ) out.occluded = true;
   if (n.scr) out.scroll = n.scr;
   if (n.hidden) out.hidden = { count: n.hidden.n, reason: n.hidden.why };
+  if (n.in !== undefined) out.container = globalId(n.frame, n.in);
   return out;
 }
 
@@ -118,5 +120,6 @@ export function v3Line(n: SemanticNodeV3): string {
   if (n.scr) line += ` (scrolls, ${n.scr.depth}${n.scr.h ? ', more' : ''})`;
   if (n.occ) line += ' (covered)';
   if (n.hid) line += ` (hides ${n.hid.n}: ${n.hid.why})`;
+  if (n.in) line += ` (in ${n.in})`;
   return line;
 }

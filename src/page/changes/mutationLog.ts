@@ -6,7 +6,7 @@ import type { DomActivity } from '../../model/contracts/engine.js';
 import { DOC, DOC_ATTR } from '../identity/document.js';
 import { noteFieldAttributeChange } from '../semantics/secretFields.js';
 import { onShadowRootAdopted, shadowRootOf } from '../identity/shadow.js';
-import { ID_ATTR } from '../identity/tagger.js';
+import { ID_ATTR } from '../../model/pagemodel/page.js';
 
 const CAPACITY = 100;
 const MAX_TEXT = 120;

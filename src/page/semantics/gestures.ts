@@ -4,12 +4,23 @@
 // lists an element with an ondblclick attribute. Marks live as long as their element.
 import { shadowRootOf } from '../identity/shadow.js';
 import { noteChange } from '../changes/changes.js';
+import { domActivity } from '../changes/mutationLog.js';
+import { hoverRuleTargets } from './hoverRules.js';
 
 const marked = new WeakSet<Element>();
 /** Marked elements that take a drop: a target even when it holds controls (a list items are dragged into). */
 const dropZones = new WeakSet<Element>();
+/** Marked elements that react to the pointer over them (a listener, or a :hover rule: hoverRules.ts). */
+const hovers = new WeakSet<Element>();
 
 const FRAMES = 'iframe,frame,object,embed';
+/** The document's mutation count at the last search for listeners (-1: never searched). */
+let searchedAt = -1;
+
+/** The host's search of this document failed: the next one searches whatever changed. */
+export function gestureSearchFailed(): void {
+  searchedAt = -1;
+}
 
 /**
  * The largest subtrees the host may ask Chromium for listeners with `pierce` (which descends into
@@ -21,7 +32,15 @@ const FRAMES = 'iframe,frame,object,embed';
  * boundary. The elements on the way down (html, body, wrappers, the shadow hosts themselves) are
  * left out: a known gap, said in src/browser/gestures.ts.
  */
-export function gestureRoots(): Element[] {
+export function gestureRoots(onlyIfChanged = false): Element[] {
+  // Listeners come with the elements they sit on (a to-do rendered after the first read brings its
+  // label's double click): a document that has not changed since its last search has nothing new
+  // to find, so every read may ask and only a changed document costs a search.
+  const count = domActivity().count;
+  if (onlyIfChanged && count === searchedAt) return [];
+  searchedAt = count;
+  // What a :hover rule restyles is found here, in the page, with the same rhythm as the listeners.
+  markGestures(hoverRuleTargets(document), 'hover');
   const out: Element[] = [];
   const holdsBlocked = (el: Element): boolean => {
     if (shadowRootOf(el) || el.querySelector(FRAMES)) return true;
@@ -40,22 +59,33 @@ export function gestureRoots(): Element[] {
   return out;
 }
 
+/** What a marked element listens for beyond a double click or a right click: a drop, or the pointer over it. */
+export type GestureKind = 'drop' | 'hover' | 'other';
+
 /**
  * Marks these elements (the page's root elements excepted: a listener there is delegation, not a
- * target); `drop`: they listen for a drop.
+ * target). `kinds`: what each listens for, one letter per element (d: a drop, h: the pointer over
+ * it, anything else: another gesture), or one kind for all.
  */
-export function markGestures(els: unknown[], drop = false): number {
+export function markGestures(els: unknown[], kinds: string | boolean = ''): number {
   let n = 0;
-  for (const el of els) {
-    if (!(el instanceof Element) || el === document.documentElement || el === document.body) continue;
-    if (drop) dropZones.add(el);
-    if (marked.has(el)) continue;
+  els.forEach((el, i) => {
+    if (!(el instanceof Element) || el === document.documentElement || el === document.body) return;
+    const kind = kinds === true || kinds === 'drop' ? 'd' : kinds === 'hover' ? 'h' : typeof kinds === 'string' ? kinds[i] : '';
+    if (kind === 'd') dropZones.add(el);
+    if (kind === 'h' && !hovers.has(el)) { hovers.add(el); noteChange(el); }
+    if (marked.has(el)) return;
     n++;
     marked.add(el);
     // No mutation shows a listener: a read that kept this element's look must look again.
     noteChange(el);
-  }
+  });
   return n;
+}
+
+/** Whether the element reacts to the pointer over it (a listener or a :hover rule found for it). */
+export function reactsToHover(el: Element): boolean {
+  return hovers.has(el);
 }
 
 export function hasGestureListener(el: Element): boolean {

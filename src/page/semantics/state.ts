@@ -1,6 +1,7 @@
 // An element's live state: its value (secrets replaced in the page, before anything leaves it) and
 // its states (checked, disabled, expanded, focused…) in a fixed order.
 import { REDACTED } from '../../model/safety/secrets.js';
+import { reactsToHover } from './gestures.js';
 import { clean } from './names.js';
 import { isSecretField } from './secretFields.js';
 
@@ -52,7 +53,20 @@ export function statesOf(el: Element, focused: Element | null): string[] {
   if (input.required === true || aria('aria-required') === 'true') s.push('required');
   if (input.readOnly === true || aria('aria-readonly') === 'true') s.push('readonly');
   if (focused === el) s.push('focused');
+  if (hoverTarget(el)) s.push('hover');
   return s;
+}
+
+/** Elements that are a control by their tag or role: what they do is said by that, not by `hover`. */
+const SAYS_ITSELF = new Set(['A', 'BUTTON', 'INPUT', 'SELECT', 'TEXTAREA', 'SUMMARY', 'LABEL', 'OPTION']);
+
+/**
+ * A plain element that reacts to the pointer over it (a listener, a :hover rule, an onmouseover
+ * attribute): the `hover` state tells an agent that browser_hover is what it takes.
+ */
+function hoverTarget(el: Element): boolean {
+  if (SAYS_ITSELF.has(el.tagName) || el.hasAttribute('role')) return false;
+  return reactsToHover(el) || el.hasAttribute('onmouseover') || el.hasAttribute('onmouseenter');
 }
 
 /**

@@ -343,16 +343,21 @@ class ClipAccount {
 // A wrapper and its control sit this close: a tab's li and its link, an option and its anchor.
 const WRAP_DEPTH = 3;
 
-/** Removes, in place, each listed control that only repeats the listed control wrapped around it (see wrapped.ts). */
+/**
+ * Removes, in place, each listed control that only repeats the listed control wrapped around it
+ * (see wrapped.ts), and says of every other control inside a listed one which one holds it (a
+ * button inside a tab: `in`), so that neither is mistaken for the other.
+ */
 function dropWrapped(nodes: RawNode[], elements: Element[]): void {
-  const listed = new Set(elements);
+  const listed = new Map(elements.map((el, i) => [el, nodes[i].id] as const));
   // Compacted in one pass: a splice per dropped control is quadratic on a page that wraps many.
   let kept = 0;
   for (let i = 0; i < elements.length; i++) {
     let outer: Element | null = null;
-    let p = composedParent(elements[i]);
-    for (let d = 0; d < WRAP_DEPTH && p instanceof Element; d++, p = composedParent(p)) if (listed.has(p)) { outer = p; break; }
-    if (outer && onlyWraps(outer, elements[i])) continue;
+    let depth = 0;
+    for (let p = composedParent(elements[i]); p instanceof Element; p = composedParent(p), depth++) if (listed.has(p)) { outer = p; break; }
+    if (outer && depth < WRAP_DEPTH && onlyWraps(outer, elements[i])) continue;
+    if (outer) nodes[i].in = listed.get(outer);
     nodes[kept] = nodes[i];
     elements[kept++] = elements[i];
   }

@@ -124,11 +124,7 @@ export async function answer(ctx: ToolContext, action: ActionResult, before: Pag
   const mark = await markPage(ctx.page, state);
   const baseline = state.baseline;
   const whole = navigated || !baseline || !!opts.snapshot;
-  // A page read anew: find what listens for hover, double click or drag first, so it is listed.
-  if (whole && lens.markGestureTargets) {
-    const g = await lens.markGestureTargets().catch((e: Error) => ({ warnings: [`hover and drag targets could not be found (${e.message.split('\n')[0]})`] }));
-    if (g.warnings.length) out.action = { ...out.action, warnings: [...out.action.warnings ?? [], ...g.warnings] };
-  }
+  // What listens for hover, double click or drag is found by the lens's read itself (its doubts in the snapshot's warnings).
   const snap = await lens.snapshot({ fullPage });
   let text: { page: string[]; notes: string[] } | undefined;
   if (whole || !baseline) {

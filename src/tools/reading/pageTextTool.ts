@@ -1,6 +1,7 @@
 // The page's text as an agent reads it: a bounded section in navigation answers (so "what does
 // the page say" needs no second call), and browser_page_text to read the rest, page by page.
-// Headings are marked with #s, blocks inside an iframe with their frame ("[f1]").
+// Each line starts with its element's ID (a line in frame 1: "f1_12"), which every tool that takes
+// an ID accepts; headings are marked with #s.
 import { z } from 'zod';
 import type { ToolLens } from '../registry/toolLens.js';
 import { fitLines, pageOfText } from '../answers/budget.js';
@@ -12,9 +13,9 @@ const DEFAULT_PAGE_TOKENS = 2000;
 
 type TextBlock = Awaited<ReturnType<NonNullable<ToolLens['pageText']>>>['blocks'][number];
 
+/** `12 ## Heading`, `f1_13 A paragraph`: the line's ID first (its frame is in it), as an element line's. */
 function renderBlock(b: TextBlock): string {
-  const frame = b.frame ? `[f${b.frame}] ` : '';
-  return b.level ? `${frame}${'#'.repeat(b.level)} ${b.text}` : `${frame}${b.text}`;
+  return b.level ? `${b.id} ${'#'.repeat(b.level)} ${b.text}` : `${b.id} ${b.text}`;
 }
 
 /** The first blocks within `maxTokens` (the page's own lines), and pagelens's lines about them: how many more and how to read them, warnings. */
@@ -22,13 +23,14 @@ export async function textBlocks(lens: ToolLens, maxTokens = ANSWER_TEXT_TOKENS)
   const { blocks, warnings } = await lens.pageText!();
   const { kept, left } = await fitLines(blocks, renderBlock, maxTokens);
   const notes = warnings.map((w) => `warning: ${w}`);
-  if (left) notes.unshift(`${left} more text blocks: browser_page_text reads them all`);
+  // Worded so that it never reads as a text line ("12 …" is a line of element 12).
+  if (left) notes.unshift(`and ${left} more text blocks: browser_page_text reads them all`);
   return { page: kept.map(renderBlock), notes };
 }
 
 export const PAGE_TEXT_TOOL: ToolDef = defineTool({
   name: 'browser_page_text',
-  description: 'The page\'s text, page by page.',
+  description: 'The page\'s text, page by page, each block after its ID.',
   input: z.strictObject({
     page: z.number().int().min(1).optional(),
     maxTokens: z.number().int().min(100).max(50_000).optional(),

@@ -30,8 +30,8 @@ async function snapshot(ctx: ToolContext, args: z.infer<typeof SnapshotArgs>): P
   const mode = args.mode ?? 'semantic_v3';
   // The text form where a mode has one (it is the smaller), unless the client asked for JSON answers.
   const format = args.format ?? (ctx.answers !== 'json' && args.query === undefined && (FORMATS.text.modes as readonly string[]).includes(mode) ? 'text' : undefined);
-  // Elements that listen for hover, double click or drag are listed once found (see gestures.ts).
-  if (mode === 'semantic_v3') await lens.markGestureTargets?.();
+  // Elements that listen for hover, double click or drag are found by the lens's own read, on
+  // every face alike (src/browser/lens.ts readsGestures).
   const mark = await markPage(ctx.page, state);
   const r = await snapshotAnswer(lens, { ...args, ...(format && { format }) });
   if (mode === 'semantic_v3' && args.query === undefined) {

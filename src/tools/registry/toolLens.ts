@@ -36,7 +36,7 @@ export interface ToolLens {
   observe?(instruction: string, options?: { limit?: number; maxTokens?: number }): Promise<Answer>;
   actOn?(instruction: string, options?: { expect?: string; maxTokens?: number }): Promise<ActionResult>;
   extract?(instruction: string, schema?: never, options?: { maxTokens?: number }): Promise<Answer<{ ok: boolean }>>;
-  pageText?(): Promise<{ blocks: Array<{ frame: number; level?: number; text: string }>; warnings: string[] }>;
+  pageText?(): Promise<{ blocks: Array<{ id: string; frame: number; level?: number; text: string }>; warnings: string[] }>;
   webMcpTools?(): Promise<Array<Answer<{ name: string; description: string; frame?: number; frameUrl?: string; inputSchema?: object; annotations?: { readOnly?: boolean; consequential?: boolean } }>>>;
   callWebMcpTool?(tool: never, input: object): Promise<{ status: string; output?: unknown; errorText?: string }>;
 }
