@@ -1,7 +1,7 @@
 // docs/benchmarks.md and the README's headline table, written from bench/baseline.json. The
 // figures were re-typed into the README by hand after every run and drifted from the run they
 // claimed; now `npm run bench -- --save-baseline` rewrites both when it writes the baseline, and
-// `npm run docs` rewrites them from the baseline alone. test/docs.test.ts fails when
+// `npm run docs` rewrites them from the baseline alone. test/repo/docs.test.ts fails when
 // either file is not what this module writes.
 // Usage: node dist/bench/docs.js            compare (exit 1 when a file is stale)
 //        node dist/bench/docs.js --write    write docs/benchmarks.md and the README's table
@@ -148,7 +148,7 @@ export function renderBenchmarksDoc(b: Baseline): string {
   return [
     '# Benchmarks',
     '',
-    `<!-- Generated from bench/baseline.json by bench/docs.ts (\`${REGENERATE}\`; \`npm run bench -- --save-baseline\` rewrites it with the baseline). Do not edit: test/docs.test.ts fails when this file is stale. -->`,
+    `<!-- Generated from bench/baseline.json by bench/docs.ts (\`${REGENERATE}\`; \`npm run bench -- --save-baseline\` rewrites it with the baseline). Do not edit: test/repo/docs.test.ts fails when this file is stale. -->`,
     '',
     '`npm run bench` (or `pagelens bench [folder-or-url-list]`) serves the shared corpus (`../shared/corpus`: news, shop, the first 100 forms; `--limit all` for every page) from loopback and measures, per page and in one browser run, tokens (o200k), warm extraction time, coverage and name agreement against Chrome\'s accessibility tree, next to Playwright\'s AI aria snapshot; then the WPT accessible-name cases, product extraction against the shop ground truth, the seed contract sizes, the generated scale pages and the MCP soak. It prints a table, writes `bench/out/results.json` and a self-contained `bench/out/report.html` with charts; `--save-baseline` writes `bench/baseline.json` and this page, `--compare` flags regressions against the baseline. Without the corpus it says so and exits 0. `--only corpus,accname,scale,extract,sizes,soak,miniwob,todomvc` runs some parts only; `--scale-variants flat,deep,shadow,iframes` and `--scale-sizes 5000,20000` narrow the scale part.',
     '',

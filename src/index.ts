@@ -1,7 +1,7 @@
 // The public surface of pagelens, grouped by concept. Every type that appears in an exported
 // signature is exported too. Building blocks (renderers, ranking, region planning, constants of
 // the caches, …) are in the `pagelens/internal` entry (src/internal.ts): usable, but not promised
-// to stay. api/pagelens.api.md pins this surface (test/api-report.test.ts).
+// to stay. api/pagelens.api.md pins this surface (test/repo/api-report.test.ts).
 
 // ---- Opening a page and attaching a lens ----
 export { attach, Lens } from './browser/lens.js';

@@ -6,7 +6,7 @@
 // The copy vouches only for what it fully understands. Anything else (`undefined`, a number that
 // is not finite, an object that is not plain, a schema with checks, defaults or transforms) is
 // UNSURE, and the whole list then goes through zod, which refuses or shapes it and words the
-// error as before. test/exactCopy.test.ts holds the two to agreement on generated entries.
+// error as before. test/model/exact-copy.test.ts holds the two to agreement on generated entries.
 import { z } from 'zod';
 
 export const UNSURE: unique symbol = Symbol('unsure');

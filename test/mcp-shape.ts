@@ -1,3 +1,0 @@
-// The server flags of the tests written against the full tool set and JSON answers: they test
-// behaviour (IDs, verdicts, security), not the default shape, which test/mcp-toolset.test.ts pins.
-export const LEGACY_SHAPE = ['--tools', 'all', '--answers', 'json'];
