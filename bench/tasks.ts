@@ -7,7 +7,7 @@
 //   Tasks: TodoMVC (add three todos, complete the second; real apps from --todomvc-dir), login
 //   form fill (corpus forms pages labelled with a login form), add to cart (corpus shop pages
 //   whose HTML names an add-to-cart control).
-//   Run alone: node dist/bench/tasks.js [--limit N] [--todomvc-dir DIR] [--json out.json] [--save-baseline]
+//   Run alone: node dist/bench/tasks.js [--limit N] [--todomvc-dir DIR] [--apps react,vue] [--json out.json] [--save-baseline] [--show-answers]
 //   (--save-baseline writes bench/tasks-baseline.json, and docs/benchmarks.md and the README from it)
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -21,6 +21,8 @@ import { startJudgedSite, type JudgedSite, type JudgeState } from './judge.js';
 import { pagelensReader, playwrightReader, type Kind, type PageReader } from './taskReaders.js';
 
 const CALL_MS = 60_000;
+/** --show-answers: every answer on stderr, as the model would read it, with its token count. */
+const SHOW_ANSWERS = process.argv.includes('--show-answers');
 const SEED = ['feed the cat', 'water the plants', 'call mum'];
 const TODOMVC_APPS: Record<string, string> = {
   react: 'examples/react/dist/index.html',
@@ -56,7 +58,9 @@ class Driver {
   async call(tool: string, args: Record<string, unknown>): Promise<string> {
     const a = await callTool(this.s, tool, args, CALL_MS);
     this.calls++;
-    this.answerTokens += await countTokens(a.text);
+    const tokens = await countTokens(a.text);
+    this.answerTokens += tokens;
+    if (SHOW_ANSWERS) console.error(`--- ${this.s.name} ${tool} ${JSON.stringify(args).slice(0, 80)} (${tokens} tokens)\n${a.text}`);
     this.log.push(`${tool} ${JSON.stringify(args).slice(0, 80)} → ${a.outcome}`);
     if (a.outcome !== 'ok') throw new Error(`${tool} ${a.outcome}: ${a.detail ?? a.text.slice(0, 200)}`);
     this.reader.absorb(a.text);

@@ -18,7 +18,7 @@ const HEAVY = /\/node_modules\/(playwright-core|@modelcontextprotocol\/sdk|hono|
 async function traced(args: string[]): Promise<{ code: number; stdout: string; loaded: string[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'pagelens-trace-'));
   const trace = join(dir, 'modules.txt');
-  const hooks = pathToFileURL(join(HERE, 'load-trace-hooks.js')).href;
+  const hooks = pathToFileURL(join(HERE, '../support/load-trace-hooks.js')).href;
   const register = `data:text/javascript,import{register}from'node:module';register(${JSON.stringify(hooks)})`;
   try {
     const { code, stdout } = await runProcess(process.execPath, ['--import', register, BIN, ...args], { env: { ...process.env, PAGELENS_LOAD_TRACE: trace } });

@@ -266,7 +266,7 @@ describe('toolDefinitions', () => {
     const overview = defs.find((d) => d.function.name === 'dom_overview');
     assert.deepEqual(Object.keys(overview!.function.parameters.properties as object), ['tabName', 'filters', 'visible', 'viewport', 'max_rows']);
     // OpenAI callers have no server instructions: the legend of the text form and the expect grammar come with page_snapshot.
-    assert.match(defs.find((d) => d.function.name === 'page_snapshot')!.function.description, /Lines: ID role name[\s\S]*expect: navigation/);
+    assert.match(defs.find((d) => d.function.name === 'page_snapshot')!.function.description, /Lines: ID role name[\s\S]*expect[^:\n]*: navigation/);
   });
 
   test('pagelens tools prints them; a bad --format is refused', async () => {

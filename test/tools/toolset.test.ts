@@ -16,10 +16,11 @@ import { BIN } from '../support/mcp-parity-helpers.js';
 /**
  * The default set's definitions and the server's instructions together, in o200k tokens, as a
  * client sends them to the model (name, description, input schema per tool): 1,232 when set, 950
- * after other groups' options left the default definitions. A change that grows them past this
- * fails here; raise it only for a tool every task needs.
+ * after other groups' options left the default definitions, 902 once `expect` was explained once
+ * (in the instructions) and page_snapshot's ceiling moved to the explore group. A change that
+ * grows them past this fails here; raise it only for a tool every task needs.
  */
-const DEFAULT_SET_BUDGET = 960;
+const DEFAULT_SET_BUDGET = 910;
 
 async function start(args: string[] = []): Promise<Client> {
   const client = new Client({ name: 'pagelens-toolset-test', version: '0.0.0' });

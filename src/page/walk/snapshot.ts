@@ -1,6 +1,7 @@
 // One frame's snapshot: the walk over the visible interactive elements (tagged, named, boxed),
 // the structure around them and the scroll state, reusing what the last read saw unchanged.
 import type { Box, EngineSnapshotOptions, FrameSnapshot, HeadingNode, RawNode, ScrollInfo, StructNode } from '../../model/contracts/schema.js';
+import { INTERACTIVE_ROLES } from '../../model/pagemodel/roles.js';
 import { DOC } from '../identity/document.js';
 import { isInteractiveByMarkup } from '../semantics/interactive.js';
 import { nameInRow, RowFinder, type Row, type RowMemory } from '../structure/rows.js';
@@ -350,6 +351,7 @@ const WRAP_DEPTH = 3;
  */
 function dropWrapped(nodes: RawNode[], elements: Element[]): void {
   const listed = new Map(elements.map((el, i) => [el, nodes[i].id] as const));
+  const roles = new Map(elements.map((el, i) => [el, nodes[i].role] as const));
   // Compacted in one pass: a splice per dropped control is quadratic on a page that wraps many.
   let kept = 0;
   for (let i = 0; i < elements.length; i++) {
@@ -357,11 +359,20 @@ function dropWrapped(nodes: RawNode[], elements: Element[]): void {
     let depth = 0;
     for (let p = composedParent(elements[i]); p instanceof Element; p = composedParent(p), depth++) if (listed.has(p)) { outer = p; break; }
     if (outer && depth < WRAP_DEPTH && onlyWraps(outer, elements[i])) continue;
-    if (outer) nodes[i].in = listed.get(outer);
+    // Said of a control inside a control only: every row of a listed region would say its region.
+    if (outer && holdsControls(roles.get(outer)!)) nodes[i].in = listed.get(outer);
     nodes[kept] = nodes[i];
     elements[kept++] = elements[i];
   }
   nodes.length = elements.length = kept;
+}
+
+/**
+ * A listed element that is itself a control (a tab, a button, a clickable row), by the role it is
+ * listed with: not a region around controls, even one listening for them all (React's root).
+ */
+function holdsControls(role: string): boolean {
+  return INTERACTIVE_ROLES.has(role) || role === 'clickable';
 }
 
 /** Notes a structure element or a heading; returns the context the element's children get. */

@@ -50,9 +50,12 @@ export function observationLine(o: Observation): string {
   return `[${o.id}: whole page]`;
 }
 
+const POINT = / at \(-?\d+, -?\d+\)/g;
+
 export function verdictLine(a: ActionResult): string {
   if (!a.ok) return `FAILED ${a.error ? `${a.error.code}: ${a.error.message}` : a.detail ?? a.action}`;
-  return `ok: ${a.detail ?? a.action}`;
+  // Where a click landed is the JSON form's: a model acts by ID, never by those coordinates.
+  return `ok: ${(a.detail ?? a.action).replace(POINT, '')}`;
 }
 
 function verificationLines(a: ActionResult): string[] {
@@ -114,7 +117,20 @@ function cut(line: string, max: number): string {
   return line.length > max ? `${line.slice(0, max - 1)}…` : line;
 }
 
-function effectLines(consoleLines: readonly string[], failedRequests: readonly string[] | undefined): string[] {
+/** The page's origin, when it has one: its own requests are named by their path. */
+function originOf(url: string | undefined): string | undefined {
+  if (!url) return undefined;
+  try {
+    const o = new URL(url).origin;
+    return o === 'null' ? undefined : o;
+  } catch {
+    return undefined;
+  }
+}
+
+function effectLines(consoleLines: readonly string[], failedRequests: readonly string[] | undefined, pageUrl?: string): string[] {
+  const origin = originOf(pageUrl);
+  const local = (f: string) => (origin ? f.split(`${origin}/`).join('/') : f);
   const lines: string[] = [];
   let unlisted = 0;
   let resources = 0;
@@ -140,7 +156,7 @@ function effectLines(consoleLines: readonly string[], failedRequests: readonly s
   lines.push(...distinct.slice(0, EFFECT_LINES).map((c) => `console ${c}`));
   consoleMore += repeats + Math.max(0, distinct.length - EFFECT_LINES);
   if (consoleMore) lines.push(`console: ${consoleMore} more message${consoleMore === 1 ? '' : 's'}`);
-  lines.push(...asked.slice(0, EFFECT_LINES).map((f) => `failed request: ${f}`));
+  lines.push(...asked.slice(0, EFFECT_LINES).map((f) => `failed request: ${local(f)}`));
   unlisted += Math.max(0, asked.length - EFFECT_LINES);
   const counted = [resources && `${resources} of the page's own resources`, unlisted && `${unlisted} more`].filter(Boolean);
   if (counted.length) lines.push(`failed requests: ${counted.join(', ')}`);
@@ -170,7 +186,7 @@ export function answerText(a: AnswerParts, tree: readonly SemanticNodeV3[] = [],
   for (const m of a.modal ?? []) lines.push(modalLine(m));
   if (a.popup) lines.push(`popup: <${a.popup.url}> ${a.popup.note}`);
   if (a.downloads?.length) lines.push(`downloads: ${JSON.stringify(a.downloads)}`);
-  lines.push(...effectLines(a.console ?? [], a.failedRequests));
+  lines.push(...effectLines(a.console ?? [], a.failedRequests, a.snapshot?.url ?? a.navigated?.url));
   const status = a.navigated?.status !== undefined && a.navigated.status !== 200 ? ` (HTTP ${a.navigated.status})` : '';
   if (a.navigated && !a.snapshot) lines.push(`now at <${a.navigated.url}>${status}`);
   if (observation) lines.push(observationLine(observation));

@@ -18,10 +18,11 @@ import { defineTool, type ToolContext, type ToolDef } from '../registry/types.js
 // The instructions say what an ID is; the name says the rest.
 const id = ElementId;
 // The grammar is said once, in the server's instructions (EXPECT_HELP), not in every tool.
-const expect = z.string().min(1).optional().describe('Outcome to verify: see instructions');
+// What `expect` takes is said once, in the server's instructions (EXPECT_HELP), not in every tool.
+const expect = z.string().min(1).optional();
 
 /** What `expect` accepts: in the MCP server's instructions, and in page_snapshot's OpenAI description. */
-export const EXPECT_HELP = 'expect: navigation[:URL-PART], element_appears:TEXT, element_disappears:TEXT, value_changes, state_changes, any_change, no_change; | = or.';
+export const EXPECT_HELP = 'expect, the outcome an action verifies: navigation[:URL-PART], element_appears:TEXT, element_disappears:TEXT, value_changes, state_changes, any_change, no_change; | = or.';
 
 async function act(ctx: ToolContext, action: Action, expected?: string): Promise<ActionResult> {
   const r = await ctx.lens.act(action, expected ? { expect: expected } : {});
@@ -141,7 +142,7 @@ export const ACT_TOOLS: ToolDef[] = [
       if (!a.submit || !typed.ok) return typed;
       const pressed = await act(ctx, { type: 'press', id: a.id, keys: 'Enter' }, a.expect);
       // Enter was pressed: the text is committed, so the typing's note that it is not would mislead.
-      return { ...pressed, action: `${typed.action}; ${pressed.action}`, detail: [typed.detail?.replace(UNCOMMITTED, ''), pressed.detail].filter(Boolean).join('; ') };
+      return { ...pressed, action: `${typed.action}; ${pressed.action}`, detail: [typed.detail?.replace(UNCOMMITTED, ''), pressed.detail === `pressed Enter in ${a.id}` ? 'then Enter' : pressed.detail].filter(Boolean).join(', ') };
     }),
   }),
   defineTool({

@@ -32,7 +32,7 @@ export const DEFAULT_TOOLSET: readonly string[] = ['core'];
  * shown, on every turn. A call that gives one anyway is served: leaving it out is about cost, not rights.
  */
 export const GROUP_OPTIONS: Readonly<Record<string, Readonly<Record<string, readonly ToolGroup[]>>>> = {
-  page_snapshot: { mode: ['explore', 'vision'], format: ['explore', 'vision'] },
+  page_snapshot: { mode: ['explore', 'vision'], format: ['explore', 'vision'], ceiling: ['explore', 'vision'] },
   browser_type: { slowly: ['forms'] },
   browser_click: { modifiers: ['mouse'] },
 };
