@@ -59,3 +59,25 @@ test('tests live in rooms named after the src folder they test, none at the top 
   assert.deepEqual(helpers, [], 'helpers shared by tests are in test/support/');
   assert.ok(tests.some((f) => f.startsWith('test/core/')), 'src/core has tests of its own');
 });
+
+// Every module of src/core that holds behaviour is imported by name by a test of test/core (issue
+// 44), so that a newcomer finds its contract pinned over fakes, not only through a browser. Read
+// from the import statements; the modules exempted say why.
+const CORE_EXEMPT: Record<string, string> = {
+  'port.ts': 'types only: the port the core needs from a host (nothing to run)',
+};
+
+test('every behaviour module of src/core is imported directly by a test in test/core', () => {
+  const core = readdirSync(join(ROOT, 'src/core')).filter((n) => n.endsWith('.ts'));
+  for (const n of Object.keys(CORE_EXEMPT)) {
+    assert.ok(core.includes(n), `exempted ${n} exists`);
+    // An exemption for types only holds while the module stays types only.
+    assert.doesNotMatch(readFileSync(join(ROOT, 'src/core', n), 'utf8').replace(/\/\*[\s\S]*?\*\/|\/\/.*$/gm, ''), /^\s*export\s+(async\s+)?(function|class|const|let|var)\b/m, `${n} holds behaviour now: test it`);
+  }
+  const imported = new Set<string>();
+  for (const f of modules('test/core')) {
+    for (const m of readFileSync(join(ROOT, f), 'utf8').matchAll(/^\s*import\s+(?!type\s)[^;]*?from\s+'\.\.\/\.\.\/src\/core\/([\w.-]+)\.js'/gm)) imported.add(`${m[1]}.ts`);
+  }
+  const untested = core.filter((n) => !CORE_EXEMPT[n] && !imported.has(n));
+  assert.deepEqual(untested, [], 'modules of src/core no test in test/core imports');
+});
