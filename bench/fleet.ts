@@ -112,14 +112,8 @@ export interface Balancer {
   close(): Promise<void>;
 }
 
-/**
- * The HAProxy configuration the tests and the bench run, as docs/scale-out.md shows it. Serve
- * replicas share their sessions, so any of them may answer: round robin. Replicas bound to
- * loopback check that Host names them, so each server is named by its address and HAProxy sends
- * that name as Host (a fleet on a network binds --host 0.0.0.0 with a token instead).
- */
-export function haproxyConfig(port: number, backends: Array<{ port: number }>): string {
-  return `global
+/** What both configurations below start with: limits and HTTP mode, the timeouts of a request. */
+const HAPROXY_PREAMBLE = `global
   maxconn 4096
 
 defaults
@@ -127,7 +121,16 @@ defaults
   timeout connect 2s
   timeout client 60s
   timeout server 60s
-  # A replica that refuses the connection (killed, restarting): the request goes to another.
+`;
+
+/**
+ * The HAProxy configuration the tests and the bench run, as docs/scale-out.md shows it. Serve
+ * replicas share their sessions, so any of them may answer: round robin. Replicas bound to
+ * loopback check that Host names them, so each server is named by its address and HAProxy sends
+ * that name as Host (a fleet on a network binds --host 0.0.0.0 with a token instead).
+ */
+export function haproxyConfig(port: number, backends: Array<{ port: number }>): string {
+  return `${HAPROXY_PREAMBLE}  # A replica that refuses the connection (killed, restarting): the request goes to another.
   retries 2
   option redispatch
 
@@ -148,15 +151,7 @@ ${backends.map((b) => `  server 127.0.0.1:${b.port} 127.0.0.1:${b.port} check in
  * Mcp-Session-Id from that answer and routes every later request carrying it to the same server.
  */
 export function mcpHaproxyConfig(port: number, backends: Array<{ port: number }>): string {
-  return `global
-  maxconn 4096
-
-defaults
-  mode http
-  timeout connect 2s
-  timeout client 60s
-  timeout server 60s
-  # The client's standing event stream (GET /mcp) may stay open and quiet for long.
+  return `${HAPROXY_PREAMBLE}  # The client's standing event stream (GET /mcp) may stay open and quiet for long.
   timeout tunnel 1h
 
 frontend mcp

@@ -350,8 +350,8 @@ const WRAP_DEPTH = 3;
  * button inside a tab: `in`), so that neither is mistaken for the other.
  */
 function dropWrapped(nodes: RawNode[], elements: Element[]): void {
-  const listed = new Map(elements.map((el, i) => [el, nodes[i].id] as const));
-  const roles = new Map(elements.map((el, i) => [el, nodes[i].role] as const));
+  // The nodes themselves, not their places: the pass below moves them down as it drops others.
+  const listed = new Map(elements.map((el, i) => [el, nodes[i]] as const));
   // Compacted in one pass: a splice per dropped control is quadratic on a page that wraps many.
   let kept = 0;
   for (let i = 0; i < elements.length; i++) {
@@ -360,7 +360,8 @@ function dropWrapped(nodes: RawNode[], elements: Element[]): void {
     for (let p = composedParent(elements[i]); p instanceof Element; p = composedParent(p), depth++) if (listed.has(p)) { outer = p; break; }
     if (outer && depth < WRAP_DEPTH && onlyWraps(outer, elements[i])) continue;
     // Said of a control inside a control only: every row of a listed region would say its region.
-    if (outer && holdsControls(roles.get(outer)!)) nodes[i].in = listed.get(outer);
+    const holder = outer && listed.get(outer);
+    if (holder && holdsControls(holder.role)) nodes[i].in = holder.id;
     nodes[kept] = nodes[i];
     elements[kept++] = elements[i];
   }
