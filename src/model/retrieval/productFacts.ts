@@ -10,13 +10,19 @@ export interface ProductFacts {
   prices: number[];
   /** Those the JSON-LD product states: the page's main entity, not one of many microdata items. */
   jsonLdPrices?: number[];
+  /** Prices the page writes for machines (JSON-LD, product:price:amount), dot-decimal by schema.org's rule: the key to how it writes the shown ones. */
+  machinePrices?: number[];
   currency?: string;
   brand?: string;
   name?: string;
+  /** The document's language (`<html lang>`…): how its numbers are written when nothing else says. */
+  lang?: string;
 }
 
 const PRODUCT_TYPES = /^(?:Product|ProductGroup|IndividualProduct|ProductModel|Vehicle|Car|Book|SomeProducts)$/;
 const MAX_WALK = 2000;
+/** A number as machines write it: digits and a dot. */
+const MACHINE = /^\d+(?:\.\d+)?$/;
 
 export function productFacts(read: StructuredRead): ProductFacts {
   const facts: ProductFacts = { prices: [] };
@@ -32,6 +38,7 @@ export function productFacts(read: StructuredRead): ProductFacts {
     }
     if (facts.prices.length) facts.jsonLdPrices = [...facts.prices];
   }
+  const machine = [...(facts.jsonLdPrices ?? [])];
   // Microdata: the properties of the page's own item. With several items side by side (cards of
   // recommended products), only the one that holds the title is the page's, if any; within it, the
   // properties closest to it (a recommended product nested inside sits deeper).
@@ -46,7 +53,11 @@ export function productFacts(read: StructuredRead): ProductFacts {
   facts.currency ??= shallowest('priceCurrency')[0];
   facts.brand ??= shallowest('brand')[0] ?? shallowest('manufacturer')[0];
   const meta = (re: RegExp) => read.meta.find((m) => re.test(m.name))?.value;
-  addPrice(facts, meta(/^(?:product|og):price:amount$/) ?? meta(/^og:price$/));
+  const amount = meta(/^(?:product|og):price:amount$/);
+  if (amount && MACHINE.test(amount.trim())) machine.push(Number(amount.trim()));
+  if (machine.length) facts.machinePrices = machine;
+  if (read.lang) facts.lang = read.lang;
+  addPrice(facts, amount ?? meta(/^og:price$/));
   facts.currency ??= meta(/^(?:product|og):price:currency$/);
   facts.brand ??= meta(/^(?:product|og):brand$/);
   if (facts.brand !== undefined) {
@@ -92,7 +103,7 @@ function addPrice(facts: ProductFacts, v: unknown): void {
   const s = typeof v === 'number' ? String(v) : text(v);
   if (!s) return;
   // Machine-written ("1148.00", "23450") unless it carries local separators.
-  const n = /^\d+(?:\.\d+)?$/.test(s) ? Number(s) : parseNumber(s);
+  const n = MACHINE.test(s) ? Number(s) : parseNumber(s);
   if (n !== undefined && n > 0 && !facts.prices.includes(n)) facts.prices.push(n);
 }
 
