@@ -116,8 +116,7 @@ const FORMAT_AMOUNTS = 300;
 const ALL_AMOUNTS = new RegExp(AMOUNT.source, 'gu');
 
 /**
- * How the page writes numbers, from what it says about itself: the machine values it declares,
- * the amounts it shows anywhere, its currency (declared, else as its first amount writes it), its language.
+ * How the page writes numbers, from what it says about itself: the amounts it shows anywhere, its currency (declared, else as its first amount writes it), its language.
  */
 function pageFormat(nodes: RagNode[], facts: ProductFacts): NumberFormat {
   const shown: string[] = [];
@@ -127,7 +126,7 @@ function pageFormat(nodes: RagNode[], facts: ProductFacts): NumberFormat {
     for (const m of text.matchAll(ALL_AMOUNTS)) shown.push(m[0]);
   }
   const currency = facts.currency ?? shown.map(currencyOf).find((c) => c !== undefined);
-  return inferNumberFormat({ shown, ...(facts.machinePrices && { declared: facts.machinePrices }), ...(currency && { currency }), ...(facts.lang && { lang: facts.lang }) });
+  return inferNumberFormat({ shown, ...(currency && { currency }), ...(facts.lang && { lang: facts.lang }) });
 }
 
 /**

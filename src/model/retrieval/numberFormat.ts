@@ -1,15 +1,15 @@
 // How a page writes its numbers: which of "." and "," is its decimal mark, and how many decimals
 // its currency has. "24,990" is 24.99 on a page that writes "12,50 €" and 24990 on one that writes
 // "$1,299.00"; "2.449" is 2449 in German and 2.449 in Kuwaiti dinars. A lone separator followed by
-// three digits is the one case the digits cannot settle: the page's own words settle it, strongest
-// first — the machine values it declares (JSON-LD, microdata, product meta: dot-decimal by
-// schema.org's rule) and the other amounts it shows settle it; a three-decimal currency reads its
-// three digits as decimals. Its currency and language are conventions, which pages break ("$3.340"
+// three digits is the one case the digits cannot settle: the page's own numbers settle it — the
+// other amounts it shows, and for the main price the machine values it declares (JSON-LD, product
+// meta, dot-decimal by schema.org's rule; extract.ts declaredPrice); a three-decimal currency reads
+// its three digits as decimals. Its currency and language are conventions, which pages break ("$3.340"
 // in Spanish is Mexican 3.34 or Argentine 3340): they confirm the common reading or flag it as
 // uncertain, never flip it alone. With nothing at all, the reading is said to be uncertain too.
 
 /** What settled the decimal mark, strongest first. */
-export type FormatSource = 'declared' | 'page' | 'currency' | 'lang';
+export type FormatSource = 'page' | 'currency' | 'lang';
 
 export interface NumberFormat {
   /** The page's decimal mark, when something it says settles it. */
@@ -38,8 +38,6 @@ export interface FormatSignals {
   lang?: string;
   /** The declared currency (JSON-LD priceCurrency, og:price:currency), or as the prices write it. */
   currency?: string;
-  /** Machine values the page declares for its prices (dot-decimal). */
-  declared?: readonly number[];
   /** Amounts the page shows, as written ("1.299,00 €", "$24.99"). */
   shown?: readonly string[];
 }
@@ -134,29 +132,17 @@ function valueWith(s: string, decimal: '.' | ','): number | undefined {
 }
 
 /**
- * The page's number format from what it says about itself (see the header): machine values that
- * one reading of a shown amount matches, then the marks its unambiguous amounts use (a clear
- * majority), then its currency, then its language.
+ * The page's number format from what it says about itself (see the header): the marks its
+ * unambiguous amounts use (a clear majority), then its currency, then its language. The machine
+ * values it declares settle the main price itself, not the page's format (extract.ts declaredPrice):
+ * a declared value can be a variant's or another item's, and read into every amount of the page it
+ * misread them (it lowered the held half's price F1 from 0.939 to 0.909 as a page-wide key).
  */
 export function inferNumberFormat(signals: FormatSignals): NumberFormat {
   const currency = signals.currency;
   const minor = minorDigits(currency);
   const base: NumberFormat = { ...(minor !== undefined && { minor }), ...(currency && { currency }) };
   const shown = (signals.shown ?? []).map(digitsOf).filter((s): s is string => !!s);
-  const declared = signals.declared ?? [];
-  const votes = { '.': 0, ',': 0 };
-  // A shown amount whose one reading is a declared value, and not the other: the page's own key.
-  for (const s of shown) {
-    const sep = ambiguousDigits(s);
-    if (!sep) continue;
-    const asDecimal = valueWith(s, sep);
-    const asGroup = valueWith(s, sep === '.' ? ',' : '.');
-    const hit = (v: number | undefined) => v !== undefined && declared.some((d) => Math.abs(d - v) < 0.0005);
-    if (hit(asDecimal) && !hit(asGroup)) votes[sep]++;
-    else if (hit(asGroup) && !hit(asDecimal)) votes[sep === '.' ? ',' : '.']++;
-  }
-  const decided = majority(votes);
-  if (decided) return { ...base, decimal: decided, source: 'declared' };
   const page = { '.': 0, ',': 0 };
   for (const s of shown) {
     const mark = markOf(s);
@@ -206,7 +192,7 @@ export function readNumber(text: string, format: NumberFormat = {}, ownCurrency?
   const flipped: '.' | ',' = common === '.' ? ',' : '.';
   let decimal = common;
   let uncertain: string | undefined;
-  if ((format.source === 'declared' || format.source === 'page') && format.decimal) decimal = format.decimal;
+  if (format.source === 'page' && format.decimal) decimal = format.decimal;
   else if (minor === 3) decimal = sep; // a dinar's three decimals, whichever mark the page writes
   else {
     // A convention (the currency's decimals, the language's mark) is what pages usually write, not

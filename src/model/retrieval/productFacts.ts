@@ -10,8 +10,6 @@ export interface ProductFacts {
   prices: number[];
   /** Those the JSON-LD product states: the page's main entity, not one of many microdata items. */
   jsonLdPrices?: number[];
-  /** Prices the page writes for machines (JSON-LD, product:price:amount), dot-decimal by schema.org's rule: the key to how it writes the shown ones. */
-  machinePrices?: number[];
   currency?: string;
   brand?: string;
   name?: string;
@@ -38,7 +36,7 @@ export function productFacts(read: StructuredRead): ProductFacts {
     }
     if (facts.prices.length) facts.jsonLdPrices = [...facts.prices];
   }
-  const machine = [...(facts.jsonLdPrices ?? [])];
+
   // Microdata: the properties of the page's own item. With several items side by side (cards of
   // recommended products), only the one that holds the title is the page's, if any; within it, the
   // properties closest to it (a recommended product nested inside sits deeper).
@@ -53,11 +51,8 @@ export function productFacts(read: StructuredRead): ProductFacts {
   facts.currency ??= shallowest('priceCurrency')[0];
   facts.brand ??= shallowest('brand')[0] ?? shallowest('manufacturer')[0];
   const meta = (re: RegExp) => read.meta.find((m) => re.test(m.name))?.value;
-  const amount = meta(/^(?:product|og):price:amount$/);
-  if (amount && MACHINE.test(amount.trim())) machine.push(Number(amount.trim()));
-  if (machine.length) facts.machinePrices = machine;
   if (read.lang) facts.lang = read.lang;
-  addPrice(facts, amount ?? meta(/^og:price$/));
+  addPrice(facts, meta(/^(?:product|og):price:amount$/) ?? meta(/^og:price$/));
   facts.currency ??= meta(/^(?:product|og):price:currency$/);
   facts.brand ??= meta(/^(?:product|og):brand$/);
   if (facts.brand !== undefined) {
