@@ -45,6 +45,12 @@ class TargetTools {
     cdp.on('WebMCP.toolsRemoved', (e: { tools: Array<{ name: string; frameId: string }> }) => {
       for (const t of e.tools) this.tools.delete(key(t));
     });
+    // A frame that loads another document (or goes away) takes its tools with it, but Chromium says
+    // no toolsRemoved then: without this, the tools of a page left behind would still be listed and
+    // called by name on the next one. (Its new document's tools are added after it commits.)
+    const forgetFrame = (frameId: string) => { for (const [k, t] of this.tools) if (t.frameId === frameId) this.tools.delete(k); };
+    cdp.on('Page.frameNavigated', (e: { frame: { id: string } }) => forgetFrame(e.frame.id));
+    cdp.on('Page.frameDetached', (e: { frameId: string }) => forgetFrame(e.frameId));
     cdp.on('WebMCP.toolResponded', (e: { invocationId: string } & WebMcpResult) => {
       const r: WebMcpResult = { status: e.status, ...(e.output !== undefined && { output: e.output }), ...(e.errorText && { errorText: e.errorText }) };
       const waiter = this.answers.get(e.invocationId);

@@ -82,6 +82,8 @@ export interface ExtractResult<T = unknown> {
   missing: string[];
   /** Why each missing field is missing. */
   reasons?: Record<string, string>;
+  /** Field path → why its value may be misread: digits that read two ways ("1,234") and nothing on the page settles which. */
+  uncertain?: Record<string, string>;
   chooser: string;
   tokens: number;
   warnings?: string[];
@@ -253,6 +255,7 @@ export async function extract<S extends z.ZodType = z.ZodType>(host: ObserveHost
   const sources = Object.fromEntries(Object.entries(fill.sources).filter(([, id]) => shown.has(id)));
   const result: ExtractResult<z.infer<S>> = {
     instruction: text, ok: false, sources, missing: fill.missing, ...(fill.reasons && Object.keys(fill.reasons).length && { reasons: fill.reasons }),
+    ...(fill.uncertain && Object.keys(fill.uncertain).length && { uncertain: fill.uncertain }),
     chooser: used, tokens: filtered.payload.tokens, ...(warnings.length && { warnings }),
   };
   if (schema) {

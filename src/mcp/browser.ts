@@ -131,6 +131,15 @@ export class BrowserSession implements TabHost {
   }
 
   /**
+   * The current tab's lens if one is attached and its browser connected, never opening anything:
+   * what a look at the page after a call uses (a closed browser stays closed).
+   */
+  openLens(): Promise<Lens> | undefined {
+    if (!this.connected()) return undefined;
+    return this.currentTab()?.lens;
+  }
+
+  /**
    * Whether the current tab's page still answers: undefined when it does (or no tab is open), else
    * a line naming it. A page whose main thread never yields (a script in an endless loop, a
    * renderer that hung) answers no command at all; a one-line script is the cheapest question.

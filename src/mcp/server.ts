@@ -8,11 +8,12 @@ import { TEXT_LEGEND, V3_LEGEND } from '../model/pagemodel/roles.js';
 import { EXPECT_HELP } from '../tools/input/act.js';
 import { PAGE_CONTENT_RULE, toolDefinitions } from '../tools/registry/dispatch.js';
 import { runToolSafely } from '../browser/tools/runTool.js';
-import { CallDeadline } from '../tools/registry/deadline.js';
+import { CallDeadline, deadlineSeconds } from '../tools/registry/deadline.js';
 import { DEFAULT_TOOLSET } from '../tools/registry/toolset.js';
 import type { ToolResult } from '../tools/registry/types.js';
 import { BrowserSession, type BrowserOptions } from './browser.js';
 import type { McpTrace } from '../trace/mcpTrace.js';
+import { PageTools, isPageToolName } from './pageTools.js';
 import { hostname } from 'node:os';
 import { DEFAULT_IDLE_MS, DEFAULT_MAX_SESSIONS, contextIsShared, startMcpHttp, type McpHttpOptions } from './http.js';
 
@@ -58,12 +59,14 @@ function toMcp(r: ToolResult): CallToolResult {
 
 /** An MCP server (not yet connected) whose tools run on `session`. */
 export function createMcpServer(session: BrowserSession, opts: Pick<McpServerOptions, 'callTimeoutS' | 'recoverStuckTabs' | 'tools' | 'answers'> & { trace?: McpTrace } = {}): Server {
-  const server = new Server({ name: 'pagelens', version: '0.1.0' }, { capabilities: { tools: {} }, instructions: instructions(opts.answers) });
   const tools = toolDefinitions('mcp', { tools: opts.tools ?? DEFAULT_TOOLSET });
   const offered = new Set(tools.map((t) => t.name));
+  // With the webmcp group, the page's own tools are listed too, and the list changes with the page.
+  const pageTools = offered.has('browser_webmcp_call') ? new PageTools(session) : undefined;
+  const server = new Server({ name: 'pagelens', version: '0.1.0' }, { capabilities: { tools: pageTools ? { listChanged: true } : {} }, instructions: instructions(opts.answers) });
   // Uploads may read from the folders the client declares as its roots (asked for when needed).
   session.files.setRootsProvider(async () => server.getClientCapabilities()?.roots ? (await server.listRoots()).roots.map((r) => r.uri) : []);
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: pageTools ? [...tools, ...pageTools.definitions()] : tools }));
   // One page, one call at a time: two actions interleaved on it would each see the other's effects.
   // Each call has a deadline, so that a call that never returns cannot hold this queue. The queue is
   // the browser session's: MCP sessions joined by one session key (sessionKeys.ts) take turns too.
@@ -74,12 +77,22 @@ export function createMcpServer(session: BrowserSession, opts: Pick<McpServerOpt
         const t0 = performance.now();
         const args = req.params.arguments ?? {};
         const recovered = opts.recoverStuckTabs ? await recoverStuckTab(session, deadline) : undefined;
-        const r = await deadline.run(req.params.name, args, async () => runToolSafely(await session.lens(), req.params.name, args, { host: session, offered, ...(opts.answers && { answers: opts.answers }) }), () => session.unanswered());
+        const name = req.params.name;
+        const runOptions = { host: session, offered, ...(opts.answers && { answers: opts.answers }) };
+        const r = await deadline.run(name, args, async () => {
+          const lens = await session.lens();
+          return pageTools && isPageToolName(name) ? pageTools.call(lens, name, args, runOptions) : runToolSafely(lens, name, args, runOptions);
+        }, () => session.unanswered());
+        // The call may have changed the page's tools (a navigation, the page's own script): the client is told before it reads the answer.
+        if (pageTools && (r.data as { error?: { code?: string } } | undefined)?.error?.code !== 'TIMEOUT') {
+          const left = deadlineSeconds(name, args, deadline.baseSeconds) * 1000 - (performance.now() - t0);
+          if (await pageTools.changedAfterCall(left)) await server.sendToolListChanged().catch((e: Error) => log(`could not send tools/list_changed: ${e.message}`));
+        }
         // A lost browser connection opened again (browser.ts watchConnection) is said once, on this answer.
         const reconnected = session.takeNotice();
         const noted = reconnected ? withNote(r, reconnected) : r;
         const answer = toMcp(recovered ? withNote(noted, recovered) : noted);
-        if (opts.trace) await traceCall(opts.trace, session, req.params.name, args, r, answer, performance.now() - t0);
+        if (opts.trace) await traceCall(opts.trace, session, name, args, r, answer, performance.now() - t0);
         return answer;
       } catch (e) {
         // Only the browser failing to start gets here (runToolSafely answers everything else).

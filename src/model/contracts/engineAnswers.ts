@@ -167,6 +167,8 @@ export const StructuredRead = z.object({
     holdsTitle: z.boolean().optional(),
   })),
   meta: z.array(z.object({ name: z.string(), value: z.string() })),
+  /** The document's language: `<html lang>`, else its Content-Language or og:locale (how it writes numbers). */
+  lang: z.string().optional(),
 });
 export type StructuredRead = z.infer<typeof StructuredRead>;
 

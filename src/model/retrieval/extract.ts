@@ -9,7 +9,8 @@ import { AMOUNT, currencyOf } from './money.js';
 import type { KeptNode } from './rag.js';
 import type { RagNode } from './ragNodes.js';
 import { mainItem, type MainItem } from './mainItem.js';
-import { OTHER_PRICE, otherAmounts, priceOf } from './prices.js';
+import { OTHER_PRICE, otherAmounts, priceOf, priceReading } from './prices.js';
+import { inferNumberFormat, type NumberFormat } from './numberFormat.js';
 import { BRAND_KEY, brandPhrase, FIELD_WORDS, isBrandValue } from './brand.js';
 import { productCards } from './mainItem.js';
 import { parseNumber } from './numbers.js';
@@ -40,6 +41,8 @@ export interface FillResult {
   missing: string[];
   /** Why each missing field is missing (the offline chooser always says). */
   reasons?: Record<string, string>;
+  /** Field path → why its value may be misread (digits the page's number format does not settle). */
+  uncertain?: Record<string, string>;
 }
 
 /** Beyond the payload: every node read from the page, and what it declares about its main item in structured data. */
@@ -48,6 +51,10 @@ export interface PageFacts { nodes: RagNode[]; facts?: ProductFacts }
 /** What every field of one fill is judged against. */
 interface FillContext {
   main: MainItem; facts: ProductFacts; reasons: Record<string, string>;
+  /** How the page writes its numbers (numberFormat.ts): the decimal mark its prices use. */
+  format: NumberFormat;
+  /** Field path → why its value may be misread. */
+  uncertain: Record<string, string>;
   /** The node the selling price was read from: the currency is the one it is written in. */
   priceNode?: RagNode;
   /** How many different prices a page with no main item shows (why none is the price). */
@@ -90,7 +97,8 @@ export function heuristicFill(kept: KeptNode[], schema?: JsonSchema, instruction
   // "the product's name, price and brand" without a schema: one field each, not one answer for three.
   const asked = schema && kindOf(schema) ? schema : fieldsAsked(instruction);
   const all = page?.nodes.length ? page.nodes : nodes;
-  const ctx: FillContext = { main: mainItem(all), facts: page?.facts ?? { prices: [] }, reasons };
+  const facts = page?.facts ?? { prices: [] };
+  const ctx: FillContext = { main: mainItem(all), facts, reasons, format: pageFormat(all, facts), uncertain: {} };
   if (!asked) {
     // The best-scored node that has something to say (a value, a text), not a bare control.
     const best = kept.find((k) => k.node.kind !== 'control' || k.node.value)?.node;
@@ -100,7 +108,25 @@ export function heuristicFill(kept: KeptNode[], schema?: JsonSchema, instruction
   }
   const anchor = kept[0]?.node.order ?? 0;
   const data = fillValue(asked, '', page?.nodes.length ? all : nodes, anchor, sources, missing, kept, ctx);
-  return { data, sources, missing, reasons };
+  return { data, sources, missing, reasons, ...(Object.keys(ctx.uncertain).length && { uncertain: ctx.uncertain }) };
+}
+
+/** At most this many of the page's amounts are read for its number format. */
+const FORMAT_AMOUNTS = 300;
+const ALL_AMOUNTS = new RegExp(AMOUNT.source, 'gu');
+
+/**
+ * How the page writes numbers, from what it says about itself: the amounts it shows anywhere, its currency (declared, else as its first amount writes it), its language.
+ */
+function pageFormat(nodes: RagNode[], facts: ProductFacts): NumberFormat {
+  const shown: string[] = [];
+  for (const n of nodes) {
+    if (shown.length >= FORMAT_AMOUNTS) break;
+    const text = n.kind === 'content' ? (n.role === 'text' ? n.name : n.value ?? n.name) : n.kind === 'item' ? n.value ?? '' : n.kind === 'control' && PRICED_CONTROL.has(n.role) ? n.name : '';
+    for (const m of text.matchAll(ALL_AMOUNTS)) shown.push(m[0]);
+  }
+  const currency = facts.currency ?? shown.map(currencyOf).find((c) => c !== undefined);
+  return inferNumberFormat({ shown, ...(currency && { currency }), ...(facts.lang && { lang: facts.lang }) });
 }
 
 /**
@@ -166,6 +192,7 @@ function fillObject(s: JsonSchema, path: string, nodes: RagNode[], anchor: numbe
     }
     if (NAME_KEY.test(key) && found.node) near = found.node.order;
     if (found.node) sources[p] = found.node.gid;
+    if (found.uncertain) ctx.uncertain[p] = found.uncertain;
     out[key] = found.value;
   }
   return out;
@@ -174,7 +201,7 @@ function fillObject(s: JsonSchema, path: string, nodes: RagNode[], anchor: numbe
 /** A list: one entry per card or row when the items are objects, else the items' names. */
 function fillArray(s: JsonSchema, path: string, nodes: RagNode[], sources: Record<string, string>, missing: string[], kept: KeptNode[], ctx: FillContext): unknown[] {
   // The rows of a list are many items: no main item, no page-level facts, judge each row on its own.
-  const rowCtx: FillContext = { main: { holds: () => true }, facts: { prices: [] }, reasons: ctx.reasons };
+  const rowCtx: FillContext = { main: { holds: () => true }, facts: { prices: [] }, reasons: ctx.reasons, format: ctx.format, uncertain: ctx.uncertain };
   const items = unwrap(s.items ?? {});
   const rows = new Map<string, RagNode[]>();
   for (const n of nodes) {
@@ -210,7 +237,7 @@ function fillArray(s: JsonSchema, path: string, nodes: RagNode[], sources: Recor
 }
 
 /** A field's answer: the node it was read from (none when only the page's structured data states it). */
-interface Found { node?: RagNode; value: unknown; score: number }
+interface Found { node?: RagNode; value: unknown; score: number; uncertain?: string }
 
 /** The node that best answers one field, and its value in the field's type. */
 function fieldValue(key: string, s: JsonSchema, nodes: RagNode[], anchor: number, ctx: FillContext): Found | undefined {
@@ -237,9 +264,9 @@ function fieldValue(key: string, s: JsonSchema, nodes: RagNode[], anchor: number
   const title = ctx.main.title;
   const aboveTitle = (n: RagNode) => !!title && n.order < title.order && n.box[1] + n.box[3] / 2 < title.box[1];
   const own = ofItem ? nodes.filter((n) => ctx.main.holds(n) && !(sellingPrice && aboveTitle(n))) : nodes;
-  const others = sellingPrice ? otherPrices(own, ctx.main) : new Set<number>();
+  const others = sellingPrice ? otherPrices(own, ctx.main, ctx.format) : new Set<number>();
   // "Gesamtpreis: <span>24,65 €</span>" reads as the labelled value and the amount inside it, side by side.
-  const labelledOther = new Map(own.filter((n) => n.kind === 'content' && n.role === 'value' && OTHER_PRICE.test(n.name)).map((n) => [n.order, priceOf(n.value ?? '', true)]));
+  const labelledOther = new Map(own.filter((n) => n.kind === 'content' && n.role === 'value' && OTHER_PRICE.test(n.name)).map((n) => [n.order, priceOf(n.value ?? '', true, ctx.format)]));
   const besideOther = (n: RagNode, amount: number) => [-2, -1, 1, 2].some((d) => labelledOther.get(n.order + d) === amount);
   for (const n of own) {
     // A button or an option that states an amount ("Audio CD $12.49", "One-time purchase 8,71 €") offers the item at it.
@@ -248,6 +275,7 @@ function fieldValue(key: string, s: JsonSchema, nodes: RagNode[], anchor: number
     if (isName && REVIEWS.test(text) && /\d/.test(text)) continue;
     if (isBrand && FIELD_WORDS.test(text.trim())) continue;
     let value: unknown;
+    let uncertain: string | undefined;
     let phrased = false;
     if (isBrand && !(n.kind === 'content' && (n.role === 'value' || n.role === 'cell'))) {
       // Running text names a brand only in so many words ("Visit the Tefal Store", "Marca: Roborock");
@@ -266,8 +294,10 @@ function fieldValue(key: string, s: JsonSchema, nodes: RagNode[], anchor: number
     } else if (isPrice) {
       // The price asked for and an old, list or saved one are different fields.
       if (n.kind === 'content' && n.role === 'value' && OTHER_PRICE.test(n.name) !== OTHER_PRICE.test(splitIdentifier(key))) continue;
-      const amount = priceOf(text, n.kind === 'content' && n.role === 'value' && PRICE_KEY.test(n.name));
+      const reading = priceReading(text, n.kind === 'content' && n.role === 'value' && PRICE_KEY.test(n.name), ctx.format);
+      const amount = reading?.value;
       if (amount === undefined || others.has(amount) || besideOther(n, amount)) continue;
+      uncertain = reading?.uncertain;
       const kind = kindOf(s);
       value = kind === 'number' ? amount : kind === 'integer' ? Math.round(amount) : convert(s, text, n);
     } else {
@@ -296,7 +326,7 @@ function fieldValue(key: string, s: JsonSchema, nodes: RagNode[], anchor: number
     // The main item's title is its name, wherever the words asked for point.
     if (isName && n === ctx.main.title) score = Math.max(score, 1);
     if (score < MIN_SCORE) continue;
-    const found = { node: n, value, score };
+    const found: Found = { node: n, value, score, ...(uncertain && { uncertain }) };
     all.push(found);
     if (!best || score > best.score) best = found;
   }
@@ -338,13 +368,13 @@ const PRICE_BLOCK_NO_BUY = 30;
  * and its buy button, not the cards further down, whose old prices are theirs). A list price with
  * no other price beside it is the price: nothing was taken off it.
  */
-function otherPrices(own: RagNode[], main: MainItem): Set<number> {
+function otherPrices(own: RagNode[], main: MainItem, format: NumberFormat): Set<number> {
   const { title, buy } = main;
   const lo = title?.order ?? (buy ? buy.order - PRICE_BLOCK_NO_BUY : -Infinity);
   const hi = buy ? Math.max(buy.order, title?.order ?? 0) + PRICE_BLOCK : title ? title.order + PRICE_BLOCK_NO_BUY : Infinity;
   const block = own.filter((n) => n.order >= lo && n.order <= hi);
-  const others = otherAmounts(block);
-  const shown = block.map((n) => priceOf(valueText(n, false, true) ?? '', false)).filter((a): a is number => a !== undefined);
+  const others = otherAmounts(block, format);
+  const shown = block.map((n) => priceOf(valueText(n, false, true) ?? '', false, format)).filter((a): a is number => a !== undefined);
   return shown.some((a) => !others.has(a)) ? others : new Set();
 }
 
@@ -368,7 +398,8 @@ function declaredPrice(best: Found | undefined, all: Found[], s: JsonSchema, ctx
     .map((f) => ({ f, d: declared.find((d) => Math.abs(d - (amount(f) ?? NaN)) < 0.005 || sameDigits(d, amount(f))) }))
     .filter((a) => a.d !== undefined)
     .sort((a, b) => b.f.score - a.f.score)[0];
-  if (agreeing) return { ...agreeing.f, value: typed(agreeing.d!) };
+  // A declared value the shown one agrees with settles how its digits read.
+  if (agreeing) return { node: agreeing.f.node, score: agreeing.f.score, value: typed(agreeing.d!) };
   if (best && declared.length > 1) return best;
   return { value: typed(declared[0]), score: 1 };
 }

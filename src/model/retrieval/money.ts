@@ -5,7 +5,7 @@
 
 const SIGNS = '[$€£¥₹₩₽₺₫฿₪₴₱₦₵₡₲₸₼₾৳]';
 // ISO codes and the local abbreviations shops print; a code is a word of its own.
-const CODES = '(?:USD|EUR|GBP|CHF|CAD|AUD|NZD|JPY|CNY|RMB|INR|SEK|NOK|DKK|ISK|PLN|CZK|HUF|RON|BGN|HRK|RSD|UAH|BRL|MXN|ARS|CLP|COP|PEN|ZAR|TRY|RUB|SGD|HKD|TWD|KRW|THB|VND|IDR|MYR|PHP|PKR|AED|SAR|QAR|KWD|ILS|EGP|NGN|KES|Rs\\.?|R\\$|NT\\$|HK\\$|S\\$|A\\$|C\\$|kr\\.?|zł|Kč|Ft|lei|Lei|kn|Kn|лв\\.?|руб\\.?|грн\\.?|TL|RM|Rp\\.?|din\\.?)';
+const CODES = '(?:USD|EUR|GBP|CHF|CAD|AUD|NZD|JPY|CNY|RMB|INR|SEK|NOK|DKK|ISK|PLN|CZK|HUF|RON|BGN|HRK|RSD|UAH|BRL|MXN|ARS|CLP|COP|PEN|ZAR|TRY|RUB|SGD|HKD|TWD|KRW|THB|VND|IDR|MYR|PHP|PKR|AED|SAR|QAR|KWD|BHD|OMR|JOD|TND|LYD|IQD|ILS|EGP|NGN|KES|Rs\\.?|R\\$|NT\\$|HK\\$|S\\$|A\\$|C\\$|kr\\.?|zł|Kč|Ft|lei|Lei|kn|Kn|лв\\.?|руб\\.?|грн\\.?|TL|RM|Rp\\.?|din\\.?)';
 // Written after the number only, and a letter of a script without spaces may follow: "2320元", "1,980円", "15,000원".
 const SUFFIXES = '[元円원圓]';
 

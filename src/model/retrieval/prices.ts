@@ -2,8 +2,8 @@
 // price, the price it was (struck through, "was", "RRP", "UVP", "原價"), what you save ("Save 20%",
 // "現省$241"), shipping, a unit price. Only the first is "the price"; the others are read as what
 // they are, so that an amount the page calls old is never offered as current.
-import { AMOUNT } from './money.js';
-import { parseNumber } from './numbers.js';
+import { AMOUNT, currencyOf } from './money.js';
+import { readNumber, type NumberFormat, type NumberReading } from './numberFormat.js';
 import type { RagNode } from './ragNodes.js';
 
 // A saving, a discount or a share, with its number: "Save 20%", "You save £5.00", "-15 %", "20% off",
@@ -40,12 +40,22 @@ const CONVERSION = new RegExp(`=\\s*(?:${AMOUNT.source})`, 'gu');
  * an amount introduced as another kind ("was £40") is no price: "Save 20% — now £34.99" states
  * 34.99, "Was £40 now £30" 30, "Save 20%" none, "(1 point = 1元)" none.
  */
-export function priceOf(text: string, labelledAsPrice: boolean): number | undefined {
+export function priceOf(text: string, labelledAsPrice: boolean, format?: NumberFormat): number | undefined {
+  return priceReading(text, labelledAsPrice, format)?.value;
+}
+
+/** priceOf with the reading's uncertainty: the digits read by the page's number format (numberFormat.ts). */
+export function priceReading(text: string, labelledAsPrice: boolean, format?: NumberFormat): NumberReading | undefined {
   const rest = text.replace(INTRODUCED, ' ').replace(CONVERSION, ' ').replace(SAVING, ' ');
   const m = AMOUNT.exec(rest);
-  if (m) return parseNumber(m[0]);
+  if (m) return amountOf(m[0], format);
   if (!labelledAsPrice || rest !== text || !/^\s*\d[\d\s.,']*\s*$/.test(text)) return undefined;
-  return parseNumber(text);
+  return readNumber(text, format);
+}
+
+/** An amount as written ("4.059 KWD"), read by the page's format and its own currency. */
+export function amountOf(written: string, format?: NumberFormat): NumberReading | undefined {
+  return readNumber(written, format, currencyOf(written));
 }
 
 /**
@@ -54,21 +64,22 @@ export function priceOf(text: string, labelledAsPrice: boolean): number | undefi
  * "old price"), an amount introduced by such a word in a sentence. The same amount shown elsewhere
  * without its label is the same old price.
  */
-export function otherAmounts(nodes: RagNode[]): Set<number> {
+export function otherAmounts(nodes: RagNode[], format?: NumberFormat): Set<number> {
+  const valueOf = (written: string) => amountOf(written, format)?.value;
   const out = new Set<number>();
   for (const n of nodes) {
     if (n.kind === 'content' && n.role === 'value' && OTHER_PRICE.test(n.name) && n.value) {
       const v = AMOUNT.exec(n.value);
-      const amount = v ? parseNumber(v[0]) : undefined;
+      const amount = v ? valueOf(v[0]) : undefined;
       if (amount !== undefined) out.add(amount);
     }
     const text = n.kind === 'content' ? `${n.role === 'text' ? n.name : n.value ?? ''}` : '';
     for (const m of text.matchAll(INTRODUCED)) {
-      const amount = parseNumber(AMOUNT.exec(m[0])?.[0] ?? '');
+      const amount = valueOf(AMOUNT.exec(m[0])?.[0] ?? '');
       if (amount !== undefined) out.add(amount);
     }
     // "€ 17,10 € 18,00 -5%": two prices and a discount, the higher is the one before it.
-    const amounts = [...text.matchAll(AMOUNTS)].map((m) => parseNumber(m[0])).filter((a): a is number => a !== undefined);
+    const amounts = [...text.matchAll(AMOUNTS)].map((m) => valueOf(m[0])).filter((a): a is number => a !== undefined);
     if (new Set(amounts).size === 2 && DISCOUNT.test(text)) out.add(Math.max(...amounts));
   }
   return out;

@@ -13,10 +13,14 @@ export interface ProductFacts {
   currency?: string;
   brand?: string;
   name?: string;
+  /** The document's language (`<html lang>`…): how its numbers are written when nothing else says. */
+  lang?: string;
 }
 
 const PRODUCT_TYPES = /^(?:Product|ProductGroup|IndividualProduct|ProductModel|Vehicle|Car|Book|SomeProducts)$/;
 const MAX_WALK = 2000;
+/** A number as machines write it: digits and a dot. */
+const MACHINE = /^\d+(?:\.\d+)?$/;
 
 export function productFacts(read: StructuredRead): ProductFacts {
   const facts: ProductFacts = { prices: [] };
@@ -32,6 +36,7 @@ export function productFacts(read: StructuredRead): ProductFacts {
     }
     if (facts.prices.length) facts.jsonLdPrices = [...facts.prices];
   }
+
   // Microdata: the properties of the page's own item. With several items side by side (cards of
   // recommended products), only the one that holds the title is the page's, if any; within it, the
   // properties closest to it (a recommended product nested inside sits deeper).
@@ -46,6 +51,7 @@ export function productFacts(read: StructuredRead): ProductFacts {
   facts.currency ??= shallowest('priceCurrency')[0];
   facts.brand ??= shallowest('brand')[0] ?? shallowest('manufacturer')[0];
   const meta = (re: RegExp) => read.meta.find((m) => re.test(m.name))?.value;
+  if (read.lang) facts.lang = read.lang;
   addPrice(facts, meta(/^(?:product|og):price:amount$/) ?? meta(/^og:price$/));
   facts.currency ??= meta(/^(?:product|og):price:currency$/);
   facts.brand ??= meta(/^(?:product|og):brand$/);
@@ -92,7 +98,7 @@ function addPrice(facts: ProductFacts, v: unknown): void {
   const s = typeof v === 'number' ? String(v) : text(v);
   if (!s) return;
   // Machine-written ("1148.00", "23450") unless it carries local separators.
-  const n = /^\d+(?:\.\d+)?$/.test(s) ? Number(s) : parseNumber(s);
+  const n = MACHINE.test(s) ? Number(s) : parseNumber(s);
   if (n !== undefined && n > 0 && !facts.prices.includes(n)) facts.prices.push(n);
 }
 

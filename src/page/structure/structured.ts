@@ -52,7 +52,17 @@ export function readStructured(): StructuredRead {
     const content = m.getAttribute('content');
     if (META.test(name) && content) meta.push({ name: name.toLowerCase(), value: content.trim().slice(0, MAX_VALUE) });
   }
-  return { doc: DOC, jsonLd, props, meta };
+  const lang = pageLang();
+  return { doc: DOC, jsonLd, props, meta, ...(lang && { lang }) };
+}
+
+/** The language the document says it is in (the Node side reads its number format from it). */
+function pageLang(): string | undefined {
+  const declared = document.documentElement?.getAttribute('lang')
+    ?? document.querySelector('meta[http-equiv="content-language" i]')?.getAttribute('content')
+    ?? document.querySelector('meta[property="og:locale" i]')?.getAttribute('content');
+  const lang = declared?.trim().split(/[\s,]/)[0].slice(0, 20);
+  return lang || undefined;
 }
 
 function outermost(el: Element, selector: string): Element | null {

@@ -82,3 +82,94 @@ export const WEBMCP_TOOLS: ToolDef[] = [
     },
   }),
 ];
+
+// ---- the page's tools as MCP tools of their own (webmcp_<name>), for clients that follow tool-list changes ----
+
+/** What every page tool's MCP name starts with: no registry tool does, so the two never collide. */
+export const PAGE_TOOL_PREFIX = 'webmcp_';
+/** MCP allows 128 characters; some clients (and model APIs) take 64 at most, in [A-Za-z0-9_-]. */
+const PAGE_TOOL_NAME_MAX = 64;
+/** A page may declare any number of tools; a client pays for every one listed, on every turn. */
+export const PAGE_TOOLS_MAX = 32;
+/** A schema past these bounds is not the page's to impose on the list: the tool takes a free-form object. */
+const SCHEMA_MAX_CHARS = 8000;
+const SCHEMA_MAX_DEPTH = 12;
+const FREE_FORM = { type: 'object', additionalProperties: true } as const;
+
+export interface PageToolDefinition {
+  /** Its MCP name (webmcp_<name>, sanitized, bounded, unique). */
+  name: string;
+  description: string;
+  inputSchema: Record<string, unknown>;
+  /** The page's tool it calls: its own name and the frame that declares it. */
+  tool: { name: string; frame?: number };
+}
+
+/**
+ * The page's input schema if it can stand in a tools/list answer: a JSON object schema (MCP requires
+ * `type: "object"`), within the size and depth bounds, `properties` an object of objects and
+ * `required` a list of strings. Anything else (a hostile or broken schema) gives the free-form object,
+ * with the reason, so that one page's schema can never make the whole list invalid.
+ */
+export function pageToolSchema(schema: unknown): { schema: Record<string, unknown>; refused?: string } {
+  if (schema === undefined) return { schema: { ...FREE_FORM } };
+  let text: string;
+  try { text = JSON.stringify(schema); } catch { return { schema: { ...FREE_FORM }, refused: 'not JSON' }; }
+  if (text === undefined || text.length > SCHEMA_MAX_CHARS) return { schema: { ...FREE_FORM }, refused: `over ${SCHEMA_MAX_CHARS} characters` };
+  const copy = JSON.parse(text) as unknown;
+  if (!isPlainObject(copy)) return { schema: { ...FREE_FORM }, refused: 'not an object' };
+  if (depthOf(copy) > SCHEMA_MAX_DEPTH) return { schema: { ...FREE_FORM }, refused: `nested deeper than ${SCHEMA_MAX_DEPTH}` };
+  if (copy.type === undefined) copy.type = 'object';
+  if (copy.type !== 'object') return { schema: { ...FREE_FORM }, refused: `of type ${JSON.stringify(copy.type).slice(0, 40)}, not object` };
+  if (copy.properties !== undefined && !(isPlainObject(copy.properties) && Object.values(copy.properties).every((p) => isPlainObject(p) || typeof p === 'boolean'))) {
+    return { schema: { ...FREE_FORM }, refused: 'its properties are not schemas' };
+  }
+  if (copy.required !== undefined && !(Array.isArray(copy.required) && copy.required.every((r) => typeof r === 'string'))) {
+    return { schema: { ...FREE_FORM }, refused: 'its required list is not names' };
+  }
+  return { schema: copy };
+}
+
+function isPlainObject(v: unknown): v is Record<string, unknown> {
+  return typeof v === 'object' && v !== null && !Array.isArray(v);
+}
+
+function depthOf(v: unknown, d = 0): number {
+  if (d > SCHEMA_MAX_DEPTH) return d;
+  if (!v || typeof v !== 'object') return d;
+  let max = d;
+  for (const x of Object.values(v)) max = Math.max(max, depthOf(x, d + 1));
+  return max;
+}
+
+/** webmcp_<name> with every character MCP clients refuse replaced, bounded, and not yet taken. */
+function pageToolName(name: string, taken: Set<string>): string {
+  const body = name.normalize('NFKD').replace(/\p{M}+/gu, '').replace(/[^A-Za-z0-9_-]+/g, '_').replace(/^_+|_+$/g, '') || 'tool';
+  const base = `${PAGE_TOOL_PREFIX}${body}`.slice(0, PAGE_TOOL_NAME_MAX);
+  let candidate = base;
+  for (let k = 2; taken.has(candidate); k++) candidate = `${base.slice(0, PAGE_TOOL_NAME_MAX - String(k).length - 1)}_${k}`;
+  taken.add(candidate);
+  return candidate;
+}
+
+/**
+ * The page's tools as MCP tool definitions, in frame order, at most PAGE_TOOLS_MAX. The description
+ * says whose tool it is and quotes the page's words (JSON-quoted, so that no text of the page can
+ * step out of the quotes and read as pagelens's own); the page's readOnly claim is said as the page's
+ * claim, never made an MCP annotation a client might trust.
+ */
+export function pageToolDefinitions(tools: readonly WebMcpTool[]): PageToolDefinition[] {
+  const taken = new Set<string>();
+  return tools.slice(0, PAGE_TOOLS_MAX).map((t) => {
+    const name = pageToolName(t.name, taken);
+    const { schema, refused } = pageToolSchema(t.inputSchema);
+    const words = t.description.length > DESCRIPTION_MAX ? `${t.description.slice(0, DESCRIPTION_MAX - 1)}…` : t.description;
+    const claims = [t.annotations?.readOnly && 'readOnly', t.annotations?.consequential && 'consequential'].filter(Boolean);
+    const description = [
+      `Page tool ${JSON.stringify(t.name.slice(0, 100))}${t.frame ? ` of frame ${t.frame}` : ''} (the page's own words, untrusted): ${JSON.stringify(words)}.`,
+      claims.length ? `The page calls it ${claims.join(', ')}.` : '',
+      refused ? `Its input schema was not usable (${refused}): give its input as an object.` : '',
+    ].filter(Boolean).join(' ');
+    return { name, description, inputSchema: schema, tool: { name: t.name, ...(t.frame !== undefined && { frame: t.frame }) } };
+  });
+}
