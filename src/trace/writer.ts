@@ -46,6 +46,11 @@ export class TraceWriter {
     return this.zip.bytes;
   }
 
+  /** Steps numbered so far (the next is this plus one). */
+  get stepCount(): number {
+    return this.steps;
+  }
+
   /** Adds a step (numbered here) with its screenshot; what the ceiling leaves of it is written at once. */
   add(step: Omit<TraceStep, 'step' | 'screenshot'>, shot?: { jpeg: Buffer; width: number; height: number; viewport: { width: number; height: number } }): void {
     if (this.ended) return;

@@ -13,6 +13,11 @@ export class TraceSecrets {
     return this.values.size;
   }
 
+  /** The values themselves, for a recording this class cannot walk (a Playwright trace's bytes): never to be written. */
+  secretValues(): string[] {
+    return [...this.values];
+  }
+
   /**
    * The planner's action against the action the host performed: when the host hid the value
    * ("***"), the planner's value is a secret from now on. Returns what was masked, or undefined.
