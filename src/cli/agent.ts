@@ -11,7 +11,7 @@ import { openPage } from './lazy.js';
 import { addStateOptions, openStateOptions, saveAtEnd, type StateFlags } from './stateFlags.js';
 import { parseViewport } from '../model/contracts/viewport.js';
 
-interface ServeFlags { host: string; port: string; planner: PlannerName; token?: string; auth: boolean; corsOrigin?: string; maxBody: string; requestTimeout: string; compat?: boolean; quiet?: boolean; store?: string; replica?: string; sessionIdle: string; sessionSteps: string }
+interface ServeFlags { host: string; port: string; planner: PlannerName; token?: string; auth: boolean; corsOrigin?: string; maxBody: string; requestTimeout: string; compat?: boolean; quiet?: boolean; store?: string; replica?: string; sessionIdle: string; sessionSteps: string; saveTrace?: string }
 export interface AgentFlags extends StateFlags { url: string; backend?: string; token?: string; planner: PlannerName; maxSteps: string; json?: boolean; viewport: string; offline?: boolean; cdp?: string; trace?: string; playwrightTrace?: string }
 
 export function addAgentCommands(program: Command): void {
@@ -31,6 +31,7 @@ export function addAgentCommands(program: Command): void {
     .option('--replica <name>', 'this replica\'s name, sent as Pagelens-Replica on every answer (default PAGELENS_REPLICA, else host:pid with --store)')
     .option('--session-idle <seconds>', 'a session unused this long is forgotten (the TTL of its keys with --store)', '1800')
     .option('--session-steps <n>', 'steps of history kept per session', '50')
+    .option('--save-trace <dir>', 'record each negotiation session into an archive in this folder, one step a round (what the planner was given, its tokens, its answer), written when the session ends; pagelens trace show opens it')
     .action((flags: ServeFlags) => serveCommand(flags));
   addStateOptions(program.command('agent <task>'), { save: true, autosave: false })
     .description('run a task on a page: snapshot, ask the backend, act with verification, until done')
@@ -82,8 +83,9 @@ async function serveCommand(flags: ServeFlags): Promise<void> {
   const replica = flags.replica ?? (process.env.PAGELENS_REPLICA?.trim() || (storeUrl ? `${hostname()}:${process.pid}` : undefined));
   const [{ startServer }, { MemorySessionStore }] = await Promise.all([import('../server/serve.js'), import('../server/sessions.js')]);
   const sessions = storeUrl ? await (await import('../server/redisSessions.js')).RedisSessionStore.connect(storeUrl, limits) : new MemorySessionStore(limits);
+  const traces = flags.saveTrace ? new (await import('../trace/serveTrace.js')).ServeTraces(flags.saveTrace, { idleMs: limits.ttlMs, ...(!flags.quiet && { log: (line: string) => process.stderr.write(`pagelens serve: ${line}\n`) }) }) : undefined;
   const server = await startServer({
-    sessions, ...(replica && { replica }),
+    sessions, ...(replica && { replica }), ...(traces && { onRound: (r) => traces.round(r) }),
     host: flags.host, port, planner: await createPlanner(flags.planner), ...(token !== undefined && { token }), noAuth: !flags.auth, corsOrigin: flags.corsOrigin,
     maxBodyBytes: positiveInt('--max-body', flags.maxBody), requestTimeoutMs: positiveInt('--request-timeout', flags.requestTimeout) * 1000, compat: flags.compat,
     ...(!flags.quiet && { log: (line: string) => process.stderr.write(`pagelens serve: ${line}\n`) }),
@@ -96,6 +98,7 @@ async function serveCommand(flags: ServeFlags): Promise<void> {
       // A request still at work (a planner's call upstream) must not keep the process: it ends
       // within the bound whatever is running (unref'd: a clean close exits sooner by itself).
       setTimeout(() => process.exit(0), 1500).unref();
+      traces?.close();
       void server.close().then(() => sessions.close()).then(resolve);
     };
     process.once('SIGINT', stop);

@@ -60,6 +60,11 @@ export class TraceSecrets {
     return out;
   }
 
+  /** A value known to be secret some other way (the page showed its field as "***"); returns what was masked, or undefined. */
+  learnValue(value: string, description: string): string | undefined {
+    return value ? this.add(value, description) : undefined;
+  }
+
   private add(value: string, description: string): string | undefined {
     if (value === REDACTED || this.values.has(value)) return undefined;
     this.values.add(value);
