@@ -115,3 +115,24 @@ test('pagelens mcp --save-trace --playwright-traces: a Playwright trace beside t
   assert.equal([...entries.keys()].filter((n) => /\.(jpe?g|png)$/.test(n)).length, 0, 'the card number was drawn: no screenshot is kept');
   assert.equal(entries.get('trace.trace')!.includes('"screencast-frame"'), false);
 });
+
+test('the library: startTrace(lens, { playwrightTrace }) writes a group a step, scrubbed', { timeout: 30_000 }, async () => {
+  const { openPage } = await import('../../src/session/open.js');
+  const { startTrace } = await import('../../src/trace/library.js');
+  const secret = 'lib "s3cret" pw';
+  const open = await openPage(join(FIXTURES, 'agent-signin-pair.html'), {});
+  try {
+    const file = join(tmp, 'lib.playwright.zip');
+    const trace = startTrace(open.lens, { playwrightTrace: file });
+    const snap = await open.lens.snapshot();
+    const pw = snap.interactive_tree.find((n) => n.n === 'Password')!.i;
+    assert.equal((await open.lens.act(`setValue(${pw}, ${JSON.stringify(secret)})`)).ok, true);
+    await open.lens.snapshot();
+    await open.lens.act(`click(${snap.interactive_tree.find((n) => n.n === 'Login')!.i})`);
+    const { playwright } = await trace.stop(join(tmp, 'lib.zip'));
+    assert.equal(playwright?.path, file);
+    assert.deepEqual(groupsOf(await assertScrubbed(file, [secret])), ['pagelens step 1', 'pagelens step 2']);
+  } finally {
+    await open.close();
+  }
+});
