@@ -10,10 +10,12 @@ export { launchChromium, connectChromium, findChromium, blockExternalRequests, t
 export { gotoSettled, type Navigated } from './browser/goto.js';
 
 // ---- Recording what the lens saw and did (docs/trace.md) ----
-export { startTrace, type LensTrace, type TraceableLens } from './trace/library.js';
+export { startTrace, type LensTrace, type LensTraceOptions, type TraceableLens } from './trace/library.js';
+export type { PlaywrightTraceReport } from './trace/playwrightTrace.js';
+export type { ScrubReport } from './trace/playwrightScrub.js';
 export { readTrace, type ReadTrace } from './trace/readTrace.js';
 export { startMcpTrace, type McpTrace, type TracedCall } from './trace/mcpTrace.js';
-export { TraceRecord, TraceStep, TraceMeta, TraceEnd, TraceBox, TraceObservation, TraceVerdict, TRACE_SCHEMA, TRACE_VERSION } from './model/trace/runRecord.js';
+export { TraceRecord, TraceStep, TraceMeta, TraceEnd, TraceBox, TraceObservation, TraceVerdict, TRACE_SCHEMA, TRACE_VERSION, TRACE_VERSIONS } from './model/trace/runRecord.js';
 
 // ---- Errors ----
 export { PagelensError, ERROR_CODES, isPagelensError, type ErrorCode } from './model/contracts/errors.js';

@@ -122,6 +122,8 @@ export interface AgentOptions {
   stopped?: () => boolean;
   /** Called with each step's read as soon as it is made, and how long it took (a trace takes its screenshot then). */
   onRead?: (snapshot: SemanticV3Result, ms: number) => void | Promise<void>;
+  /** Called as each step begins, before its read (a Playwright trace opens the step's group then). */
+  beforeRead?: () => void | Promise<void>;
 }
 
 export async function runAgent(lens: Lens, opts: AgentOptions): Promise<AgentRun> {
@@ -130,6 +132,7 @@ export async function runAgent(lens: Lens, opts: AgentOptions): Promise<AgentRun
     // an ID of its own). The 15 s stall once seen after that search was the renderer's GC hang
     // the search caused by asking about isolated-world handles (src/browser/gestures.ts inPageWorld).
     snapshot: async () => {
+      await opts.beforeRead?.();
       const t0 = performance.now();
       const snap = await lens.snapshot();
       await opts.onRead?.(snap, performance.now() - t0);

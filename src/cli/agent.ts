@@ -11,8 +11,8 @@ import { openPage } from './lazy.js';
 import { addStateOptions, openStateOptions, saveAtEnd, type StateFlags } from './stateFlags.js';
 import { parseViewport } from '../model/contracts/viewport.js';
 
-interface ServeFlags { host: string; port: string; planner: PlannerName; token?: string; auth: boolean; corsOrigin?: string; maxBody: string; requestTimeout: string; compat?: boolean; quiet?: boolean; store?: string; replica?: string; sessionIdle: string; sessionSteps: string }
-export interface AgentFlags extends StateFlags { url: string; backend?: string; token?: string; planner: PlannerName; maxSteps: string; json?: boolean; viewport: string; offline?: boolean; cdp?: string; trace?: string }
+interface ServeFlags { host: string; port: string; planner: PlannerName; token?: string; auth: boolean; corsOrigin?: string; maxBody: string; requestTimeout: string; compat?: boolean; quiet?: boolean; store?: string; replica?: string; sessionIdle: string; sessionSteps: string; saveTrace?: string }
+export interface AgentFlags extends StateFlags { url: string; backend?: string; token?: string; planner: PlannerName; maxSteps: string; json?: boolean; viewport: string; offline?: boolean; cdp?: string; trace?: string; playwrightTrace?: string }
 
 export function addAgentCommands(program: Command): void {
   program.command('serve')
@@ -31,6 +31,7 @@ export function addAgentCommands(program: Command): void {
     .option('--replica <name>', 'this replica\'s name, sent as Pagelens-Replica on every answer (default PAGELENS_REPLICA, else host:pid with --store)')
     .option('--session-idle <seconds>', 'a session unused this long is forgotten (the TTL of its keys with --store)', '1800')
     .option('--session-steps <n>', 'steps of history kept per session', '50')
+    .option('--save-trace <dir>', 'record each negotiation session into an archive in this folder, one step a round (what the planner was given, its tokens, its answer), written when the session ends; pagelens trace show opens it')
     .action((flags: ServeFlags) => serveCommand(flags));
   addStateOptions(program.command('agent <task>'), { save: true, autosave: false })
     .description('run a task on a page: snapshot, ask the backend, act with verification, until done')
@@ -44,6 +45,7 @@ export function addAgentCommands(program: Command): void {
     .option('--offline', 'abort every request that is not to loopback (always on for local files)')
     .option('--cdp <endpoint>', 'attach to a running browser over CDP')
     .option('--trace <file.zip>', 'record the run (what the planner saw each step, screenshots with the IDs\' boxes, verdicts) into this archive; open it with pagelens trace show')
+    .option('--playwright-trace <file.zip>', 'also record a Playwright trace (network, console, DOM snapshots; one group a step, numbered as in --trace), scrubbed of typed secrets; open it with npx playwright show-trace')
     .action((task: string, flags: AgentFlags) => agentCommand(task, flags));
 }
 
@@ -81,8 +83,9 @@ async function serveCommand(flags: ServeFlags): Promise<void> {
   const replica = flags.replica ?? (process.env.PAGELENS_REPLICA?.trim() || (storeUrl ? `${hostname()}:${process.pid}` : undefined));
   const [{ startServer }, { MemorySessionStore }] = await Promise.all([import('../server/serve.js'), import('../server/sessions.js')]);
   const sessions = storeUrl ? await (await import('../server/redisSessions.js')).RedisSessionStore.connect(storeUrl, limits) : new MemorySessionStore(limits);
+  const traces = flags.saveTrace ? new (await import('../trace/serveTrace.js')).ServeTraces(flags.saveTrace, { idleMs: limits.ttlMs, ...(!flags.quiet && { log: (line: string) => process.stderr.write(`pagelens serve: ${line}\n`) }) }) : undefined;
   const server = await startServer({
-    sessions, ...(replica && { replica }),
+    sessions, ...(replica && { replica }), ...(traces && { onRound: (r) => traces.round(r) }),
     host: flags.host, port, planner: await createPlanner(flags.planner), ...(token !== undefined && { token }), noAuth: !flags.auth, corsOrigin: flags.corsOrigin,
     maxBodyBytes: positiveInt('--max-body', flags.maxBody), requestTimeoutMs: positiveInt('--request-timeout', flags.requestTimeout) * 1000, compat: flags.compat,
     ...(!flags.quiet && { log: (line: string) => process.stderr.write(`pagelens serve: ${line}\n`) }),
@@ -95,6 +98,7 @@ async function serveCommand(flags: ServeFlags): Promise<void> {
       // A request still at work (a planner's call upstream) must not keep the process: it ends
       // within the bound whatever is running (unref'd: a clean close exits sooner by itself).
       setTimeout(() => process.exit(0), 1500).unref();
+      traces?.close();
       void server.close().then(() => sessions.close()).then(resolve);
     };
     process.once('SIGINT', stop);
@@ -130,14 +134,17 @@ async function agentRun(task: string, flags: AgentFlags, steps: AgentStep[]): Pr
   const backend = flags.backend ? httpBackend(flags.backend, token) : appBackend(createApp({ planner: await createPlanner(flags.planner) }));
   // A backend that is down or refuses the token is found out before a browser starts.
   await backend.check?.();
-  const tracePath = flags.trace ? await traceTarget(flags.trace) : undefined;
+  const tracePath = flags.trace ? await traceTarget(flags.trace, '--trace') : undefined;
+  const playwrightPath = flags.playwrightTrace ? await traceTarget(flags.playwrightTrace, '--playwright-trace') : undefined;
+  if (playwrightPath && playwrightPath === tracePath) throw new PagelensError('BAD_INPUT', '--trace and --playwright-trace name the same file: give each its own.');
   const open = await openPage(flags.url, { viewport: parseViewport(flags.viewport), cdpEndpoint: flags.cdp, ...(flags.offline && { blockExternal: true }), ...await openStateOptions(flags) });
-  const trace = tracePath ? (await import('../trace/agentTrace.js')).startAgentTrace(open.page, { path: tracePath, task }) : undefined;
+  const playwright = playwrightPath ? await (await import('../trace/playwrightTrace.js')).PlaywrightTrace.start(open.page.context(), playwrightPath, { title: task }).catch(async (e: Error) => { await open.close(); throw new PagelensError('BAD_INPUT', `--playwright-trace: tracing could not start: ${e.message.split('\n')[0]}`); }) : undefined;
+  const trace = tracePath || playwright ? (await import('../trace/agentTrace.js')).startAgentTrace(open.page, { ...(tracePath && { path: tracePath }), task, ...(playwright && { playwright }) }) : undefined;
   let run: AgentRun | undefined;
   let failure: string | undefined;
   try {
     run = await runAgent(open.lens, {
-      task, backend: trace ? trace.backend(backend) : backend, maxSteps, ...(trace && { onRead: (snap, ms) => trace.read(snap, ms) }),
+      task, backend: trace ? trace.backend(backend) : backend, maxSteps, ...(trace && { onRead: (snap, ms) => trace.read(snap, ms), beforeRead: () => trace.beforeRead() }),
       onStep: (s) => { steps.push(s); trace?.step(s); process.stderr.write(stepLine(s) + '\n'); },
     });
   } catch (e) {
@@ -145,8 +152,10 @@ async function agentRun(task: string, flags: AgentFlags, steps: AgentStep[]): Pr
     throw e;
   } finally {
     if (trace) {
-      await trace.close(run, failure);
-      process.stderr.write(`pagelens agent: trace written to ${tracePath} (open it with: pagelens trace show ${JSON.stringify(tracePath)})\n`);
+      const closed = await trace.close(run, failure);
+      if (tracePath) process.stderr.write(`pagelens agent: trace written to ${tracePath} (open it with: pagelens trace show ${JSON.stringify(tracePath)})\n`);
+      if (closed.playwright) process.stderr.write(`pagelens agent: ${(await import('../trace/playwrightTrace.js')).describePlaywrightTrace(closed.playwright)}\n`);
+      if (closed.playwrightError) process.stderr.write(`pagelens agent: the Playwright trace was not written: ${closed.playwrightError}\n`);
     }
     await saveAtEnd(open.lens, flags);
     await open.close();
@@ -157,13 +166,13 @@ async function agentRun(task: string, flags: AgentFlags, steps: AgentStep[]): Pr
   if (!run.success) process.exitCode = 1;
 }
 
-/** Where --trace writes: an absolute path whose folder exists (checked before a browser starts). */
-async function traceTarget(file: string): Promise<string> {
+/** Where --trace (or --playwright-trace) writes: an absolute path whose folder exists (checked before a browser starts). */
+async function traceTarget(file: string, flag: string): Promise<string> {
   const { resolve, dirname } = await import('node:path');
   const { stat } = await import('node:fs/promises');
   const path = resolve(file);
   const dir = await stat(dirname(path)).catch(() => undefined);
-  if (!dir?.isDirectory()) throw new PagelensError('BAD_INPUT', `--trace ${JSON.stringify(file)}: the folder ${dirname(path)} does not exist`);
+  if (!dir?.isDirectory()) throw new PagelensError('BAD_INPUT', `${flag} ${JSON.stringify(file)}: the folder ${dirname(path)} does not exist`);
   return path;
 }
 

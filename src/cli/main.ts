@@ -154,13 +154,14 @@ export function buildCli(): Command {
   addSnapshotOptions(program.command('demo').description('snapshot the built-in demo page, then let the offline agent place an order on it (no API key)'))
     .option('--no-agent', 'only the snapshot')
     .option('--trace <file.zip>', 'record the agent\'s run into this archive (pagelens trace show opens it)')
+    .option('--playwright-trace <file.zip>', 'also record a Playwright trace of the agent\'s run (npx playwright show-trace opens it)')
     // Pretty JSON by default for people reading the demo; an explicit --pretty still meets the checks.
-    .action(async (flags: SnapshotFlags & { agent: boolean; trace?: string }) => {
-      const { agent, trace, ...snapshotFlags } = flags;
+    .action(async (flags: SnapshotFlags & { agent: boolean; trace?: string; playwrightTrace?: string }) => {
+      const { agent, trace, playwrightTrace, ...snapshotFlags } = flags;
       await snapshotCommand(DEMO_PAGE, { ...snapshotFlags, pretty: flags.pretty ?? flags.format === 'json' });
       if (!agent) return;
       process.stderr.write(`\npagelens agent '${DEMO_TASK}'\n`);
-      await agentCommand(DEMO_TASK, { url: DEMO_PAGE, planner: 'heuristic', maxSteps: '20', viewport: flags.viewport, offline: true, ...(trace && { trace }) });
+      await agentCommand(DEMO_TASK, { url: DEMO_PAGE, planner: 'heuristic', maxSteps: '20', viewport: flags.viewport, offline: true, ...(trace && { trace }), ...(playwrightTrace && { playwrightTrace }) });
     });
   addRunCommand(program);
   addBenchCommand(program);

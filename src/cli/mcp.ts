@@ -29,6 +29,7 @@ interface McpFlags {
   tools?: string;
   answers?: 'text' | 'json';
   saveTrace?: string;
+  playwrightTraces?: boolean;
   store?: string;
   replica?: string;
   storageState?: string;
@@ -97,6 +98,7 @@ export function addMcpCommand(program: Command): void {
     .option('--tools <list>', 'tools to offer: groups (core, forms, explore, intent, mouse, vision, tabs, logs, webmcp, state), tool names, or all (default core)')
     .addOption(new Option('--answers <form>', 'how answers are written: compact text, or the JSON payload for a client that parses them').choices(['text', 'json']).default('text'))
     .option('--save-trace <dir>', 'record each session into an archive in this folder, one step a tool call, written as it goes (pagelens trace show opens it)')
+    .option('--playwright-traces', 'with --save-trace: also a Playwright trace beside each archive (<archive>.playwright.zip, one group a call, scrubbed of typed secrets), written when the session closes; npx playwright show-trace opens it')
     .option('--store <url>', 'with --port: register the sessions this replica owns in Redis (redis://HOST:PORT/DB; default PAGELENS_STORE), so a request routed to another replica is told where its session lives')
     .option('--replica <name>', 'with --store: this replica\'s name (default PAGELENS_REPLICA, else host:pid)')
     .option('--recover-stuck-tabs', 'after a call ran out of time on a page that stopped answering, the next call closes that tab and opens a fresh one by itself');
@@ -105,6 +107,7 @@ export function addMcpCommand(program: Command): void {
     .action(async (flags: McpFlags) => {
       const httpOnly = [flags.token !== undefined && '--token', flags.sharedContext && '--shared-context', flags.maxSessions !== undefined && '--max-sessions', flags.sessionIdle !== undefined && '--session-idle', flags.store !== undefined && '--store'].filter(Boolean);
       if (flags.port === undefined && httpOnly.length) throw new PagelensError('BAD_INPUT', `${httpOnly.join(', ')} only mean something with --port (stdio has one client, its parent process).`);
+      if (flags.playwrightTraces && !flags.saveTrace) throw new PagelensError('BAD_INPUT', '--playwright-traces goes with --save-trace DIR (each Playwright trace is written beside its session\'s archive).');
       const token = httpToken(flags);
       // An endpoint from the environment, only when no flag says where the browser comes from.
       if (!flags.cdp && !flags.wsEndpoint && !flags.userDataDir) {
@@ -149,6 +152,7 @@ export function addMcpCommand(program: Command): void {
         ...(flags.callTimeout !== undefined && { callTimeoutS: flags.callTimeout }),
         ...(flags.recoverStuckTabs && { recoverStuckTabs: true }),
         ...(flags.saveTrace && { saveTrace: flags.saveTrace }),
+        ...(flags.playwrightTraces && { playwrightTraces: true }),
         ...(store && { store }), ...(replica && { replica }),
       });
     });

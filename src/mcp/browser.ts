@@ -105,6 +105,8 @@ export class BrowserSession implements TabHost {
   private reconnects = 0;
   /** The context open now, as watchConnection saw it: a loss of an earlier one is old news. */
   private live?: Opened;
+  /** Work that needs the context before it closes (a Playwright trace is written then), each bounded by its owner. */
+  private readonly closing: Array<(context: BrowserContext) => Promise<void>> = [];
 
   constructor(private readonly opts: BrowserOptions, private readonly source?: SharedBrowser) {
     checkBrowserOptions(opts);
@@ -243,6 +245,11 @@ export class BrowserSession implements TabHost {
 
   // ---- lifecycle ----
 
+  /** Runs `fn` with the context as the session closes, before the context goes (a failure is its own). */
+  onClosing(fn: (context: BrowserContext) => Promise<void>): void {
+    this.closing.push(fn);
+  }
+
   async close(): Promise<void> {
     this.closingNow = true;
     try {
@@ -256,6 +263,7 @@ export class BrowserSession implements TabHost {
     const opened = await this.opening?.catch(() => undefined);
     // The last save happens while the context is still there (behind the --state-check, on the current tab).
     if (opened && this.live === opened) await this.state.closing(opened.context, this.currentTab()?.page);
+    if (opened && this.live === opened) for (const fn of this.closing.splice(0)) await fn(opened.context).catch(() => {});
     this.live = undefined;
     this.opening = undefined;
     const tabs = this.tabs;

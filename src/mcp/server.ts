@@ -42,6 +42,8 @@ export interface McpServerOptions extends BrowserOptions {
   answers?: 'text' | 'json';
   /** Record every session into an archive in this folder, one step a tool call (src/trace/mcpTrace.ts). */
   saveTrace?: string;
+  /** With saveTrace: a Playwright trace beside each archive, written when its browser session closes (playwrightTraces.ts). */
+  playwrightTraces?: boolean;
   /** With port: the store replicas share (redis://…), where each registers the sessions it owns. */
   store?: string;
   /** With store: this replica's name (default host:pid). */
@@ -58,7 +60,7 @@ function toMcp(r: ToolResult): CallToolResult {
 }
 
 /** An MCP server (not yet connected) whose tools run on `session`. */
-export function createMcpServer(session: BrowserSession, opts: Pick<McpServerOptions, 'callTimeoutS' | 'recoverStuckTabs' | 'tools' | 'answers'> & { trace?: McpTrace } = {}): Server {
+export function createMcpServer(session: BrowserSession, opts: Pick<McpServerOptions, 'callTimeoutS' | 'recoverStuckTabs' | 'tools' | 'answers' | 'playwrightTraces'> & { trace?: McpTrace } = {}): Server {
   const tools = toolDefinitions('mcp', { tools: opts.tools ?? DEFAULT_TOOLSET });
   const offered = new Set(tools.map((t) => t.name));
   // With the webmcp group, the page's own tools are listed too, and the list changes with the page.
@@ -79,8 +81,11 @@ export function createMcpServer(session: BrowserSession, opts: Pick<McpServerOpt
         const recovered = opts.recoverStuckTabs ? await recoverStuckTab(session, deadline) : undefined;
         const name = req.params.name;
         const runOptions = { host: session, offered, ...(opts.answers && { answers: opts.answers }) };
+        const pw = opts.trace && opts.playwrightTraces ? await import('./playwrightTraces.js') : undefined;
         const r = await deadline.run(name, args, async () => {
           const lens = await session.lens();
+          // The call's group in the Playwright trace opens on the page it runs on (within the call's deadline).
+          if (pw && opts.trace) await pw.beginTracedCall(session, lens.page, opts.trace, name, log);
           return pageTools && isPageToolName(name) ? pageTools.call(lens, name, args, runOptions) : runToolSafely(lens, name, args, runOptions);
         }, () => session.unanswered());
         // The call may have changed the page's tools (a navigation, the page's own script): the client is told before it reads the answer.
@@ -93,6 +98,7 @@ export function createMcpServer(session: BrowserSession, opts: Pick<McpServerOpt
         const noted = reconnected ? withNote(r, reconnected) : r;
         const answer = toMcp(recovered ? withNote(noted, recovered) : noted);
         if (opts.trace) await traceCall(opts.trace, session, name, args, r, answer, performance.now() - t0);
+        if (pw) await pw.endTracedCall(session, await session.lens().then((l) => l.page, () => undefined));
         return answer;
       } catch (e) {
         // Only the browser failing to start gets here (runToolSafely answers everything else).
@@ -135,6 +141,8 @@ function withNote(r: ToolResult, note: string): ToolResult {
 /** How long a stop signal waits for the browser to close before the process exits anyway. */
 const SHUTDOWN_GRACE_MS = 1500;
 const SAVE_ON_EXIT_MS = 5000;
+/** Time for Playwright to write its trace and for it to be scrubbed, on the way out. */
+const PLAYWRIGHT_TRACE_MS = 10_000;
 
 /** Runs the server until the client goes away (stdio) or the process is stopped (HTTP). */
 export async function runMcpServer(opts: McpServerOptions): Promise<void> {
@@ -147,7 +155,7 @@ export async function runMcpServer(opts: McpServerOptions): Promise<void> {
     // A browser that does not close (a renderer that stopped answering, a call at work on it)
     // must not keep the process: it ends within the bound whatever is still running.
     // The save on exit (--save-storage-state) gets time of its own (it is bounded in stateKeeper.ts).
-    const grace = opts.saveStorageState ? SHUTDOWN_GRACE_MS + SAVE_ON_EXIT_MS : SHUTDOWN_GRACE_MS;
+    const grace = SHUTDOWN_GRACE_MS + (opts.saveStorageState ? SAVE_ON_EXIT_MS : 0) + (opts.playwrightTraces ? PLAYWRIGHT_TRACE_MS : 0);
     const force = setTimeout(() => {
       log(`the browser did not close within ${grace} ms; exiting without it`);
       process.exit(0);
@@ -163,7 +171,7 @@ export async function runMcpServer(opts: McpServerOptions): Promise<void> {
   if (opts.port === undefined) {
     const session = new BrowserSession(opts);
     const trace = newTrace();
-    if (trace) log(`recording the session into ${trace.path}`);
+    if (trace) log(`recording the session into ${trace.path}${opts.playwrightTraces ? ' (its Playwright trace beside it when the session closes)' : ''}`);
     closeAll = () => { trace?.close(); return session.close(); };
     const server = createMcpServer(session, { ...opts, ...(trace && { trace }) });
     const transport = new StdioServerTransport();

@@ -15,7 +15,7 @@ import { redactCredentials } from '../model/safety/redact.js';
 import { PagelensError } from '../model/contracts/errors.js';
 import { describeIssues } from '../model/contracts/validate.js';
 import { DEFAULT_MAX_BODY, DEFAULT_REQUEST_TIMEOUT_MS } from './limits.js';
-import { MemorySessionStore, StoreUnavailableError, sessionView, type SessionStore } from './sessions.js';
+import { MemorySessionStore, StoreUnavailableError, sessionIdOf, sessionView, type SessionStore } from './sessions.js';
 
 export interface AppOptions {
   planner: Planner;
@@ -35,6 +35,11 @@ export interface AppOptions {
   log?: (line: string) => void;
   /** A request the planner has not answered by then gets 504 (default 120 s). */
   requestTimeoutMs?: number;
+  /**
+   * Told of every answered round, after the session recorded it (`serve --save-trace`,
+   * src/trace/serveTrace.ts). Awaited, but what it throws is its own: the answer goes out regardless.
+   */
+  onRound?: (round: { request: InteractRequest; answer: InteractResponse; session?: string; at: string; askMs: number }) => void | Promise<void>;
 }
 
 export { DEFAULT_MAX_BODY, DEFAULT_REQUEST_TIMEOUT_MS };
@@ -79,6 +84,7 @@ export function createApp(opts: AppOptions): Hono {
     }),
     async (c) => {
       const t0 = performance.now();
+      const at = new Date().toISOString();
       const request = c.req.valid('json');
       if (request.query.length > MAX_QUERY_CHARS) return bad(c, { error: 'PAYLOAD_TOO_LARGE', message: `query is ${request.query.length} characters; at most ${MAX_QUERY_CHARS}` }, 413);
       const noTask = queryProblem(request.query);
@@ -95,6 +101,7 @@ export function createApp(opts: AppOptions): Hono {
         throw e;
       }
       let answer: InteractResponse;
+      const asked = performance.now();
       try {
         answer = InteractResponse.parse(await withDeadline(opts.planner.plan(request, sessionView(session)), timeoutMs));
       } catch (e) {
@@ -110,9 +117,14 @@ export function createApp(opts: AppOptions): Hono {
       if (opts.compat && 'status' in answer && answer.status === 'needs_context' && answer.requestedDomMode === 'full') {
         answer = { status: 'needs_full_dom', needsFullDomReason: answer.reason };
       }
+      const askMs = performance.now() - asked;
       try { await sessions.record(session, request, answer); } catch (e) {
         if (e instanceof StoreUnavailableError) return unavailable(e);
         throw e;
+      }
+      if (opts.onRound) {
+        const sessionId = sessionIdOf(request);
+        try { await opts.onRound({ request, answer, ...(sessionId && { session: sessionId }), at, askMs }); } catch (e) { log(`the round's trace failed: ${(e as Error).message.split('\n')[0]}`); }
       }
       log(`interact ${request.domMode} ${request.interactiveTree?.length ?? 0} nodes${session ? ` session ${session.id}` : ''} → ${describeAnswer(answer)} (${Math.round(performance.now() - t0)} ms)`);
       return c.json(answer);

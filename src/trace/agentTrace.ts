@@ -14,6 +14,7 @@ import { TraceSecrets } from '../model/trace/mask.js';
 import { secretIds } from '../model/trace/observation.js';
 import type { TraceStep, TraceVerdict } from '../model/trace/runRecord.js';
 import { captureStep, type Capture } from './capture.js';
+import type { PlaywrightTrace, PlaywrightTraceReport } from './playwrightTrace.js';
 import { TraceWriter } from './writer.js';
 
 /** The loop's backend, as far as the trace needs it (src/agent/loop.ts Backend). */
@@ -38,13 +39,22 @@ export interface AgentTrace {
   backend(inner: TracedBackend): TracedBackend;
   /** For the loop's onRead: the step's page read, and its screenshot taken now. */
   read(snapshot: SemanticV3Result, ms: number): Promise<void>;
+  /** For the loop's beforeRead: the step begins (its Playwright group opens). */
+  beforeRead(): Promise<void>;
   /** For the loop's onStep. */
   step(step: AgentStep): void;
-  /** Writes the archive; `run` absent: the run ended in an error (said in `error`). */
-  close(run: { status: string; message?: string; success?: boolean } | undefined, error?: string): Promise<void>;
+  /**
+   * Writes the archive (when there is a path) and the Playwright trace (when there is one);
+   * `run` absent: the run ended in an error (said in `error`).
+   */
+  close(run: { status: string; message?: string; success?: boolean } | undefined, error?: string): Promise<{ playwright?: PlaywrightTraceReport; playwrightError?: string }>;
 }
 
-export function startAgentTrace(page: Page, opts: { path: string; task: string; ceilingBytes?: number; pagelens?: string }): AgentTrace {
+/**
+ * `path`: the run record's archive (none: only the Playwright trace is written, its secrets
+ * learnt the same way). `playwright`: the Playwright trace, one group a step, numbered as the record's.
+ */
+export function startAgentTrace(page: Page, opts: { path?: string; task: string; ceilingBytes?: number; pagelens?: string; playwright?: PlaywrightTrace }): AgentTrace {
   const secrets = new TraceSecrets();
   const startedAt = new Date().toISOString();
   const done: Array<{ step: Omit<TraceStep, 'step' | 'screenshot'>; capture?: Capture }> = [];
@@ -69,6 +79,9 @@ export function startAgentTrace(page: Page, opts: { path: string; task: string; 
           return answer;
         },
       };
+    },
+    async beforeRead() {
+      await opts.playwright?.begin(done.length + 1, undefined, page).catch(() => {});
     },
     async read(snapshot, ms) {
       pending = { ...fresh(), snap: snapshot, readMs: Math.round(ms) };
@@ -115,18 +128,32 @@ export function startAgentTrace(page: Page, opts: { path: string; task: string; 
         },
       };
       done.push({ step, capture: p.capture });
+      void opts.playwright?.end(page).catch(() => {});
     },
     async close(run, error) {
-      if (closed) return;
+      if (closed) return {};
       closed = true;
-      const writer = new TraceWriter(opts.path, { face: 'agent', task: opts.task, secrets, startedAt, ...(opts.ceilingBytes && { ceilingBytes: opts.ceilingBytes }), ...(opts.pagelens && { pagelens: opts.pagelens }) });
-      for (const d of done) {
-        const c = d.capture;
-        writer.add(d.step, c?.jpeg ? { jpeg: c.jpeg, width: c.width, height: c.height, viewport: c.viewport } : undefined);
+      // The Playwright trace first: its scrubbing needs every secret, and they are all known now.
+      let playwright: PlaywrightTraceReport | undefined;
+      let playwrightError: string | undefined;
+      try {
+        playwright = await opts.playwright?.stop(secrets.secretValues());
+      } catch (e) {
+        playwrightError = (e as Error).message.split('\n')[0];
       }
-      writer.close(run ? { status: run.status, ...(run.message && { message: run.message }), ...(run.success !== undefined && { success: run.success }) } : { status: 'error', ...(error && { message: error }), success: false });
+      if (opts.path) writeRecord(opts.path, run, error);
+      return { ...(playwright && { playwright }), ...(playwrightError && { playwrightError }) };
     },
   };
+
+  function writeRecord(path: string, run: { status: string; message?: string; success?: boolean } | undefined, error?: string): void {
+    const writer = new TraceWriter(path, { face: 'agent', task: opts.task, secrets, startedAt, ...(opts.ceilingBytes && { ceilingBytes: opts.ceilingBytes }), ...(opts.pagelens && { pagelens: opts.pagelens }) });
+    for (const d of done) {
+      const c = d.capture;
+      writer.add(d.step, c?.jpeg ? { jpeg: c.jpeg, width: c.width, height: c.height, viewport: c.viewport } : undefined);
+    }
+    writer.close(run ? { status: run.status, ...(run.message && { message: run.message }), ...(run.success !== undefined && { success: run.success }) } : { status: 'error', ...(error && { message: error }), success: false });
+  }
 }
 
 /** How a step went, in the record's words. */

@@ -2,6 +2,9 @@
 // `await trace.stop('run.zip')`. Each act() is a step; its observation is the last read the caller
 // got before it (the payload of lens.snapshot, as JSON), and its screenshot was taken as that read
 // was made. The lens's own methods are wrapped on the instance and given back by stop().
+// `playwrightTrace: 'pw.zip'` records a Playwright trace of the same steps beside it (one group a
+// step, opened by the step's first read and closed when its act has answered), scrubbed of the
+// values typed into secret fields.
 import type { Page } from 'playwright-core';
 import type { ActionResult } from '../model/contracts/outcome.js';
 import { countTokens } from '../model/renderers/tokens.js';
@@ -9,6 +12,7 @@ import { TraceSecrets } from '../model/trace/mask.js';
 import type { TraceStep } from '../model/trace/runRecord.js';
 import { verdictOfResult } from './agentTrace.js';
 import { captureStep, type Capture, type Listed } from './capture.js';
+import { PlaywrightTrace, type PlaywrightTraceReport } from './playwrightTrace.js';
 import { TraceWriter } from './writer.js';
 
 /** What the trace needs of a lens (src/browser/lens.ts Lens). */
@@ -21,8 +25,17 @@ export interface TraceableLens {
 export interface LensTrace {
   /** Steps recorded so far. */
   readonly steps: number;
-  /** Gives the lens its methods back and writes the archive. */
-  stop(path: string): Promise<void>;
+  /** Gives the lens its methods back, writes the archive, and the Playwright trace when one was asked for. */
+  stop(path: string): Promise<{ playwright?: PlaywrightTraceReport }>;
+}
+
+export interface LensTraceOptions {
+  ceilingBytes?: number;
+  /**
+   * Also record a Playwright trace of the same steps into this file (context.tracing of the lens's
+   * page, which must not be tracing already). Written by stop(); it throws when the trace cannot be.
+   */
+  playwrightTrace?: string;
 }
 
 interface Read { payload: unknown; ms: number; at: string; capture?: Capture }
@@ -34,7 +47,7 @@ function listedOf(payload: unknown): Listed[] {
   return [];
 }
 
-export function startTrace(lens: TraceableLens, opts: { ceilingBytes?: number } = {}): LensTrace {
+export function startTrace(lens: TraceableLens, opts: LensTraceOptions = {}): LensTrace {
   const secrets = new TraceSecrets();
   const startedAt = new Date().toISOString();
   const own = lens as unknown as { snapshot: (...a: unknown[]) => Promise<unknown>; act: (action: string, ...a: unknown[]) => Promise<ActionResult> };
@@ -42,7 +55,17 @@ export function startTrace(lens: TraceableLens, opts: { ceilingBytes?: number } 
   const act = own.act;
   const steps: Array<{ step: Omit<TraceStep, 'step' | 'screenshot'>; capture?: Capture }> = [];
   let last: Read | undefined;
+  // Started at once; a start that failed is said by stop(), and the steps are recorded regardless.
+  const playwright = opts.playwrightTrace ? PlaywrightTrace.start(lens.page.context(), opts.playwrightTrace) : undefined;
+  playwright?.catch(() => {});
+  let grouped = false;
+  const begin = async () => {
+    if (grouped || !playwright) return;
+    grouped = true;
+    await (await playwright.catch(() => undefined))?.begin(steps.length + 1, undefined, lens.page).catch(() => {});
+  };
   own.snapshot = async (...args: unknown[]) => {
+    await begin();
     const t0 = performance.now();
     const payload = await snapshot.apply(lens, args);
     last = { payload, ms: Math.round(performance.now() - t0), at: new Date().toISOString() };
@@ -50,6 +73,7 @@ export function startTrace(lens: TraceableLens, opts: { ceilingBytes?: number } 
     return payload;
   };
   own.act = async (action: string, ...args: unknown[]) => {
+    await begin();
     const t0 = performance.now();
     const result = await act.call(lens, action, ...args);
     const read = last;
@@ -70,6 +94,8 @@ export function startTrace(lens: TraceableLens, opts: { ceilingBytes?: number } 
         timings: { ...(read && { readMs: read.ms }), actMs: Math.round(performance.now() - t0), ...(capture && { captureMs: capture.ms }) },
       },
     });
+    grouped = false;
+    if (playwright) await (await playwright.catch(() => undefined))?.end(lens.page).catch(() => {});
     return result;
   };
   return {
@@ -83,6 +109,8 @@ export function startTrace(lens: TraceableLens, opts: { ceilingBytes?: number } 
       const writer = new TraceWriter(path, { face: 'library', secrets, startedAt, ...(opts.ceilingBytes && { ceilingBytes: opts.ceilingBytes }) });
       for (const s of steps) writer.add(s.step, s.capture?.jpeg ? { jpeg: s.capture.jpeg, width: s.capture.width, height: s.capture.height, viewport: s.capture.viewport } : undefined);
       writer.close({ status: 'stopped' });
+      if (!playwright) return {};
+      return { playwright: await (await playwright).stop(secrets.secretValues()) };
     },
   };
 }

@@ -30,8 +30,12 @@ export interface TracedCall {
 
 export interface McpTrace {
   readonly path: string;
+  /** Steps recorded so far: the next call is step steps + 1. */
+  readonly steps: number;
   record(call: TracedCall): Promise<void>;
   close(status?: string): void;
+  /** The secret values learnt so far, for scrubbing what this record cannot mask itself (a Playwright trace): never written. */
+  secretValues(): string[];
 }
 
 interface NodeLike { i: string; r?: string; n?: string; v?: string; xy?: [number, number]; box?: [number, number, number, number] }
@@ -82,6 +86,8 @@ export function startMcpTrace(dir: string, opts: { ceilingBytes?: number; answer
   let shownUrl: string | undefined;
   return {
     path,
+    get steps() { return writer.stepCount; },
+    secretValues: () => writer.secrets.secretValues(),
     async record(call) {
       const at = new Date(Date.now() - call.ms).toISOString();
       const text = call.texts.join('\n');

@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import type { z } from 'zod';
 import { PagelensError } from '../model/contracts/errors.js';
 import { describeIssues } from '../model/contracts/validate.js';
-import { TRACE_SCHEMA, TRACE_VERSION, TraceEnd, TraceMeta, TraceRecord, TraceStep } from '../model/trace/runRecord.js';
+import { TRACE_SCHEMA, TRACE_VERSION, TRACE_VERSIONS, traceVersionOf, TraceEnd, TraceMeta, TraceRecord, TraceStep } from '../model/trace/runRecord.js';
 import { readZip } from './zip.js';
 
 export interface ReadTrace {
@@ -32,10 +32,11 @@ export function readTraceBuffer(buf: Buffer, name = 'the trace'): ReadTrace {
   const metaRaw = entries.get('meta.json');
   if (!metaRaw) throw new PagelensError('BAD_INPUT', `${name} is not a pagelens trace (no meta.json)`);
   const head = JSON.parse(metaRaw.toString('utf8')) as { schema?: unknown; version?: unknown };
-  if (head.schema !== TRACE_SCHEMA || head.version !== TRACE_VERSION) {
-    throw new PagelensError('BAD_INPUT', `${name} is ${String(head.schema)} version ${String(head.version)}; this pagelens reads ${TRACE_SCHEMA} version ${TRACE_VERSION}`);
+  if (head.schema !== TRACE_SCHEMA || !(TRACE_VERSIONS as readonly unknown[]).includes(head.version)) {
+    throw new PagelensError('BAD_INPUT', `${name} is ${String(head.schema)} version ${String(head.version)}; this pagelens reads ${TRACE_SCHEMA} versions ${TRACE_VERSIONS.join(' to ')} (the newest is ${TRACE_VERSION})`);
   }
   const meta = parse(TraceMeta, metaRaw, 'meta.json');
+  if (meta.version < traceVersionOf(meta.face)) throw new PagelensError('BAD_INPUT', `${name}: the ${meta.face} face came with version ${traceVersionOf(meta.face)}, the archive says version ${meta.version}`);
   const steps = [...entries.keys()].filter((k) => /^steps\/\d+\.json$/.test(k)).sort().map((k) => parse(TraceStep, entries.get(k)!, k));
   const endRaw = entries.get('end.json');
   const record = TraceRecord.parse({ meta, steps, ...(endRaw && { end: parse(TraceEnd, endRaw, 'end.json') }) });

@@ -3,7 +3,7 @@
 // through the run's secrets first, and the archive stays under its ceiling: past it a step keeps
 // no screenshot and no observation, past half as much again it is not kept at all, and the end
 // says from which step on.
-import { stepEntry, TRACE_SCHEMA, TRACE_VERSION, type TraceEnd, type TraceMeta, type TraceStep } from '../model/trace/runRecord.js';
+import { stepEntry, TRACE_SCHEMA, traceVersionOf, type TraceEnd, type TraceMeta, type TraceStep } from '../model/trace/runRecord.js';
 import { TraceSecrets } from '../model/trace/mask.js';
 import { ZipAppender } from './zip.js';
 
@@ -36,7 +36,7 @@ export class TraceWriter {
     this.ceiling = opts.ceilingBytes ?? DEFAULT_TRACE_CEILING;
     this.zip = new ZipAppender(path);
     const meta: TraceMeta = {
-      schema: TRACE_SCHEMA, version: TRACE_VERSION, face: opts.face, startedAt: opts.startedAt ?? new Date().toISOString(), tokenizer: 'o200k_base', ceilingBytes: this.ceiling,
+      schema: TRACE_SCHEMA, version: traceVersionOf(opts.face), face: opts.face, startedAt: opts.startedAt ?? new Date().toISOString(), tokenizer: 'o200k_base', ceilingBytes: this.ceiling,
       ...(opts.task !== undefined && { task: opts.task }), ...(opts.pagelens && { pagelens: opts.pagelens }),
     };
     this.zip.add('meta.json', JSON.stringify(this.secrets.deep(meta), null, 1));
@@ -44,6 +44,11 @@ export class TraceWriter {
 
   get bytes(): number {
     return this.zip.bytes;
+  }
+
+  /** Steps numbered so far (the next is this plus one). */
+  get stepCount(): number {
+    return this.steps;
   }
 
   /** Adds a step (numbered here) with its screenshot; what the ceiling leaves of it is written at once. */

@@ -30,7 +30,11 @@ export class ZipAppender {
   private total = 0;
   private closed = false;
 
-  constructor(readonly path: string) {
+  /**
+   * `directoryAtEnd`: the central directory is written once, at close (an archive written in one go,
+   * whose entries would otherwise cost a directory each: a Playwright trace has hundreds).
+   */
+  constructor(readonly path: string, private readonly opts: { directoryAtEnd?: boolean } = {}) {
     this.fd = openSync(path, 'w', 0o600);
     this.writeDirectory();
   }
@@ -65,12 +69,13 @@ export class ZipAppender {
     writeSync(this.fd, local, 0, local.length, this.dataEnd);
     this.dataEnd += local.length;
     this.entries.push(entry);
-    this.writeDirectory();
+    if (!this.opts.directoryAtEnd) this.writeDirectory();
   }
 
   close(): void {
     if (this.closed) return;
     this.closed = true;
+    if (this.opts.directoryAtEnd) this.writeDirectory();
     closeSync(this.fd);
   }
 

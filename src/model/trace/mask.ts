@@ -13,6 +13,11 @@ export class TraceSecrets {
     return this.values.size;
   }
 
+  /** The values themselves, for a recording this class cannot walk (a Playwright trace's bytes): never to be written. */
+  secretValues(): string[] {
+    return [...this.values];
+  }
+
   /**
    * The planner's action against the action the host performed: when the host hid the value
    * ("***"), the planner's value is a secret from now on. Returns what was masked, or undefined.
@@ -53,6 +58,11 @@ export class TraceSecrets {
     };
     walk(args, 'args', undefined);
     return out;
+  }
+
+  /** A value known to be secret some other way (the page showed its field as "***"); returns what was masked, or undefined. */
+  learnValue(value: string, description: string): string | undefined {
+    return value ? this.add(value, description) : undefined;
   }
 
   private add(value: string, description: string): string | undefined {

@@ -10,16 +10,25 @@
 import { z } from 'zod';
 
 export const TRACE_SCHEMA = 'pagelens.trace';
-export const TRACE_VERSION = 1;
+/**
+ * The newest version. 2 added the serve face (a negotiation session, one step a round, no
+ * screenshots); everything of version 1 is as it was. A writer writes the lowest version its
+ * archive needs (an agent or MCP archive is still version 1, so an older pagelens reads it);
+ * a reader reads every version up to this one.
+ */
+export const TRACE_VERSION = 2;
+export const TRACE_VERSIONS = [1, 2] as const;
+/** The version an archive of `face` is written in. */
+export const traceVersionOf = (face: TraceMeta['face']): 1 | 2 => (face === 'serve' ? 2 : 1);
 
 /** [x, y, width, height] in CSS pixels of the screenshot's viewport. */
 const Rect = z.tuple([z.number(), z.number(), z.number(), z.number()]);
 
 export const TraceMeta = z.object({
   schema: z.literal(TRACE_SCHEMA),
-  version: z.literal(TRACE_VERSION),
-  /** Which face wrote it. */
-  face: z.enum(['agent', 'mcp', 'library']),
+  version: z.union([z.literal(1), z.literal(2)]),
+  /** Which face wrote it (serve: version 2). */
+  face: z.enum(['agent', 'mcp', 'library', 'serve']),
   startedAt: z.string(),
   /** The agent's task (secret values masked). */
   task: z.string().optional(),
@@ -84,6 +93,8 @@ export const TraceStep = z.object({
   frames: z.number().int().nonnegative(),
   /** The MCP tool called (MCP traces). */
   tool: z.string().optional(),
+  /** The negotiation session and the round within it (serve traces, version 2). */
+  round: z.object({ session: z.string(), n: z.number().int().positive() }).optional(),
   observation: TraceObservation.optional(),
   /** Archive entry of the JPEG, with its size in pixels and the viewport it shows (CSS pixels). */
   screenshot: z.object({ file: z.string(), width: z.number(), height: z.number(), bytes: z.number().int(), viewport: z.object({ width: z.number(), height: z.number() }) }).optional(),
