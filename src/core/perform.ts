@@ -35,8 +35,8 @@ export async function perform(host: ActHost, action: Action, el: HostElement | u
       if (!trusted) return clickByScript(host, e, clicks, 'no trusted input');
       const at = await reach(host, e);
       if (at.ok) {
-        await pressWatched(host, e, () => host.input.click(at.x, at.y, clicks));
-        return { method: 'mouse', detail: `${clicks === 2 ? 'double-clicked' : 'clicked'} ${gid} at (${Math.round(at.x)}, ${Math.round(at.y)})` };
+        const unwatched = await pressWatched(host, e, () => host.input.click(at.x, at.y, clicks));
+        return { method: 'mouse', detail: `${clicks === 2 ? 'double-clicked' : 'clicked'} ${gid} at (${Math.round(at.x)}, ${Math.round(at.y)})`, ...(unwatched && { warnings: [unwatched] }) };
       }
       if (at.code !== 'UNREACHABLE') throw refuse(at.code, at.reason);
       // Only where real input cannot reach: never past a cover, never on a hidden or disabled element.
@@ -66,12 +66,14 @@ export async function perform(host: ActHost, action: Action, el: HostElement | u
       if ('refuse' in plan) throw refuse('NOT_ACTIONABLE', plan.refuse);
       let method: ActionMethod = 'mouse';
       const at = trusted ? await reach(host, e) : undefined;
-      if (at?.ok) await pressWatched(host, e, () => host.input.click(at.x, at.y));
+      let unwatched: string | undefined;
+      if (at?.ok) unwatched = await pressWatched(host, e, () => host.input.click(at.x, at.y));
       else if (!at || at.code === 'UNREACHABLE') { await clickByScript(host, e, 1, at?.reason ?? 'no trusted input'); method = 'js'; } else throw refuse(at.code, at.reason);
       const missed = toggleMissed(gid, plan.want, await checkedAfterClick(host, e));
       if (missed) throw refuse('NOT_ACTIONABLE', missed);
       const unaimed = at?.ok ? unaimedPress(gid, at.box) : null;
-      return { method, detail: `${plan.want ? 'checked' : 'unchecked'} ${gid}`, ...(unaimed && { warnings: [unaimed] }) };
+      const warnings = [unaimed, unwatched].filter((w): w is string => !!w);
+      return { method, detail: `${plan.want ? 'checked' : 'unchecked'} ${gid}`, ...(warnings.length && { warnings }) };
     }
     case 'press': {
       const chord = parseChord(action.keys);
@@ -306,14 +308,16 @@ function quoteAll(xs: string[]): string {
  * Presses with the element's frame watching where the press went: a page that slides a cover over
  * the element between the last hit test and the press gets the press, and the answer says so
  * (COVERED, with what was pressed), never "clicked". A press that navigated the page away cannot be
- * asked about; its outcome is the navigation the verdict reports.
+ * asked about; its outcome is the navigation the verdict reports. When the frame could not be set
+ * to watch, the press still goes (the hit test before it passed), and the answer is a warning that
+ * says so: never a press reported as landed where nothing saw it land.
  */
-async function pressWatched(host: ActHost, el: HostElement, press: () => Promise<void>): Promise<void> {
-  const watching = await host.element(el, 'watchPress').then((r) => r.ok, () => false);
+async function pressWatched(host: ActHost, el: HostElement, press: () => Promise<void>): Promise<string | undefined> {
+  const watching = await host.element(el, 'watchPress').then((r) => r.ok ? undefined : r.reason ?? 'the frame refused', (e: unknown) => host.describe(e));
   await press();
-  if (!watching) return;
+  if (watching !== undefined) return `where the press on ${el.gid} landed could not be watched (${watching}): a cover the page moved over it as it was pressed would go unnoticed`;
   const hit = await host.element(el, 'pressLanded').catch(() => undefined);
-  if (!hit || !hit.watched || hit.landed) return;
+  if (!hit || !hit.watched || hit.landed) return undefined;
   throw refuse('COVERED', hit.on
     ? `the press meant for ${el.gid} landed on ${hit.on}, which the page moved over it as it was pressed`
     : `the press meant for ${el.gid} never reached its page: something the page moved over it as it was pressed (another frame) took it`);

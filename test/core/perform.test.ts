@@ -61,6 +61,16 @@ test('click: the press at the element\'s point with real input, watched; a press
   await assert.rejects(perform(slid.host, { type: 'click', id: '5' }, slid.el), (e) => isPagelensError(e, 'COVERED') && /landed on div\.overlay "Authorize"/.test((e as Error).message));
 });
 
+test('click: a press whose landing could not be watched goes, and the answer warns so (never "landed" where nothing saw it)', async () => {
+  for (const watchPress of [() => ({ ok: false, reason: 'its document has no window' }), () => { throw new Error('frame detached'); }]) {
+    const f = fake({ watchPress });
+    const done = await perform(f.host, { type: 'click', id: '5' }, f.el);
+    assert.equal(done.detail, 'clicked 5 at (40, 60)');
+    assert.match(done.warnings?.[0] ?? '', /where the press on 5 landed could not be watched \((its document has no window|frame detached)\)/);
+    assert.ok(!f.log.includes('pressLanded'), 'nothing was watching: nothing to ask');
+  }
+});
+
 test('click: never past a cover (no script click stands in), by script only where input cannot reach or is untrusted', async () => {
   const covered = fake({ prepare: () => ({ ok: false, code: 'COVERED', reason: 'is covered by div.cookie' }) });
   await assert.rejects(perform(covered.host, { type: 'click', id: '5' }, covered.el), (e) => isPagelensError(e, 'COVERED'));
