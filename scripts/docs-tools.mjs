@@ -42,11 +42,11 @@ function typeOf(s) {
 const cell = (s) => String(s).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 /** The rows of an object schema's properties, nested objects of arrays expanded one level (browser_fill_form's fields). */
-function argumentRows(schema, prefix = '') {
+function argumentRows(schema, explained, prefix = '') {
   const req = new Set(schema.required ?? []);
   return Object.entries(schema.properties ?? {}).flatMap(([name, s]) => {
-    const row = `| \`${prefix}${name}\` | ${cell(typeOf(s))} | ${req.has(name) ? 'yes' : ''} | ${cell(s.description ?? '')} |`;
-    const inner = s.type === 'array' && s.items?.type === 'object' ? argumentRows(s.items, `${prefix}${name}[].`) : [];
+    const row = `| \`${prefix}${name}\` | ${cell(typeOf(s))} | ${req.has(name) ? 'yes' : ''} | ${cell(s.description ?? explained[name] ?? '')} |`;
+    const inner = s.type === 'array' && s.items?.type === 'object' ? argumentRows(s.items, explained, `${prefix}${name}[].`) : [];
     return [row, ...inner];
   });
 }
@@ -56,6 +56,13 @@ export async function renderToolsDoc() {
   const registry = await import(pathToFileURL(REGISTRY).href);
   const toolset = await import(pathToFileURL(join(root, 'dist/src/tools/registry/toolset.js')).href);
   const tools = registry.toolDefinitions('mcp');
+  // Arguments the schema leaves undescribed because the server's instructions explain them once
+  // (a model pays for a description on every tool that repeats it): the reader of this page is told here.
+  const { EXPECT_HELP } = await import(pathToFileURL(join(root, 'dist/src/tools/input/act.js')).href);
+  const explained = {
+    expect: `(in the server's instructions) ${EXPECT_HELP.replace(/^expect, /, '')}`,
+    id: '(in the server\'s instructions) an element ID from the latest answer',
+  };
   // Every MCP description ends with the same note; it is said once above the list instead.
   const note = registry.PAGE_CONTENT_NOTE;
   const own = (d) => (note && d.endsWith(` ${note}`) ? d.slice(0, -note.length - 1) : d);
@@ -76,7 +83,7 @@ export async function renderToolsDoc() {
   ];
   for (const t of tools) {
     lines.push(`## ${t.name}`, '', own(t.description), '');
-    const rows = argumentRows(t.inputSchema);
+    const rows = argumentRows(t.inputSchema, explained);
     if (rows.length) lines.push('| argument | type | required | description |', '|---|---|---|---|', ...rows, '');
     else lines.push('No arguments.', '');
   }

@@ -83,7 +83,7 @@ export async function perform(host: ActHost, action: Action, el: HostElement | u
         if (!r.ok) throw refuse('NOT_ACTIONABLE', `${gid} did not take focus, so the keys would go elsewhere`);
       }
       await host.input.press(chord);
-      return { method: 'keyboard', detail: `pressed ${action.keys}${el ? ` in ${gid}` : ''}` };
+      return { method: 'keyboard', detail: pressedDetail(action.keys, el ? gid : undefined) };
     }
     case 'scroll': {
       const r = el
@@ -160,6 +160,9 @@ async function checkedAfterClick(host: ActHost, el: HostElement): Promise<boolea
 }
 
 /** Said after typing: many fields act on their text only once it is committed. */
+/** What a key press's answer says it did (a tool that types then presses reads it back to shorten it). */
+export const pressedDetail = (keys: string, gid?: string): string => `pressed ${keys}${gid ? ` in ${gid}` : ''}`;
+
 export const UNCOMMITTED = ' (not committed: press Enter or move on to commit it)';
 
 /** Text into a field: typed with trusted input, set for pickers (date, range), by script only where the host has no trusted input. */

@@ -11,13 +11,12 @@ import { unsafeSchemaReason } from '../../model/safety/schemaSafety.js';
 import { finishPending, refuseWhileDialog, runAction } from '../answers/acting.js';
 import type { ActHost } from '../../core/port.js';
 import { findOnFrames } from '../../core/verify.js';
-import { UNCOMMITTED } from '../../core/perform.js';
+import { pressedDetail, UNCOMMITTED } from '../../core/perform.js';
 import { noteTypedSecret } from '../registry/state.js';
 import { defineTool, type ToolContext, type ToolDef } from '../registry/types.js';
 
 // The instructions say what an ID is; the name says the rest.
 const id = ElementId;
-// The grammar is said once, in the server's instructions (EXPECT_HELP), not in every tool.
 // What `expect` takes is said once, in the server's instructions (EXPECT_HELP), not in every tool.
 const expect = z.string().min(1).optional();
 
@@ -142,7 +141,7 @@ export const ACT_TOOLS: ToolDef[] = [
       if (!a.submit || !typed.ok) return typed;
       const pressed = await act(ctx, { type: 'press', id: a.id, keys: 'Enter' }, a.expect);
       // Enter was pressed: the text is committed, so the typing's note that it is not would mislead.
-      return { ...pressed, action: `${typed.action}; ${pressed.action}`, detail: [typed.detail?.replace(UNCOMMITTED, ''), pressed.detail === `pressed Enter in ${a.id}` ? 'then Enter' : pressed.detail].filter(Boolean).join(', ') };
+      return { ...pressed, action: `${typed.action}; ${pressed.action}`, detail: [typed.detail?.replace(UNCOMMITTED, ''), pressed.detail === pressedDetail('Enter', a.id) ? 'then Enter' : pressed.detail].filter(Boolean).join(', ') };
     }),
   }),
   defineTool({
