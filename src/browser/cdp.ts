@@ -1,5 +1,6 @@
 // A thin, typed layer over a Playwright CDP session: every command has a deadline, and every
 // failure becomes a PagelensError whose code says what went wrong.
+import { refuseIfGivenUp } from './callScope.js';
 import type { CDPSession } from 'playwright-core';
 import { PagelensError } from '../model/contracts/errors.js';
 
@@ -66,6 +67,8 @@ export class Cdp {
   }
 
   async send<T = any>(method: string, params: Record<string, unknown> = {}, opts: SendOptions = {}): Promise<T> {
+    // Input of a call given up at its deadline never reaches the page (callScope.ts).
+    if (method.startsWith('Input.')) refuseIfGivenUp(method);
     const fault = this.faults.get(method);
     if (fault !== undefined) throw classifyCdpError(fault);
     const timeoutMs = opts.timeoutMs ?? this.timeoutMs;

@@ -2,6 +2,7 @@
 // capture (screenshot.ts), navigation (goto.ts), settling (stability.ts), and what Playwright's
 // page reports (dialogs, console, new documents) turned into the port's events. One per page: a
 // 'dialog' listener stops Playwright's auto-dismiss, so the dialog waits for the tools' answer.
+import { refuseIfGivenUp } from './callScope.js';
 import type { Dialog, Page } from 'playwright-core';
 import { PagelensError } from '../model/contracts/errors.js';
 import type { DialogAction, HostConsoleEntry, HostDialog, HostPage, HostPageEvents } from '../model/contracts/hostPage.js';
@@ -38,9 +39,9 @@ class CdpHostPage implements HostPage {
       press: (chord) => act().input.press(chord),
     };
     this.pointer = {
-      down: async (x, y) => { await page.mouse.move(x, y); await page.mouse.down(); },
-      move: (x, y) => page.mouse.move(x, y),
-      up: async (x, y) => { await page.mouse.move(x, y); await page.mouse.up(); },
+      down: async (x, y) => { refuseIfGivenUp('the pointer press'); await page.mouse.move(x, y); await page.mouse.down(); },
+      move: async (x, y) => { refuseIfGivenUp('the pointer move'); await page.mouse.move(x, y); },
+      up: async (x, y) => { refuseIfGivenUp('the pointer release'); await page.mouse.move(x, y); await page.mouse.up(); },
     };
     this.settle = (opts) => act().settle(opts);
     this.navigate = async (how) => { await act().navigate(how); };
@@ -49,6 +50,7 @@ class CdpHostPage implements HostPage {
       answer: async (a: DialogAction) => {
         const d = this.dialog;
         if (!d) throw new PagelensError('NOT_ACTIONABLE', 'No dialog is open.');
+        refuseIfGivenUp('the dialog\'s answer');
         this.dialog = undefined;
         if (a.accept) await d.accept(a.promptText); else await d.dismiss();
       },

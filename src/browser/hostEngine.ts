@@ -2,6 +2,7 @@
 // ledger, resolution), engine.ts (schema-checked engine and element calls) and, for the page side
 // acting needs (input, url, navigation, settling), input.ts, goto.ts and stability.ts. The act
 // pipeline and verification above it are src/core's, shared with the extension.
+import { refuseIfGivenUp } from './callScope.js';
 import { PagelensError } from '../model/contracts/errors.js';
 import type { HostElement, HostEngine, HostFrame } from '../model/contracts/host.js';
 import { globalId } from '../model/pagemodel/page.js';
@@ -91,6 +92,7 @@ async function settle(core: LensCore, req: SettleRequest, afterAction?: Stabilit
 }
 
 async function navigate(core: LensCore, how: Navigation): Promise<{ status?: number; warnings?: string[] }> {
+  refuseIfGivenUp('the navigation');
   const page = core.page;
   const what = 'goto' in how ? `open ${how.goto}` : 'history' in how ? `go ${how.history}` : 'reload';
   const start: StartNavigation = 'goto' in how ? (o) => page.goto(how.goto, o)

@@ -1,6 +1,7 @@
 // The pagelens MCP server: every tool of the registry over stdio (or Streamable HTTP on
 // 127.0.0.1), on the current tab of a launched or attached Chromium. Stdout belongs to the protocol, so
 // every log goes to stderr; a tool that fails answers isError with its code, never a crash.
+import { withinCall, type CallScope } from '../browser/callScope.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
@@ -82,12 +83,14 @@ export function createMcpServer(session: BrowserSession, opts: Pick<McpServerOpt
         const name = req.params.name;
         const runOptions = { host: session, offered, ...(opts.answers && { answers: opts.answers }) };
         const pw = opts.trace && opts.playwrightTraces ? await import('./playwrightTraces.js') : undefined;
-        const r = await deadline.run(name, args, async () => {
+        // Once given up at its deadline, the call's input, navigations and dialog answers are refused (callScope.ts).
+        const scope: CallScope = { tool: name };
+        const r = await deadline.run(name, args, () => withinCall(scope, async () => {
           const lens = await session.lens();
           // The call's group in the Playwright trace opens on the page it runs on (within the call's deadline).
           if (pw && opts.trace) await pw.beginTracedCall(session, lens.page, opts.trace, name, log);
           return pageTools && isPageToolName(name) ? pageTools.call(lens, name, args, runOptions) : runToolSafely(lens, name, args, runOptions);
-        }, () => session.unanswered());
+        }), () => session.unanswered(), () => { scope.givenUp = true; });
         // The call may have changed the page's tools (a navigation, the page's own script): the client is told before it reads the answer.
         if (pageTools && (r.data as { error?: { code?: string } } | undefined)?.error?.code !== 'TIMEOUT') {
           const left = deadlineSeconds(name, args, deadline.baseSeconds) * 1000 - (performance.now() - t0);

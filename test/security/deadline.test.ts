@@ -137,6 +137,23 @@ test('waiting for a page that keeps changing its URL and text ends at its bound 
   assert.match(r.reason, /^the page never settled \(\d+ URL changes in [\d.]+ s\)/, r.reason);
 });
 
+test('a click given up at its deadline is never sent later: the page it would land on gets no press', { timeout: TEST_TIMEOUT_MS * 2 }, async () => {
+  await startServer();
+  await browserStarted();
+  const url = `${site.url}late-press.html`;
+  const opened = await call('browser_navigate', { url });
+  assert.equal(opened.isError, false, opened.text);
+  const shot = JSON.parse((await call('page_snapshot')).text) as { interactive_tree: Array<{ i: string; n?: string }> };
+  const button = shot.interactive_tree.find((n) => n.n === 'Press me');
+  assert.ok(button, JSON.stringify(shot));
+  // The pointer's move holds the page 9 s, past the 5 s deadline; the press would come after it.
+  const clicked = await call('browser_click', { id: button.i });
+  assert.match(clicked.text, /^TIMEOUT: browser_click did not finish within 5 s/, clicked.text);
+  // Once the abandoned call has run out, the page shows whether a press reached it.
+  const line = currentLine(await listUntil((text) => !/still at work/.test(text) && /"pressed \d+"/.test(currentLine(text))));
+  assert.ok(line.includes('"pressed 0"'), `no press after the TIMEOUT answer: ${line}`);
+});
+
 test('a call answered while an earlier one is still at work keeps its JSON whole: the warning is a note of its own', async () => {
   const deadline = new CallDeadline(0.05);
   let finish!: () => void;

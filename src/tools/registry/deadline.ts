@@ -3,6 +3,8 @@
 // never returns would hold a server's one-call-at-a-time queue for good. Work on a page cannot be
 // cancelled from here, so the call is answered TIMEOUT at its deadline and the caller moves on; the
 // abandoned work runs out in the background and the next answers say the page may still be busy.
+// `giveUp` tells the host the moment that happens, so the abandoned work acts no more (a click sent
+// after the TIMEOUT answer would land unreported; src/browser/callScope.ts).
 import type { ToolResult } from './types.js';
 
 /** What `pagelens mcp` allows one tool call by default (--call-timeout). */
@@ -25,9 +27,10 @@ export class CallDeadline {
   /**
    * `probe`: asked when the call ran past its deadline, whether the page still answers at all (a
    * renderer whose main thread never yields answers nothing, however long one waits): a line naming
-   * that, or undefined when the page answered. It bounds its own wait.
+   * that, or undefined when the page answered. It bounds its own wait. `giveUp`: called the moment
+   * the call is given up, before anything else.
    */
-  async run(tool: string, args: unknown, work: () => Promise<ToolResult>, probe?: () => Promise<string | undefined>): Promise<ToolResult> {
+  async run(tool: string, args: unknown, work: () => Promise<ToolResult>, probe?: () => Promise<string | undefined>, giveUp?: () => void): Promise<ToolResult> {
     const busy = this.busyNote();
     const seconds = deadlineSeconds(tool, args, this.baseSeconds);
     const promise = work();
@@ -35,6 +38,7 @@ export class CallDeadline {
     const late = new Promise<'late'>((r) => { timer = setTimeout(() => r('late'), seconds * 1000); });
     const r = await Promise.race([promise, late]).finally(() => clearTimeout(timer));
     if (r === 'late') {
+      giveUp?.();
       const entry = { tool, since: Date.now() };
       this.abandoned.add(entry);
       // Settles unobserved: a late failure must not become an unhandled rejection.
