@@ -2,10 +2,12 @@
 // (src/core/negotiate.ts: semantic_v3 first, exactly the artifacts the backend asks for, the
 // action performed with verification, the transcript redacted) over this tab's snapshot and act,
 // with the backend reached by fetch. A failure ends the run as `failed` (the panel shows it).
+// Every run is recorded (runTrace.ts) and kept as the last run, which the side panel exports.
 import type { InteractRequestInput } from '../../src/model/negotiation/interact.js';
 import type { ActionResult } from '../../src/model/contracts/outcome.js';
 import { negotiate, type NegotiatingFace, type AgentStep } from '../../src/core/negotiate.js';
 import { act } from './tabAct.js';
+import { startRunTrace } from './runTrace.js';
 import { snapshot } from './tabLens.js';
 
 export interface TaskOptions {
@@ -36,6 +38,9 @@ export interface TaskRun {
   /** Ended done, and the last action's verification (if any) passed. */
   success: boolean;
   steps: TaskStep[];
+  /** The run's record, kept as the last run (its archive's name, size and steps), or why it could not be. */
+  trace?: { name: string; bytes: number; steps: number };
+  traceError?: string;
 }
 
 async function post(url: string, token: string | undefined, body: InteractRequestInput): Promise<unknown> {
@@ -47,8 +52,15 @@ async function post(url: string, token: string | undefined, body: InteractReques
 
 export async function runTask(tabId: number, task: string, opts: TaskOptions): Promise<TaskRun> {
   const url = new URL('/api/agent/interact', opts.backend).href;
+  const trace = startRunTrace(tabId, task);
   const face: NegotiatingFace = {
-    snapshot: () => snapshot(tabId),
+    // The step's read, then the record's screenshot of it at once (before the backend is asked).
+    snapshot: async () => {
+      const t0 = performance.now();
+      const snap = await snapshot(tabId);
+      await trace.read(snap, performance.now() - t0).catch(() => {});
+      return snap;
+    },
     hybrid: () => snapshot(tabId, { mode: 'hybrid' }),
     skeleton: async () => (await snapshot(tabId, { mode: 'skeleton' })).skeletonDom,
     fullDom: async () => (await snapshot(tabId, { mode: 'full' })).dom,
@@ -60,10 +72,19 @@ export async function runTask(tabId: number, task: string, opts: TaskOptions): P
     step: s.step, url: s.url, mode: s.mode ?? 'semantic_v3', tokensSent: s.tokensSent, thought: s.response.thought, action: s.response.action, ...(s.result && { result: s.result }),
   });
   const run = await negotiate(face, {
-    task, interact: (r) => post(url, opts.token, r), maxSteps: opts.maxSteps ?? 20, failSoft: true, extra: { tabId },
+    task, interact: trace.interact((r) => post(url, opts.token, r)), maxSteps: opts.maxSteps ?? 20, failSoft: true, extra: { tabId },
     sessionId: `ext-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 8)}`,
-    ...(opts.onStep && { onStep: (s: AgentStep) => opts.onStep!(asTaskStep(s)) }),
+    onStep: (s: AgentStep) => {
+      try { trace.step(s); } catch { /* the record misses a step; the run goes on */ }
+      opts.onStep?.(asTaskStep(s));
+    },
     ...(opts.stopped && { stopped: opts.stopped }),
   });
-  return { task, status: run.status === 'max_steps' || run.status === 'done' || run.status === 'failed' || run.status === 'stopped' ? run.status : 'failed', message: run.message, success: run.success, steps: run.steps.map(asTaskStep) };
+  const status = run.status === 'max_steps' || run.status === 'done' || run.status === 'failed' || run.status === 'stopped' ? run.status : 'failed';
+  // Written before the run is reported finished, so that the panel's export finds it.
+  const kept = await trace.finish({ status, message: run.message, success: run.success }).then(
+    (t) => ({ trace: { name: t.name, bytes: t.bytes, steps: t.steps } }),
+    (e: Error) => ({ traceError: `the run's record could not be kept: ${e.message.split('\n')[0]}` }),
+  );
+  return { task, status, message: run.message, success: run.success, steps: run.steps.map(asTaskStep), ...kept };
 }

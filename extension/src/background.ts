@@ -2,7 +2,7 @@
 // scripts (lens.ts over src/core/lens.ts, act.ts), runs the agent loop against `pagelens serve` (agent.ts), and
 // serves the side panel over a port. For automation and tests it exposes
 //   self.pagelens = { snapshot(tabId, options), model(tabId, options), capture(tabId, options), act(tabId, action, options), runTask(tabId, task, { backend }),
-//                     tools: { list(tabId), call(tabId, name, args) }, release(tabId), idHighWater() }   (also as tools/list, tools/call messages)
+//                     tools: { list(tabId), call(tabId, name, args) }, release(tabId), idHighWater(), lastRun() }   (also as tools/list, tools/call messages)
 // where snapshot's options are the shared snapshot request's (mode semantic_v3 by default, semantic, skeleton, full or
 // hybrid with quality and marks; query and maxTokens), all but axtree.
 import { act, type ActOptions } from './tabAct.js';
@@ -10,6 +10,7 @@ import { runTask, type TaskOptions, type TaskStep } from './agent.js';
 import type { PanelCommand, PanelEvent } from './panel.js';
 import { forgetLens, lensOf, snapshot, type SnapshotOptions } from './tabLens.js';
 import { releaseInput } from './input.js';
+import { loadLastRun } from './lastRun.js';
 import { callTool, listTools } from './tools.js';
 import { forgetTab, restoreTab, session } from './tab.js';
 import type { Action } from '../../src/model/contracts/actions.js';
@@ -39,6 +40,11 @@ const api = {
   release: (tabId: number) => releaseInput(tabId),
   /** The highest ID this extension's session has handed out: a tab read for the first time numbers above it (src/core/ledger.ts). */
   idHighWater: async () => { await session.restore(); return session.highWater; },
+  /** The last run's record as the side panel exports it: its download name, steps and size (the bytes are the panel's to download). */
+  lastRun: async () => {
+    const run = await loadLastRun();
+    return run && { name: run.name, steps: run.steps, status: run.status, startedAt: run.startedAt, bytes: run.bytes.length };
+  },
 };
 (self as unknown as { pagelens: typeof api }).pagelens = api;
 
@@ -87,7 +93,7 @@ chrome.runtime.onConnect.addListener((port) => {
           onStep: (s: TaskStep) => send({ type: 'step', step: s }),
           stopped: () => stop,
         }).finally(() => releaseInput(tabId));
-        send({ type: 'finished', status: run.status, message: run.message, success: run.success });
+        send({ type: 'finished', status: run.status, message: run.message, success: run.success, ...(run.trace && { trace: run.trace }), ...(run.traceError && { traceError: run.traceError }) });
       } catch (e) {
         send({ type: 'finished', status: 'failed', message: e instanceof Error ? e.message : String(e), success: false });
       }

@@ -8,4 +8,5 @@ export type PanelCommand =
 export type PanelEvent =
   | { type: 'started'; tabId: number }
   | { type: 'step'; step: TaskStep }
-  | { type: 'finished'; status: string; message: string; success: boolean };
+  /** `trace`: the run's record, kept as the last run (the panel's Export button downloads it). */
+  | { type: 'finished'; status: string; message: string; success: boolean; trace?: { name: string; bytes: number; steps: number }; traceError?: string };

@@ -8,6 +8,7 @@
 import type { Frame, Page } from 'playwright-core';
 import sharp from 'sharp';
 import { SECRET_AUTOFILL_TOKENS } from '../model/safety/secrets.js';
+import type { ListedId } from '../core/agentRecord.js';
 import type { TraceBox } from '../model/trace/runRecord.js';
 
 /** The JPEG quality of a trace's screenshots: readable text at a fraction of a PNG. */
@@ -17,15 +18,8 @@ const CAPTURE_TIMEOUT_MS = 4000;
 /** The side of the box drawn around a centre point when no element was found. */
 const APPROX = 14;
 
-export interface Listed {
-  id: string;
-  role?: string;
-  name?: string;
-  /** The centre the observation gave, and its box when it had one. */
-  xy?: [number, number];
-  box?: [number, number, number, number];
-  secret?: boolean;
-}
+/** An ID the model was shown (src/core/agentRecord.ts: every host's capture takes the same list). */
+export type Listed = ListedId;
 
 export interface Capture {
   jpeg?: Buffer;

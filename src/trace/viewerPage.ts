@@ -89,7 +89,7 @@ export const VIEWER_SCRIPT = String.raw`
     var h = document.getElementById('top');
     var m = data.meta, end = data.end;
     add(h, el('div', 'brand', 'pagelens ')).firstChild.appendChild(el('span', '', 'trace'));
-    add(h, el('div', 'task', m.task ? m.task : (m.face === 'mcp' ? 'MCP session' : m.face === 'serve' ? 'negotiation session' : 'library session')));
+    add(h, el('div', 'task', m.task ? m.task : (m.face === 'mcp' ? 'MCP session' : m.face === 'serve' ? 'negotiation session' : m.face === 'extension' ? 'extension run' : 'library session')));
     add(h, el('span', 'pill', m.face));
     add(h, el('span', 'pill', steps.length + ' steps'));
     add(h, el('span', 'pill', fmt(data.tokens) + ' tokens (o200k)'));

@@ -12,23 +12,24 @@ import { z } from 'zod';
 export const TRACE_SCHEMA = 'pagelens.trace';
 /**
  * The newest version. 2 added the serve face (a negotiation session, one step a round, no
- * screenshots); everything of version 1 is as it was. A writer writes the lowest version its
- * archive needs (an agent or MCP archive is still version 1, so an older pagelens reads it);
- * a reader reads every version up to this one.
+ * screenshots); 3 added the extension face (the side panel's last run, exported); everything of
+ * the versions before is as it was. A writer writes the lowest version its archive needs (an
+ * agent or MCP archive is still version 1, so an older pagelens reads it); a reader reads every
+ * version up to this one.
  */
-export const TRACE_VERSION = 2;
-export const TRACE_VERSIONS = [1, 2] as const;
-/** The version an archive of `face` is written in. */
-export const traceVersionOf = (face: TraceMeta['face']): 1 | 2 => (face === 'serve' ? 2 : 1);
+export const TRACE_VERSION = 3;
+export const TRACE_VERSIONS = [1, 2, 3] as const;
+/** The version an archive of `face` is written in: the version that face came with. */
+export const traceVersionOf = (face: TraceMeta['face']): 1 | 2 | 3 => (face === 'extension' ? 3 : face === 'serve' ? 2 : 1);
 
 /** [x, y, width, height] in CSS pixels of the screenshot's viewport. */
 const Rect = z.tuple([z.number(), z.number(), z.number(), z.number()]);
 
 export const TraceMeta = z.object({
   schema: z.literal(TRACE_SCHEMA),
-  version: z.union([z.literal(1), z.literal(2)]),
-  /** Which face wrote it (serve: version 2). */
-  face: z.enum(['agent', 'mcp', 'library', 'serve']),
+  version: z.union([z.literal(1), z.literal(2), z.literal(3)]),
+  /** Which face wrote it (serve: version 2; extension, the side panel's exported run: version 3). */
+  face: z.enum(['agent', 'mcp', 'library', 'serve', 'extension']),
   startedAt: z.string(),
   /** The agent's task (secret values masked). */
   task: z.string().optional(),
