@@ -102,7 +102,7 @@ test('pagelens mcp --save-trace --playwright-traces: a Playwright trace beside t
   const sent = await call('browser_click', { id: id('Sign in') });
   assert.match(sent, /\?user=ada/, 'the form went (its URL carries the values, masked in the answer)');
   await client.close();
-  const archive = join(dir, (await readdir(dir)).find((f) => /^mcp-.*\d\.zip$/.test(f))!);
+  const archive = join(dir, (await readdir(dir)).find((f) => /^mcp-.*\.zip$/.test(f) && !f.endsWith('.playwright.zip'))!);
   const file = archive.replace(/\.zip$/, '.playwright.zip');
   // Written as the browser session closes, after the client went: wait for it to be there.
   for (let i = 0; i < 200 && !(await stat(file).catch(() => undefined)); i++) await new Promise((r) => setTimeout(r, 50));
