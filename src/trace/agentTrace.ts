@@ -13,7 +13,7 @@ import { countTokens } from '../model/renderers/tokens.js';
 import { TraceSecrets } from '../model/trace/mask.js';
 import { secretIds } from '../model/trace/observation.js';
 import type { TraceStep, TraceVerdict } from '../model/trace/runRecord.js';
-import { captureStep, type Capture } from './capture.js';
+import { captureStep, type Capture, type CoverSource } from './capture.js';
 import type { PlaywrightTrace, PlaywrightTraceReport } from './playwrightTrace.js';
 import { TraceWriter } from './writer.js';
 
@@ -53,8 +53,9 @@ export interface AgentTrace {
 /**
  * `path`: the run record's archive (none: only the Playwright trace is written, its secrets
  * learnt the same way). `playwright`: the Playwright trace, one group a step, numbered as the record's.
+ * `covers`: the page's lens's secret covers, painted over each screenshot.
  */
-export function startAgentTrace(page: Page, opts: { path?: string; task: string; ceilingBytes?: number; pagelens?: string; playwright?: PlaywrightTrace }): AgentTrace {
+export function startAgentTrace(page: Page, opts: { path?: string; task: string; ceilingBytes?: number; pagelens?: string; playwright?: PlaywrightTrace; covers?: CoverSource }): AgentTrace {
   const secrets = new TraceSecrets();
   const startedAt = new Date().toISOString();
   const done: Array<{ step: Omit<TraceStep, 'step' | 'screenshot'>; capture?: Capture }> = [];
@@ -86,7 +87,7 @@ export function startAgentTrace(page: Page, opts: { path?: string; task: string;
     async read(snapshot, ms) {
       pending = { ...fresh(), snap: snapshot, readMs: Math.round(ms) };
       const listed = snapshot.interactive_tree.map((n) => ({ id: n.i, role: n.r, name: n.n, xy: n.xy, ...(n.box && { box: n.box }), ...(n.v === '***' && { secret: true }) }));
-      pending.capture = await captureStep(page, listed).catch(() => undefined);
+      pending.capture = await captureStep(page, listed, opts.covers).catch(() => undefined);
     },
     step(s) {
       const p = pending ?? fresh();
