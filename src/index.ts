@@ -22,8 +22,7 @@ export { TraceRecord, TraceStep, TraceMeta, TraceEnd, TraceBox, TraceObservation
 export { PagelensError, ERROR_CODES, isPagelensError, type ErrorCode } from './model/contracts/errors.js';
 
 // ---- Reading the page: the snapshot request and its payloads ----
-export type { SnapshotPayload } from './browser/lens.js';
-export type { SecretCovers } from './core/secretCovers.js';
+export type { SecretCovers, SnapshotPayload } from './browser/lens.js';
 export {
   SnapshotOptions, SnapshotMode, ScreenshotOptions, TextOptions, ModelOptions, SemanticV3Result, SemanticResult, SemanticNodeV3, SemanticNode,
   FrameInfo, RawNode, StructNode, StructKind, HeadingNode, Box,

@@ -294,7 +294,7 @@ function defaultOutcome(kind: 'click' | 'setValue' | 'navigate', id?: string): E
 
 // What the lens's answers are made of, for the public entries (src/index.ts, src/internal.ts):
 // written once in src/core, reached through this facade.
-export type { ActOnOptions, ActOnResult, ExtractOptions, ExtractResult, ObserveOptions, ObserveResult, PageText, PreActionState, Presence, SnapshotPayload, TextBlock } from '../core/lens.js';
+export type { ActOnOptions, ActOnResult, ExtractOptions, ExtractResult, ObserveOptions, ObserveResult, PageText, PreActionState, Presence, SecretCovers, SnapshotPayload, TextBlock } from '../core/lens.js';
 export { hintText } from '../core/explore.js';
 export { SNAPSHOT_TTL_MS, MUTATION_LIMIT } from '../core/snapshots.js';
 
