@@ -15,13 +15,14 @@ export type { PlaywrightTraceReport } from './trace/playwrightTrace.js';
 export type { ScrubReport } from './trace/playwrightScrub.js';
 export { readTrace, type ReadTrace } from './trace/readTrace.js';
 export { startMcpTrace, type McpTrace, type TracedCall } from './trace/mcpTrace.js';
+export type { CoverSource } from './trace/capture.js';
 export { TraceRecord, TraceStep, TraceMeta, TraceEnd, TraceBox, TraceObservation, TraceVerdict, TRACE_SCHEMA, TRACE_VERSION, TRACE_VERSIONS } from './model/trace/runRecord.js';
 
 // ---- Errors ----
 export { PagelensError, ERROR_CODES, isPagelensError, type ErrorCode } from './model/contracts/errors.js';
 
 // ---- Reading the page: the snapshot request and its payloads ----
-export type { SnapshotPayload } from './browser/lens.js';
+export type { SecretCovers, SnapshotPayload } from './browser/lens.js';
 export {
   SnapshotOptions, SnapshotMode, ScreenshotOptions, TextOptions, ModelOptions, SemanticV3Result, SemanticResult, SemanticNodeV3, SemanticNode,
   FrameInfo, RawNode, StructNode, StructKind, HeadingNode, Box,

@@ -7,7 +7,7 @@
 // used (as for trusted input: Chrome shows its bar while it is attached).
 import { NetworkLog } from '../../src/tools/logs/requests.js';
 import type { DialogAction, HostConsoleEntry, HostDialog, HostPage, HostPageEvents } from '../../src/model/contracts/hostPage.js';
-import { captureTab } from './image.js';
+import { photographCovered } from './tabLens.js';
 import { extensionActHost } from './hostEngine.js';
 import { mouseMove, trustedInput } from './input.js';
 import { ExtensionError } from './tab.js';
@@ -135,8 +135,9 @@ class ExtensionHostPage implements HostPage {
   async capture(): Promise<{ png: Uint8Array; viewport: { width: number; height: number } }> {
     await this.attach();
     const metrics = await this.send<{ cssLayoutViewport: { clientWidth: number; clientHeight: number } }>('Page.getLayoutMetrics', {});
-    const { png } = await captureTab(this.tabId);
-    return { png: new Uint8Array(await png.arrayBuffer()), viewport: { width: metrics.cssLayoutViewport.clientWidth, height: metrics.cssLayoutViewport.clientHeight } };
+    // Secret fields that show their value are painted over, as in every image this host gives.
+    const { png } = await photographCovered(this.tabId);
+    return { png, viewport: { width: metrics.cssLayoutViewport.clientWidth, height: metrics.cssLayoutViewport.clientHeight } };
   }
 
   async setViewport(size: { width: number; height: number }): Promise<void> {

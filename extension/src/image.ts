@@ -1,9 +1,12 @@
 // The hybrid screenshot in the service worker: chrome.tabs.captureVisibleTab, the capture's pixels
-// from an OffscreenCanvas, and the JPEG encoded at the asked quality. Where the labels go, how they
-// are drawn and the hash are the model's (src/model/renderers/setOfMark.ts), the CDP host's too, so both
-// give the same marks and hash for the same page. Nothing is drawn into the page, so its scripts
-// see nothing change.
-import { differenceHash, drawMarks, layoutMarks, type Mark, type Markable } from '../../src/model/renderers/setOfMark.js';
+// from an OffscreenCanvas, secret fields painted over, and the JPEG encoded at the asked quality.
+// The covers, where the labels go, how they are drawn and the hash are the model's
+// (src/model/renderers/secretCover.ts, setOfMark.ts), the CDP host's too, so both give the same
+// pixels, marks and hash for the same page. Nothing is drawn into the page, so its scripts see
+// nothing change.
+import type { ComposeOptions } from '../../src/core/port.js';
+import { drawCovers } from '../../src/model/renderers/secretCover.js';
+import { differenceHash, drawMarks, layoutMarks, type Mark } from '../../src/model/renderers/setOfMark.js';
 import { ExtensionError } from './tab.js';
 
 export interface ExtScreenshot {
@@ -48,10 +51,11 @@ export async function captureTab(tabId: number): Promise<{ png: Blob; activated:
 }
 
 /**
- * The image to send: the capture with the labels of `marks` (when given) drawn on it, as JPEG at
+ * The image to send: the capture with `covers` (secret fields) painted over and the labels of
+ * `marks` (when given) drawn on it, as JPEG at
  * `quality` (1–100) or as PNG (`type`). Coordinates: CSS px × (image width / viewport width) = image px.
  */
-export async function composeImage(png: Blob, opts: { quality: number; viewport: { width: number; height: number }; marks?: Markable[]; type?: 'jpeg' | 'png' }): Promise<ExtScreenshot> {
+export async function composeImage(png: Blob, opts: ComposeOptions): Promise<ExtScreenshot> {
   const bitmap = await createImageBitmap(png);
   const { width, height } = bitmap;
   const canvas = new OffscreenCanvas(width, height);
@@ -62,6 +66,7 @@ export async function composeImage(png: Blob, opts: { quality: number; viewport:
   bitmap.close();
   const image = ctx.getImageData(0, 0, width, height);
   const scale = width / Math.max(1, opts.viewport.width);
+  drawCovers(image.data, width, height, 4, opts.covers, scale);
   const marks = opts.marks ? layoutMarks(opts.marks, { width, height }, scale) : [];
   drawMarks(image.data, width, height, 4, marks);
   ctx.putImageData(image, 0, 0);

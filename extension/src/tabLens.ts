@@ -52,6 +52,17 @@ function readHost(tabId: number): ReadHost {
   };
 }
 
+/**
+ * The visible tab as PNG with its secret fields painted over (src/core/secretCovers.ts, read in
+ * every frame as the tab is photographed): the image every plain capture of this host gives.
+ */
+export async function photographCovered(tabId: number): Promise<{ png: Uint8Array; width: number; height: number; viewport: { width: number; height: number }; warnings: string[] }> {
+  await restoreTab(tabId);
+  const [shot, covers] = await Promise.all([captureTab(tabId), lensOf(tabId).secretCovers()]);
+  const picture = await composeImage(shot.png, { quality: 100, viewport: covers.viewport, covers: covers.boxes, type: 'png' });
+  return { png: picture.image, width: picture.width, height: picture.height, viewport: covers.viewport, warnings: covers.warnings };
+}
+
 const lenses = new Map<number, CoreLens>();
 
 /** The tab's lens, made once per tab and service-worker life (its exploration snapshots with it). */

@@ -11,9 +11,9 @@ import { stateOf } from '../../src/tools/registry/state.js';
 import { jsonResult, type ToolContext, type ToolNeed } from '../../src/tools/registry/types.js';
 import { act } from './tabAct.js';
 import { markedShot, MIME, shotType, wantsMarks, type ShotArgs } from '../../src/tools/reading/screenshot.js';
-import { base64, captureTab } from './image.js';
+import { base64 } from './image.js';
 import { hostPageOf } from './hostPage.js';
-import { lensOf as readsOf, snapshot } from './tabLens.js';
+import { lensOf as readsOf, photographCovered, snapshot } from './tabLens.js';
 import { recentEvents } from './snapshot.js';
 import { ExtensionError, restoreTab } from './tab.js';
 import { extensionActHost } from './hostEngine.js';
@@ -99,10 +99,9 @@ async function screenshot(tabId: number, a: ShotArgs): Promise<ToolResult> {
   if (a.fullPage || a.id) throw new ExtensionError('BAD_INPUT', 'a whole page or one element is captured by scrolling and clipping with Playwright on the CDP host; the extension photographs the visible tab: leave out fullPage and id');
   if (wantsMarks(a)) return markedShot(lensOf(tabId), a);
   if (shotType(a) !== 'png') throw new ExtensionError('BAD_INPUT', `a plain ${shotType(a)} image is encoded with sharp on the CDP host; the extension gives the tab's own PNG (type png) or the set-of-mark view (PNG by default, JPEG with type jpeg)`);
-  const { png } = await captureTab(tabId);
-  const bytes = new Uint8Array(await png.arrayBuffer());
-  // The PNG header says the size: width and height, big-endian, at bytes 16 and 20.
-  const view = new DataView(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  const data = { url: (await chrome.tabs.get(tabId)).url ?? '', of: 'visible tab', type: 'png', width: view.getUint32(16), height: view.getUint32(20), bytes: bytes.length };
+  // Secret fields that show their value are painted over, as in every image this host gives.
+  const shot = await photographCovered(tabId);
+  const bytes = shot.png;
+  const data = { url: (await chrome.tabs.get(tabId)).url ?? '', of: 'visible tab', type: 'png', width: shot.width, height: shot.height, bytes: bytes.length, ...(shot.warnings.length && { warnings: shot.warnings }) };
   return { ...jsonResult(data), images: [{ data: base64(bytes), mimeType: MIME.png }] };
 }

@@ -30,6 +30,12 @@ export async function captureTraceStep(tabId: number, snap: SemanticV3Result): P
   });
   const nodes = new Map(model?.nodes.map((n) => [n.gid, n]) ?? []);
   const secretRects: Rect[] = (model?.nodes ?? []).filter((n) => n.value === REDACTED || n.type === 'password').map((n) => n.box);
+  // Every field that shows a secret value, listed or not, in every frame (src/core/secretCovers.ts): the rule every image of this host follows.
+  const covers = await lensOf(tabId).secretCovers().catch((e: Error) => {
+    warnings.push(`the trace could not ask where secret fields are: ${e.message.split('\n')[0]}`);
+    return undefined;
+  });
+  if (covers) { secretRects.push(...covers.boxes.map((b) => [...b] as Rect)); warnings.push(...covers.warnings); }
   const boxes: TraceBox[] = [];
   for (const l of listed) {
     const own = nodes.get(l.id);

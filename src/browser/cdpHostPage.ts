@@ -8,7 +8,7 @@ import { PagelensError } from '../model/contracts/errors.js';
 import type { DialogAction, HostConsoleEntry, HostDialog, HostPage, HostPageEvents } from '../model/contracts/hostPage.js';
 import type { LensCore } from './lensCore.js';
 import { cdpActHost } from './hostEngine.js';
-import { captureViewport } from './screenshot.js';
+import { coveredViewport } from './screenshot.js';
 
 /** The CDP object group of the tools' element handles (released by the pipeline's users). */
 const GROUP = 'pagelens-tools';
@@ -55,7 +55,7 @@ class CdpHostPage implements HostPage {
         if (a.accept) await d.accept(a.promptText); else await d.dismiss();
       },
     };
-    this.capture = async () => ({ png: await captureViewport(this.needCore()), viewport: page.viewportSize() ?? await page.evaluate(() => ({ width: innerWidth, height: innerHeight })) });
+    this.capture = async () => ({ png: await coveredViewport(this.needCore()), viewport: page.viewportSize() ?? await page.evaluate(() => ({ width: innerWidth, height: innerHeight })) });
     page.on('dialog', (d) => { this.dialog = d; this.emit((l) => l.dialog?.(describeDialog(d))); });
     page.on('console', (m) => {
       const loc = m.location();

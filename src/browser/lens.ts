@@ -3,7 +3,7 @@
 // Nothing imports this module but the faces; features take the core.
 import type { Locator, Page } from 'playwright-core';
 import type { z } from 'zod';
-import { CoreLens, type ActOnOptions, type ActOnResult, type ExtractOptions, type ExtractResult, type ObserveOptions, type ObserveResult, type PageText, type PreActionState, type Presence, type SnapshotPayload } from '../core/lens.js';
+import { CoreLens, type ActOnOptions, type ActOnResult, type ExtractOptions, type ExtractResult, type ObserveOptions, type ObserveResult, type PageText, type PreActionState, type Presence, type SecretCovers, type SnapshotPayload } from '../core/lens.js';
 import type { IdNumbering } from '../core/ledger.js';
 import type { Action } from '../model/contracts/actions.js';
 import { PagelensError } from '../model/contracts/errors.js';
@@ -237,6 +237,16 @@ export class Lens {
 
   // ---- artifacts (issue 10: src/core/artifacts.ts, capture.ts) ----
   /**
+   * Where any image of the page must be painted over: the boxes (CSS px) of the secret fields that
+   * show their value in clear (a password field the page turned into a text field, a card number),
+   * in every frame, in the viewport or in page coordinates. Every image pagelens gives is painted
+   * over already; this is for images taken another way (a trace's).
+   */
+  secretCovers(space: 'viewport' | 'document' = 'viewport'): Promise<SecretCovers> {
+    return this.reads.secretCovers(space);
+  }
+
+  /**
    * The payload a task calls for, read from the live page: `selectDomMode(query, requested)`
    * picks the mode (semantic_v3 by default, hybrid for visual or spatial words, full only when
    * `requested` asks for it), and a mode that fails or comes back empty hands over to the next
@@ -284,7 +294,7 @@ function defaultOutcome(kind: 'click' | 'setValue' | 'navigate', id?: string): E
 
 // What the lens's answers are made of, for the public entries (src/index.ts, src/internal.ts):
 // written once in src/core, reached through this facade.
-export type { ActOnOptions, ActOnResult, ExtractOptions, ExtractResult, ObserveOptions, ObserveResult, PageText, PreActionState, Presence, SnapshotPayload, TextBlock } from '../core/lens.js';
+export type { ActOnOptions, ActOnResult, ExtractOptions, ExtractResult, ObserveOptions, ObserveResult, PageText, PreActionState, Presence, SecretCovers, SnapshotPayload, TextBlock } from '../core/lens.js';
 export { hintText } from '../core/explore.js';
 export { SNAPSHOT_TTL_MS, MUTATION_LIMIT } from '../core/snapshots.js';
 

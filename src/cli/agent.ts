@@ -139,7 +139,7 @@ async function agentRun(task: string, flags: AgentFlags, steps: AgentStep[]): Pr
   if (playwrightPath && playwrightPath === tracePath) throw new PagelensError('BAD_INPUT', '--trace and --playwright-trace name the same file: give each its own.');
   const open = await openPage(flags.url, { viewport: parseViewport(flags.viewport), cdpEndpoint: flags.cdp, ...(flags.offline && { blockExternal: true }), ...await openStateOptions(flags) });
   const playwright = playwrightPath ? await (await import('../trace/playwrightTrace.js')).PlaywrightTrace.start(open.page.context(), playwrightPath, { title: task }).catch(async (e: Error) => { await open.close(); throw new PagelensError('BAD_INPUT', `--playwright-trace: tracing could not start: ${e.message.split('\n')[0]}`); }) : undefined;
-  const trace = tracePath || playwright ? (await import('../trace/agentTrace.js')).startAgentTrace(open.page, { ...(tracePath && { path: tracePath }), task, ...(playwright && { playwright }) }) : undefined;
+  const trace = tracePath || playwright ? (await import('../trace/agentTrace.js')).startAgentTrace(open.page, { ...(tracePath && { path: tracePath }), task, ...(playwright && { playwright }), covers: () => open.lens.secretCovers() }) : undefined;
   let run: AgentRun | undefined;
   let failure: string | undefined;
   try {

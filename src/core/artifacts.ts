@@ -12,6 +12,7 @@ import { renderV3 } from '../model/renderers/render.js';
 import type { SelectOptions } from '../model/renderers/skeleton.js';
 import { readHandedOut } from './handOut.js';
 import type { ReadHost } from './port.js';
+import { secretCovers } from './secretCovers.js';
 
 /** Options listed per select in the skeleton (the selected ones always). */
 const MAX_OPTIONS = 25;
@@ -104,10 +105,10 @@ async function serializePage(host: ReadHost): Promise<SerializedPage> {
  */
 export async function hybridSnapshot(host: ReadHost, shot: { quality: number; setOfMark: boolean; type?: 'jpeg' | 'png' }): Promise<HybridResult> {
   const t0 = performance.now();
-  // The picture and the read at once: both are of the viewport as it is now.
-  const [{ model, selects }, photo] = await Promise.all([readForSkeleton(host, false), host.photograph()]);
+  // The picture, the read and where secret fields show their value at once: all of the viewport as it is now.
+  const [{ model, selects }, photo, covers] = await Promise.all([readForSkeleton(host, false), host.photograph(), secretCovers(host.engine)]);
   const v3 = renderV3(model, { boxes: true });
   const t1 = performance.now();
-  const picture = await host.compose(photo.image, { quality: shot.quality, viewport: model.viewport, ...(shot.type && { type: shot.type }), ...(shot.setOfMark && { marks: v3.interactive_tree }) });
-  return hybridResult(model, selects, v3.interactive_tree, { ...picture, ms: elapsedMs(t1), setOfMark: shot.setOfMark }, t0, photo.notes);
+  const picture = await host.compose(photo.image, { quality: shot.quality, viewport: model.viewport, covers: covers.boxes, ...(shot.type && { type: shot.type }), ...(shot.setOfMark && { marks: v3.interactive_tree }) });
+  return hybridResult(model, selects, v3.interactive_tree, { ...picture, ms: elapsedMs(t1), setOfMark: shot.setOfMark }, t0, [...photo.notes, ...covers.warnings]);
 }

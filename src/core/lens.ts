@@ -28,6 +28,7 @@ import { actOn, extract, observe, type ActOnOptions, type ActOnResult, type Extr
 import { readPageText, type PageText } from './pageText.js';
 import type { ReadHost, ReadOptions } from './port.js';
 import { filteredSnapshot, type RagHost } from './rag.js';
+import { secretCovers, type SecretCovers } from './secretCovers.js';
 import { semanticSnapshot } from './semantic.js';
 import { currentSnapshot, newSnapshot, type KeptSnapshot, type SnapshotSource } from './snapshots.js';
 import { capturePre, findOnFrames, verifyOutcome, type PreActionState } from './verify.js';
@@ -35,6 +36,7 @@ import { capturePre, findOnFrames, verifyOutcome, type PreActionState } from './
 export type SnapshotPayload = SemanticV3Result | SemanticResult | AxTreeResult | SkeletonResult | FullResult | HybridResult | FilteredResult;
 export type { PageText, TextBlock } from './pageText.js';
 export type { PreActionState } from './verify.js';
+export type { SecretCovers } from './secretCovers.js';
 export type { Presence } from '../model/acting/verdict.js';
 export type { ActOnOptions, ActOnResult, ExtractOptions, ExtractResult, ObserveOptions, ObserveResult } from './observe.js';
 
@@ -111,6 +113,14 @@ export class CoreLens {
         if (!this.host.axtree) throw new PagelensError('BAD_INPUT', 'mode axtree is not offered by this host: Chrome\'s accessibility tree is read over CDP only; the other modes are.');
         return this.host.axtree();
     }
+  }
+
+  /**
+   * Where any image of the page must be painted over: the boxes of the secret fields that show
+   * their value in clear, in every frame (secretCovers.ts), in the viewport or in page coordinates.
+   */
+  secretCovers(space: 'viewport' | 'document' = 'viewport'): Promise<SecretCovers> {
+    return secretCovers(this.host.engine, { space });
   }
 
   /** The payload a task calls for (capture.ts: the mode-selection chain, with its fallbacks). */

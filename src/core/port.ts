@@ -7,6 +7,7 @@ import type { ActionResult, ExpectedOutcome } from '../model/contracts/outcome.j
 import type { MutationEvent } from '../model/pagemodel/mutations.js';
 import type { PageModel } from '../model/pagemodel/page.js';
 import type { SerializedDocument } from '../model/contracts/engineAnswers.js';
+import type { Box } from '../model/contracts/schema.js';
 import type { AxTreeResult } from '../model/renderers/axtree.js';
 import type { Markable } from '../model/renderers/setOfMark.js';
 import type { IdLedger } from './ledger.js';
@@ -43,6 +44,9 @@ export interface ReadOptions {
   fresh?: boolean;
 }
 
+/** How a host composes an image: see ReadHost.compose. */
+export interface ComposeOptions { quality: number; viewport: { width: number; height: number }; covers: Box[]; marks?: Markable[]; type?: 'jpeg' | 'png' }
+
 /** A screenshot as the host encoded it for the hybrid payload. */
 export interface Picture { base64: string; hash: string; bytes: number; marks: number }
 
@@ -70,8 +74,12 @@ export interface ReadHost {
   copyDocument(frame: HostFrame, children: HostFrame[], req: { frame: number; nonce: string }): Promise<SerializedDocument>;
   /** The viewport as rendered, lossless, opaque to the core; `notes`: what taking it did to the tab. */
   photograph(): Promise<{ image: unknown; notes: string[] }>;
-  /** The image the hybrid payload carries: the photograph with the set-of-mark labels of `marks` drawn, as JPEG at `quality` or as PNG (`type`). */
-  compose(image: unknown, opts: { quality: number; viewport: { width: number; height: number }; marks?: Markable[]; type?: 'jpeg' | 'png' }): Promise<Picture>;
+  /**
+   * The image the hybrid payload carries: the photograph with `covers` (secret fields, top-level
+   * viewport CSS px: src/core/secretCovers.ts) painted over, then the set-of-mark labels of `marks`,
+   * as JPEG at `quality` or as PNG (`type`).
+   */
+  compose(image: unknown, opts: ComposeOptions): Promise<Picture>;
   /** Chrome's accessibility tree (mode axtree), where the host can read it. */
   axtree?(): Promise<AxTreeResult>;
   /** The exploration snapshots of this tab, and the main-frame navigations seen (0 when the host does not count them). */

@@ -121,10 +121,10 @@ const queues = new WeakMap<BrowserSession, Promise<unknown>>();
 /** The call into the session's trace; a trace that fails says so on stderr and never fails the call. */
 async function traceCall(trace: McpTrace, session: BrowserSession, tool: string, args: Record<string, unknown>, r: ToolResult, answer: CallToolResult, ms: number): Promise<void> {
   try {
-    const page = await session.lens().then((l) => l.page, () => undefined);
+    const lens = await session.lens().catch(() => undefined);
     const texts = answer.content.flatMap((c) => (c.type === 'text' ? [c.text] : []));
     const images = (r.images ?? []).map((i) => Math.floor(i.data.length * 3 / 4));
-    await trace.record({ tool, args, texts, images, isError: answer.isError === true, data: r.data, ms, ...(page && { page }) });
+    await trace.record({ tool, args, texts, images, isError: answer.isError === true, data: r.data, ms, ...(lens && { page: lens.page, covers: () => lens.secretCovers() }) });
   } catch (e) {
     log(`the trace could not record ${tool}: ${(e as Error).message.split('\n')[0]}`);
   }

@@ -29,6 +29,7 @@ import { serializeDocument } from './toolkit/serialize.js';
 import { namePaths } from './semantics/nameCheck.js';
 import { lastIssuedId, lookup, lookupIn, numberFrom, stampedWhere, startAutoTagger, tagSubtree, taggerStats } from './identity/tagger.js';
 import { isSecretField } from './semantics/secretFields.js';
+import { secretBoxes } from './semantics/secretBoxes.js';
 
 const ENGINE_KEY = '__pagelens';
 
@@ -50,6 +51,7 @@ const api = {
   markDocument,
   tagAll: () => tagSubtree(document),
   secretIds: () => stampedWhere(isSecretField),
+  secretBoxes,
   frameOwners,
   resolvePath,
   ownerHits,

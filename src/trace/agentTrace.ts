@@ -9,7 +9,7 @@ import { AgentRecorder, listedOf } from '../core/agentRecord.js';
 import type { AgentStep } from '../core/negotiate.js';
 import type { SemanticV3Result } from '../model/contracts/schema.js';
 import type { InteractRequestInput } from '../model/negotiation/interact.js';
-import { captureStep } from './capture.js';
+import { captureStep, type CoverSource } from './capture.js';
 import type { PlaywrightTrace, PlaywrightTraceReport } from './playwrightTrace.js';
 import { TraceWriter } from './writer.js';
 
@@ -40,8 +40,9 @@ export interface AgentTrace {
 /**
  * `path`: the run record's archive (none: only the Playwright trace is written, its secrets
  * learnt the same way). `playwright`: the Playwright trace, one group a step, numbered as the record's.
+ * `covers`: the page's lens's secret covers, painted over each screenshot.
  */
-export function startAgentTrace(page: Page, opts: { path?: string; task: string; ceilingBytes?: number; pagelens?: string; playwright?: PlaywrightTrace }): AgentTrace {
+export function startAgentTrace(page: Page, opts: { path?: string; task: string; ceilingBytes?: number; pagelens?: string; playwright?: PlaywrightTrace; covers?: CoverSource }): AgentTrace {
   const recorder = new AgentRecorder();
   const startedAt = new Date().toISOString();
   let closed = false;
@@ -53,7 +54,7 @@ export function startAgentTrace(page: Page, opts: { path?: string; task: string;
       await opts.playwright?.begin(recorder.steps.length + 1, undefined, page).catch(() => {});
     },
     async read(snapshot, ms) {
-      const capture = await captureStep(page, listedOf(snapshot)).catch(() => undefined);
+      const capture = await captureStep(page, listedOf(snapshot), opts.covers).catch(() => undefined);
       recorder.read(snapshot, ms, capture);
     },
     step(s) {

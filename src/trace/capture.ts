@@ -1,15 +1,21 @@
 // The screenshot of a step, with the box of every ID the model was shown. Boxes are read where the
 // engine mirrors its IDs (the data-llm-id attribute) in every frame, at the moment of the
 // screenshot, so they line up with it; an ID found nowhere keeps a small box around the centre
-// its observation gave. Secret fields (password and credential/card autofill fields, and every
-// element the observation showed as "***") are painted over before the JPEG is encoded: a card
-// number in a plain text field is in no screenshot either. Every wait is bounded: a page that
-// stops answering costs the trace its screenshot, never the call it records.
+// its observation gave. Secret fields are painted over before the JPEG is encoded: where the
+// engine says a secret field shows its value (src/core/secretCovers.ts: a password field the page
+// turned into text, a card number in a text field, in every frame), password and credential/card
+// autofill fields as they are now, and every element the observation showed as "***". Every wait
+// is bounded: a page that stops answering costs the trace its screenshot, never the call it records.
 import type { Frame, Page } from 'playwright-core';
 import sharp from 'sharp';
+import type { SecretCovers } from '../core/secretCovers.js';
 import { SECRET_AUTOFILL_TOKENS } from '../model/safety/secrets.js';
-import type { ListedId } from '../core/agentRecord.js';
+import type { ListedId, StepCapture } from '../core/agentRecord.js';
+import { drawCovers } from '../model/renderers/secretCover.js';
 import type { TraceBox } from '../model/trace/runRecord.js';
+
+/** The engine's answer of where secret fields show their value (a lens's secretCovers()). */
+export type CoverSource = () => Promise<SecretCovers>;
 
 /** The JPEG quality of a trace's screenshots: readable text at a fraction of a PNG. */
 const QUALITY = 62;
@@ -21,16 +27,8 @@ const APPROX = 14;
 /** An ID the model was shown (src/core/agentRecord.ts: every host's capture takes the same list). */
 export type Listed = ListedId;
 
-export interface Capture {
-  jpeg?: Buffer;
-  width: number;
-  height: number;
-  viewport: { width: number; height: number };
-  boxes: TraceBox[];
-  frames: number;
-  ms: number;
-  warnings: string[];
-}
+/** The step's capture as agentRecord.ts takes it, its JPEG a Buffer on this host. */
+export type Capture = Omit<StepCapture, 'jpeg'> & { jpeg?: Buffer };
 
 type Rect = [number, number, number, number];
 interface FrameBoxes { found: Array<{ id: string; box: Rect; secret?: boolean }>; secrets: Rect[] }
@@ -81,7 +79,11 @@ async function offsetOf(frame: Frame): Promise<[number, number] | undefined> {
   return box ? [box.x, box.y] : undefined;
 }
 
-export async function captureStep(page: Page, listed: Listed[]): Promise<Capture> {
+/**
+ * `covers`: the engine's secret covers (every caller with a lens gives them); without it, secret
+ * fields are found by what they are now only (a field the page turned from password into text is missed).
+ */
+export async function captureStep(page: Page, listed: Listed[], covers?: CoverSource): Promise<Capture> {
   const t0 = performance.now();
   const warnings: string[] = [];
   const frames = page.frames();
@@ -114,18 +116,33 @@ export async function captureStep(page: Page, listed: Listed[]): Promise<Capture
     boxes.push({ id: l.id, box: box.map((v) => Math.round(v * 10) / 10) as Rect, ...(l.role && { role: l.role }), ...(l.name && { name: l.name }), ...(!own && !l.box && { approx: true as const }), ...((l.secret || secretIds.has(l.id)) && { secret: true as const }) });
     if (l.secret) secretRects.push(box);
   }
-  const png = await within(page.screenshot({ type: 'png', scale: 'css', caret: 'initial', animations: 'allow', timeout: CAPTURE_TIMEOUT_MS }), CAPTURE_TIMEOUT_MS + 500);
-  if (!png) {
-    warnings.push(`the trace's screenshot could not be taken within ${CAPTURE_TIMEOUT_MS / 1000} s`);
+  // The engine's covers are read as the screenshot is taken, so they stand where the fields are in it.
+  const [png, engineCovers] = await Promise.all([
+    within(page.screenshot({ type: 'png', scale: 'css', caret: 'initial', animations: 'allow', timeout: CAPTURE_TIMEOUT_MS }), CAPTURE_TIMEOUT_MS + 500),
+    covers ? withFailure(covers(), CAPTURE_TIMEOUT_MS) : undefined,
+  ]);
+  const blank = (why: string) => {
+    warnings.push(why);
     return { width: 0, height: 0, viewport, boxes, frames: frames.length, ms: Math.round(performance.now() - t0), warnings };
+  };
+  if (!png) return blank(`the trace's screenshot could not be taken within ${CAPTURE_TIMEOUT_MS / 1000} s`);
+  if (engineCovers && 'failure' in engineCovers) return blank(`the trace's screenshot is left out: its secret fields could not be found (${engineCovers.failure})`);
+  if (engineCovers) {
+    secretRects.push(...engineCovers.boxes);
+    warnings.push(...engineCovers.warnings);
+  } else {
+    warnings.push('secret fields were found by their current type only (no engine to ask): a field the page turned from password into text may show');
   }
-  const img = sharp(png);
-  const { width = viewport.width, height = viewport.height } = await img.metadata();
-  const scale = viewport.width ? width / viewport.width : 1;
-  const covers = secretRects.map(([x, y, w, h]) => ({
-    input: { create: { width: Math.max(1, Math.round(w * scale)), height: Math.max(1, Math.round(h * scale)), channels: 3 as const, background: { r: 40, g: 40, b: 48 } } },
-    left: Math.max(0, Math.round(x * scale)), top: Math.max(0, Math.round(y * scale)),
-  })).filter((c) => c.left < width && c.top < height).map((c) => ({ ...c, input: { create: { ...c.input.create, width: Math.min(c.input.create.width, width - c.left), height: Math.min(c.input.create.height, height - c.top) } } }));
-  const jpeg = await img.composite(covers).jpeg({ quality: QUALITY, mozjpeg: true }).toBuffer();
+  const { data, info } = await sharp(png).removeAlpha().raw().toBuffer({ resolveWithObject: true });
+  const { width, height } = info;
+  drawCovers(data, width, height, info.channels, secretRects, viewport.width ? width / viewport.width : 1);
+  const jpeg = await sharp(data, { raw: { width, height, channels: info.channels } }).jpeg({ quality: QUALITY, mozjpeg: true }).toBuffer();
   return { jpeg, width, height, viewport, boxes, frames: frames.length, ms: Math.round(performance.now() - t0), warnings };
+}
+
+/** The answer, or why there is none (it failed, or came later than `ms`). */
+async function withFailure<T>(p: Promise<T>, ms: number): Promise<T | { failure: string }> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<{ failure: string }>((r) => { timer = setTimeout(() => r({ failure: `no answer within ${ms / 1000} s` }), ms); });
+  return Promise.race([p.catch((e: unknown) => ({ failure: e instanceof Error ? e.message : String(e) })), late]).finally(() => clearTimeout(timer));
 }

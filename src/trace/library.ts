@@ -11,7 +11,8 @@ import { countTokens } from '../model/renderers/tokens.js';
 import { TraceSecrets } from '../model/trace/mask.js';
 import type { TraceStep } from '../model/trace/runRecord.js';
 import { verdictOfResult } from './agentTrace.js';
-import { captureStep, type Capture, type Listed } from './capture.js';
+import type { SecretCovers } from '../core/secretCovers.js';
+import { captureStep, type Capture, type CoverSource, type Listed } from './capture.js';
 import { PlaywrightTrace, type PlaywrightTraceReport } from './playwrightTrace.js';
 import { TraceWriter } from './writer.js';
 
@@ -20,6 +21,8 @@ export interface TraceableLens {
   readonly page: Page;
   snapshot(...args: never[]): Promise<unknown>;
   act(action: string, ...rest: never[]): Promise<ActionResult>;
+  /** Where secret fields show their value (Lens.secretCovers), painted over in each screenshot. */
+  secretCovers?(): Promise<SecretCovers>;
 }
 
 export interface LensTrace {
@@ -53,6 +56,7 @@ export function startTrace(lens: TraceableLens, opts: LensTraceOptions = {}): Le
   const own = lens as unknown as { snapshot: (...a: unknown[]) => Promise<unknown>; act: (action: string, ...a: unknown[]) => Promise<ActionResult> };
   const snapshot = own.snapshot;
   const act = own.act;
+  const covers: CoverSource | undefined = lens.secretCovers ? () => lens.secretCovers!() : undefined;
   const steps: Array<{ step: Omit<TraceStep, 'step' | 'screenshot'>; capture?: Capture }> = [];
   let last: Read | undefined;
   // Started at once; a start that failed is said by stop(), and the steps are recorded regardless.
@@ -69,7 +73,7 @@ export function startTrace(lens: TraceableLens, opts: LensTraceOptions = {}): Le
     const t0 = performance.now();
     const payload = await snapshot.apply(lens, args);
     last = { payload, ms: Math.round(performance.now() - t0), at: new Date().toISOString() };
-    last.capture = await captureStep(lens.page, listedOf(payload)).catch(() => undefined);
+    last.capture = await captureStep(lens.page, listedOf(payload), covers).catch(() => undefined);
     return payload;
   };
   own.act = async (action: string, ...args: unknown[]) => {
@@ -80,7 +84,7 @@ export function startTrace(lens: TraceableLens, opts: LensTraceOptions = {}): Le
     last = undefined;
     const masked = [secrets.learnAction(action, result.action)].filter((m): m is string => !!m);
     const text = read ? JSON.stringify(read.payload) : '';
-    const capture = read?.capture ?? await captureStep(lens.page, []).catch(() => undefined);
+    const capture = read?.capture ?? await captureStep(lens.page, [], covers).catch(() => undefined);
     const id = /^\s*\w+\s*\(\s*(f\d+_\d+|\d+)/.exec(result.action)?.[1];
     const mode = (read?.payload as { mode?: string } | undefined)?.mode ?? 'none';
     steps.push({

@@ -10,7 +10,7 @@ import type { Page } from 'playwright-core';
 import { countTokens } from '../model/renderers/tokens.js';
 import { listedIds, secretIds } from '../model/trace/observation.js';
 import type { TraceStep, TraceVerdict } from '../model/trace/runRecord.js';
-import { captureStep, type Listed } from './capture.js';
+import { captureStep, type CoverSource, type Listed } from './capture.js';
 import { TraceWriter } from './writer.js';
 
 /** A finished tool call, as the server hands it to the trace. */
@@ -26,6 +26,8 @@ export interface TracedCall {
   ms: number;
   /** The page the call left current, if there is one. */
   page?: Page;
+  /** Where that page's secret fields show their value (its lens's secretCovers()), painted over in the step's screenshot. */
+  covers?: CoverSource;
 }
 
 export interface McpTrace {
@@ -101,7 +103,7 @@ export function startMcpTrace(dir: string, opts: { ceilingBytes?: number; answer
       for (const id of (call.data as { delta?: { removed?: string[] } } | undefined)?.delta?.removed ?? []) shown.delete(id);
       const secret = new Set(secretIds(text));
       const listed: Listed[] = [...shown.values()].map((n) => ({ id: n.i, ...(n.r && { role: n.r }), ...(n.n && { name: n.n }), ...(n.xy && { xy: n.xy }), ...(n.box && { box: n.box }), ...((n.v === '***' || secret.has(n.i)) && { secret: true }) }));
-      const capture = call.page ? await captureStep(call.page, listed).catch(() => undefined) : undefined;
+      const capture = call.page ? await captureStep(call.page, listed, call.covers).catch(() => undefined) : undefined;
       const title = call.page ? await titleOf(call.page) : undefined;
       const id = typeof call.args.id === 'string' ? call.args.id : typeof call.args.ref === 'string' ? call.args.ref : undefined;
       const step: Omit<TraceStep, 'step' | 'screenshot'> = {

@@ -25,6 +25,8 @@ async function host(opts: { copy?: () => string | Error; optionsDoc?: string } =
     frames: async () => [main],
     layout: (use: (f: HostFrame[], w: string[]) => Promise<unknown>) => use([main], []),
     engine: async (_f: HostFrame, call: string) => {
+      // Where secret fields show their value: one here, painted over in the picture.
+      if (call === 'secretBoxes') return { boxes: [[5, 6, 70, 20]], scroll: [0, 0], viewport: [800, 600] };
       assert.equal(call, 'nativeOptions');
       return { doc: opts.optionsDoc ?? 'doc-0', selects: [{ id: '2', options: [{ label: 'Medium', value: 'm', selected: true, disabled: false }], total: 1 }] };
     },
@@ -59,7 +61,7 @@ test('full: the page\'s copy as the payload; without the main document\'s copy t
   await assert.rejects(fullSnapshot(await host({ copy: () => new Error('main frame crashed') })), /main frame crashed/);
 });
 
-test('hybrid: the viewport read with boxes, the skeleton, and the picture composed with the tree\'s marks, or none', async () => {
+test('hybrid: the viewport read with boxes, the skeleton, and the picture composed with the secret covers and the tree\'s marks, or none', async () => {
   const h = await host();
   const marked = await hybridSnapshot(h, { quality: 55, setOfMark: true });
   assert.equal(marked.screenshot, 'IMG');
@@ -67,5 +69,5 @@ test('hybrid: the viewport read with boxes, the skeleton, and the picture compos
   const first = h.composed[0] as { quality: number; marks: Array<{ i: string }> };
   assert.deepEqual([first.quality, first.marks.map((m) => m.i)], [55, ['1', '2']]);
   await hybridSnapshot(h, { quality: 60, setOfMark: false, type: 'png' });
-  assert.deepEqual(h.composed[1], { quality: 60, viewport: { width: 800, height: 600 }, type: 'png' });
+  assert.deepEqual(h.composed[1], { quality: 60, viewport: { width: 800, height: 600 }, covers: [[5, 6, 70, 20]], type: 'png' });
 });

@@ -26,7 +26,11 @@ async function host(page: (o: ReadOptions) => PageModel | Error): Promise<ReadHo
   const frame = { ordinal: 0, url: 'http://127.0.0.1/', offset: [0, 0] as [number, number], handle: 0 };
   const engine = {
     frames: async () => [frame],
-    engine: async (_f: unknown, call: string) => { throw new PagelensError('ENGINE_ERROR', `no ${call}`); },
+    layout: (use: (f: unknown[], w: string[]) => Promise<unknown>) => use([frame], []),
+    engine: async (_f: unknown, call: string) => {
+      if (call === 'secretBoxes') return { boxes: [], scroll: [0, 0], viewport: [800, 600] };
+      throw new PagelensError('ENGINE_ERROR', `no ${call}`);
+    },
     describe: (e: unknown) => (e instanceof Error ? e.message : String(e)),
   } as unknown as HostEngine;
   const h = {

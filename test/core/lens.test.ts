@@ -49,6 +49,7 @@ async function fakeHost(opts: { axtree?: boolean } = {}): Promise<Fake> {
         return { doc: `doc-${f.ordinal}`, selects: [{ id: '2', options: [{ label: 'Large', value: 'l', selected: true, disabled: false }], total: 3 }] };
       }
       if (call === 'recentMutationEvents') return [];
+      if (call === 'secretBoxes') return { boxes: [], scroll: [0, 0], viewport: [800, 600] };
       throw new PagelensError('ENGINE_ERROR', `no ${call} here`);
     }) as HostEngine['engine'],
     owner: async () => { throw new Error('no owners'); },

@@ -9,6 +9,7 @@ import { saveDownload, type DownloadReport } from '../downloads.js';
 import { cdpActHost } from '../hostEngine.js';
 import { hostPageOf } from '../cdpHostPage.js';
 import { encodeImage as encode, imageSize } from '../images.js';
+import { plainShot } from '../screenshot.js';
 import type { Cdp } from '../cdp.js';
 import { coreOf, type Lens } from '../lens.js';
 import { consoleLogOf, type ConsoleLog } from '../../tools/logs/console.js';
@@ -76,18 +77,23 @@ function extrasOf(lens: Lens, downloadsDir?: string): ToolExtras {
   };
 }
 
-/** Playwright captures (it scrolls and stitches a full page, clips an element in any frame); sharp encodes every format. */
+/**
+ * Playwright captures (it scrolls and stitches a full page, clips an element in any frame); the
+ * secret fields that show their value are painted over (read as the image was taken, in page
+ * coordinates for a whole page or an element); sharp encodes every format.
+ */
 async function shoot(lens: Lens, a: ShotArgs): Promise<ToolResult> {
   const quality = a.quality ?? DEFAULT_QUALITY;
   // Marks as WebP: the hybrid snapshot's PNG, encoded by sharp.
   if (wantsMarks(a)) return markedShot(lens, a, async (png, type, q) => (await encode(Buffer.from(png, 'base64'), type, q)).toString('base64'));
   const type = shotType(a);
-  const png = a.id
-    ? await (await lens.locator(a.id)).screenshot({ type: 'png', timeout: LOCATOR_TIMEOUT_MS })
-    : await lens.page.screenshot({ type: 'png', fullPage: a.fullPage ?? false });
+  const { png, covers } = await plainShot(coreOf(lens), a.id ? { element: await lens.locator(a.id), id: a.id, timeoutMs: LOCATOR_TIMEOUT_MS } : { fullPage: a.fullPage ?? false });
   const image = await encode(png, type, quality);
   const meta = await imageSize(image);
-  const data = { url: lens.page.url(), of: a.id ?? (a.fullPage ? 'full page' : 'viewport'), type, width: meta.width, height: meta.height, bytes: image.length };
+  const data = {
+    url: lens.page.url(), of: a.id ?? (a.fullPage ? 'full page' : 'viewport'), type, width: meta.width, height: meta.height, bytes: image.length,
+    ...(covers.boxes.length && { secretFieldsCovered: covers.boxes.length }), ...(covers.warnings.length && { warnings: covers.warnings }),
+  };
   return { ...jsonResult(data), images: [{ data: image.toString('base64'), mimeType: MIME[type] }] };
 }
 

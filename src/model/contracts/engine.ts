@@ -185,6 +185,18 @@ export const ENGINE_TEXT_CALLS = {
 } as const;
 export type EngineTextCall = keyof typeof ENGINE_TEXT_CALLS;
 
+const Finite = z.number().finite();
+/**
+ * A frame's secret fields that render their value in clear (a password field turned to text, a card
+ * number in a text field), as boxes in the frame's viewport (CSS px), with the frame's scroll and size.
+ */
+export const SecretBoxes = z.object({
+  boxes: z.array(z.tuple([Finite, Finite, Finite.nonnegative(), Finite.nonnegative()])).max(10000),
+  scroll: z.tuple([Finite, Finite]),
+  viewport: z.tuple([Finite.nonnegative(), Finite.nonnegative()]),
+});
+export type SecretBoxes = z.infer<typeof SecretBoxes>;
+
 /** Calls on a frame's engine (`__pagelens.<name>(...)`), by their answer's schema. */
 export const ENGINE_CALLS = {
   snapshot: FrameSnapshot,
@@ -197,6 +209,8 @@ export const ENGINE_CALLS = {
    * what the DOM's attributes no longer say, for the hosts that read the page another way (axtree).
    */
   secretIds: z.array(z.string()),
+  /** Where this frame's secret fields show their value in clear (src/page/semantics/secretBoxes.ts): painted over in every image. */
+  secretBoxes: SecretBoxes,
   /** Where this document's ID numbering starts (set by the host's first call) and the last ID issued. */
   numberFrom: z.object({ base: z.number().int().nonnegative(), last: z.number().int().nonnegative() }),
   /** Writes the document's token on <html> for selector engines outside pagelens; returns it. */

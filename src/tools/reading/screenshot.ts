@@ -38,7 +38,8 @@ export async function markedShot(lens: ToolLens, a: ShotArgs, encode?: (pngBase6
   if (type === 'webp' && !encode) throw new PagelensError('BAD_INPUT', 'the set-of-mark view is drawn as PNG or JPEG on this host; webp needs an encoder it does not have (type png or jpeg, or a plain image with marks: false)');
   const r = await lens.snapshot({ mode: 'hybrid', screenshot: { setOfMark: true, quality, type: type === 'jpeg' ? 'jpeg' : 'png' } });
   const image = type === 'webp' ? await encode!(r.screenshot, type, quality) : r.screenshot;
-  const data = { url: r.url, title: r.title, type, marks: r.meta.marks, bytes: base64Bytes(image), screenshotHash: r.screenshotHash };
+  // The hybrid read's warnings say, among others, which frames could not be checked for secret fields.
+  const data = { url: r.url, title: r.title, type, marks: r.meta.marks, bytes: base64Bytes(image), screenshotHash: r.screenshotHash, ...(r.warnings?.length && { warnings: r.warnings }) };
   return { ...jsonResult(data), images: [{ data: image, mimeType: MIME[type] }] };
 }
 
