@@ -220,16 +220,20 @@ async function differential(page: Page, lens: Lens, seed: number, steps: number)
 }
 
 const FIXTURE_PAGES = ['rag-shop.html', 'todo-app.html', 'engine-labels.html', 'engine-shadow.html', 'dashboard.html'];
+// Random changes to a page, each seed its own sequence: the lengths trade how many changes are
+// compared against the suite's 15-minute budget on a 2-core machine.
+const FIXTURE_STEPS = 36;
+const CORPUS_STEPS = 30;
 
 test('re-snapshots after random changes equal cold reads (project fixtures)', async () => {
   let reused = 0, compared = 0;
   for (const [k, file] of FIXTURE_PAGES.entries()) {
     const { page, lens, context } = await h.open(file);
-    const r = await differential(page, lens, 11 + k, 50);
+    const r = await differential(page, lens, 11 + k, FIXTURE_STEPS);
     reused += r.reused; compared += r.compared;
     await context.close();
   }
-  assert.equal(compared, FIXTURE_PAGES.length * 50);
+  assert.equal(compared, FIXTURE_PAGES.length * FIXTURE_STEPS);
   // The reuse is real, not a cache that never answers.
   assert.ok(reused > compared, `names reused over ${compared} reads: ${reused}`);
 });
@@ -250,7 +254,7 @@ test('re-snapshots after random changes equal cold reads (corpus pages)', async 
         const { page, lens, context } = await h.openUrl(`${server.url}${set}/${file}`);
         try {
           if (!await holdsStill(page)) continue;
-          await differential(page, lens, 101 + k, 40);
+          await differential(page, lens, 101 + k, CORPUS_STEPS);
           tested = true;
           break;
         } finally {
