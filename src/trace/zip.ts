@@ -6,21 +6,10 @@
 // stored as it is). No zip64, no data descriptors: a trace stays far below 4 GB (its ceiling).
 import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { crc32, deflateRawSync, inflateRawSync } from 'node:zlib';
+import { CENTRAL, centralHeader, dosTime, END, endRecord, LOCAL, localHeader, type ZipEntryFacts } from '../model/trace/zipLayout.js';
 
-const LOCAL = 0x04034b50;
-const CENTRAL = 0x02014b50;
-const END = 0x06054b50;
-/** Names are UTF-8 (general purpose flag bit 11). */
-const UTF8 = 0x0800;
-
-interface Entry { name: Buffer; crc: number; method: 0 | 8; size: number; stored: number; offset: number; time: number; date: number }
-
-function dosTime(d: Date): { time: number; date: number } {
-  return {
-    time: (d.getHours() << 11) | (d.getMinutes() << 5) | Math.floor(d.getSeconds() / 2),
-    date: ((Math.max(1980, d.getFullYear()) - 1980) << 9) | ((d.getMonth() + 1) << 5) | d.getDate(),
-  };
-}
+/** An entry and where its local header is. */
+interface Entry extends ZipEntryFacts { offset: number }
 
 export class ZipAppender {
   private readonly fd: number;
@@ -53,19 +42,7 @@ export class ZipAppender {
     const fileName = Buffer.from(name, 'utf8');
     const { time, date } = dosTime(new Date());
     const entry: Entry = { name: fileName, crc: crc32(raw), method: useDeflate ? 8 : 0, size: raw.length, stored: body.length, offset: this.dataEnd, time, date };
-    const head = Buffer.alloc(30);
-    head.writeUInt32LE(LOCAL, 0);
-    head.writeUInt16LE(20, 4);
-    head.writeUInt16LE(UTF8, 6);
-    head.writeUInt16LE(entry.method, 8);
-    head.writeUInt16LE(time, 10);
-    head.writeUInt16LE(date, 12);
-    head.writeUInt32LE(entry.crc, 14);
-    head.writeUInt32LE(entry.stored, 18);
-    head.writeUInt32LE(entry.size, 22);
-    head.writeUInt16LE(fileName.length, 26);
-    head.writeUInt16LE(0, 28);
-    const local = Buffer.concat([head, fileName, body]);
+    const local = Buffer.concat([localHeader(entry), fileName, body]);
     writeSync(this.fd, local, 0, local.length, this.dataEnd);
     this.dataEnd += local.length;
     this.entries.push(entry);
@@ -80,30 +57,9 @@ export class ZipAppender {
   }
 
   private writeDirectory(): void {
-    const parts: Buffer[] = [];
-    for (const e of this.entries) {
-      const c = Buffer.alloc(46);
-      c.writeUInt32LE(CENTRAL, 0);
-      c.writeUInt16LE(20, 4);
-      c.writeUInt16LE(20, 6);
-      c.writeUInt16LE(UTF8, 8);
-      c.writeUInt16LE(e.method, 10);
-      c.writeUInt16LE(e.time, 12);
-      c.writeUInt16LE(e.date, 14);
-      c.writeUInt32LE(e.crc, 16);
-      c.writeUInt32LE(e.stored, 20);
-      c.writeUInt32LE(e.size, 24);
-      c.writeUInt16LE(e.name.length, 28);
-      c.writeUInt32LE(e.offset, 42);
-      parts.push(c, e.name);
-    }
+    const parts: Uint8Array[] = this.entries.flatMap((e) => [centralHeader(e, e.offset), e.name]);
     const dir = Buffer.concat(parts);
-    const end = Buffer.alloc(22);
-    end.writeUInt32LE(END, 0);
-    end.writeUInt16LE(this.entries.length, 8);
-    end.writeUInt16LE(this.entries.length, 10);
-    end.writeUInt32LE(dir.length, 12);
-    end.writeUInt32LE(this.dataEnd, 16);
+    const end = endRecord(this.entries.length, dir.length, this.dataEnd);
     const tail = Buffer.concat([dir, end]);
     writeSync(this.fd, tail, 0, tail.length, this.dataEnd);
     ftruncateSync(this.fd, this.dataEnd + tail.length);

@@ -2,14 +2,11 @@
 // service worker): entries are kept as they are added, and written out once, at the end, into one
 // byte array that src/trace/zip.ts (readZip) and every unzip tool read. A text entry is deflated
 // with the platform's CompressionStream('deflate-raw') when there is one and it makes the entry
-// smaller; otherwise, and for JPEGs, it is stored. Same layout as zip.ts's archives: UTF-8 names,
-// sizes in the local header (no data descriptor), no zip64 (an archive stays far below 4 GB).
+// smaller; otherwise, and for JPEGs, it is stored. Its records are zipLayout.ts's, the ones zip.ts
+// writes too.
 import type { ArchiveSink } from './recordWriter.js';
+import { centralHeader, dosTime, endRecord, localHeader } from './zipLayout.js';
 
-const LOCAL = 0x04034b50;
-const CENTRAL = 0x02014b50;
-const END = 0x06054b50;
-const UTF8 = 0x0800;
 
 const CRC_TABLE = (() => {
   const t = new Uint32Array(256);
@@ -37,13 +34,6 @@ async function deflateRaw(data: Uint8Array): Promise<Uint8Array | undefined> {
   } catch {
     return undefined;
   }
-}
-
-function dosTime(d: Date): { time: number; date: number } {
-  return {
-    time: (d.getHours() << 11) | (d.getMinutes() << 5) | Math.floor(d.getSeconds() / 2),
-    date: ((Math.max(1980, d.getFullYear()) - 1980) << 9) | ((d.getMonth() + 1) << 5) | d.getDate(),
-  };
 }
 
 interface Kept { name: Uint8Array; data: Uint8Array; compress: boolean; time: number; date: number }
@@ -83,42 +73,14 @@ export class MemoryZip implements ArchiveSink {
       const body = useDeflate ? deflated : e.data;
       const crc = crc32(e.data);
       const method = useDeflate ? 8 : 0;
-      const head = new DataView(new ArrayBuffer(30));
-      head.setUint32(0, LOCAL, true);
-      head.setUint16(4, 20, true);
-      head.setUint16(6, UTF8, true);
-      head.setUint16(8, method, true);
-      head.setUint16(10, e.time, true);
-      head.setUint16(12, e.date, true);
-      head.setUint32(14, crc, true);
-      head.setUint32(18, body.length, true);
-      head.setUint32(22, e.data.length, true);
-      head.setUint16(26, e.name.length, true);
-      parts.push(new Uint8Array(head.buffer), e.name, body);
-      const c = new DataView(new ArrayBuffer(46));
-      c.setUint32(0, CENTRAL, true);
-      c.setUint16(4, 20, true);
-      c.setUint16(6, 20, true);
-      c.setUint16(8, UTF8, true);
-      c.setUint16(10, method, true);
-      c.setUint16(12, e.time, true);
-      c.setUint16(14, e.date, true);
-      c.setUint32(16, crc, true);
-      c.setUint32(20, body.length, true);
-      c.setUint32(24, e.data.length, true);
-      c.setUint16(28, e.name.length, true);
-      c.setUint32(42, offset, true);
-      central.push(new Uint8Array(c.buffer), e.name);
+      const facts = { name: e.name, crc, method, size: e.data.length, stored: body.length, time: e.time, date: e.date } as const;
+      parts.push(localHeader(facts), e.name, body);
+      central.push(centralHeader(facts, offset), e.name);
       offset += 30 + e.name.length + body.length;
     }
     const dirSize = central.reduce((n, p) => n + p.length, 0);
-    const end = new DataView(new ArrayBuffer(22));
-    end.setUint32(0, END, true);
-    end.setUint16(8, this.entries.length, true);
-    end.setUint16(10, this.entries.length, true);
-    end.setUint32(12, dirSize, true);
-    end.setUint32(16, offset, true);
-    const all = [...parts, ...central, new Uint8Array(end.buffer)];
+    const end = endRecord(this.entries.length, dirSize, offset);
+    const all = [...parts, ...central, end];
     const out = new Uint8Array(all.reduce((n, p) => n + p.length, 0));
     let at = 0;
     for (const p of all) { out.set(p, at); at += p.length; }
