@@ -159,10 +159,10 @@ async function checkedAfterClick(host: ActHost, el: HostElement): Promise<boolea
   try { return await host.element(again, 'checkedOf'); } finally { await host.release(again).catch(() => {}); }
 }
 
-/** Said after typing: many fields act on their text only once it is committed. */
 /** What a key press's answer says it did (a tool that types then presses reads it back to shorten it). */
 export const pressedDetail = (keys: string, gid?: string): string => `pressed ${keys}${gid ? ` in ${gid}` : ''}`;
 
+/** Said after typing: many fields act on their text only once it is committed. */
 export const UNCOMMITTED = ' (not committed: press Enter or move on to commit it)';
 
 /** Text into a field: typed with trusted input, set for pickers (date, range), by script only where the host has no trusted input. */
