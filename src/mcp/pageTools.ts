@@ -54,7 +54,15 @@ export class PageTools {
 
   /** Runs webmcp_<name> on `lens`: the page's tool of that name now, through browser_webmcp_call. */
   async call(lens: Lens, name: string, args: Record<string, unknown>, options: RunToolOptions): Promise<ToolResult> {
-    this.current = pageToolDefinitions(await lens.webMcpTools().catch(() => []));
+    let declared;
+    try {
+      declared = await lens.webMcpTools();
+    } catch (e) {
+      // Not read is not "not declared": the call is refused with why, and the list stays as it was.
+      const message = `${name} was not called: the page's tools could not be read (${(e as Error).message.split('\n')[0]})`;
+      return { text: `ENGINE_ERROR: ${message}`, data: { error: { code: 'ENGINE_ERROR', message } }, isError: true };
+    }
+    this.current = pageToolDefinitions(declared);
     const def = this.current.find((d) => d.name === name);
     if (!def) {
       const now = this.current.map((d) => d.name).join(', ') || 'none';
