@@ -35,7 +35,8 @@ export class PageTools {
   /**
    * After a call: reads the page's tools again (bounded by `budgetMs`, the call's deadline left) and
    * says whether they differ from what the client was last told, which then counts as told (the
-   * caller sends the notification). A page that does not answer in time keeps the last reading.
+   * caller sends the notification). A page that does not answer in time, or fails the read, keeps
+   * the last reading.
    */
   async changedAfterCall(budgetMs: number): Promise<boolean> {
     const ms = Math.min(LOOK_MS, budgetMs);
@@ -72,11 +73,16 @@ export class PageTools {
     return runToolSafely(lens, 'browser_webmcp_call', { name: def.tool.name, params: JSON.stringify(args), ...(def.tool.frame !== undefined && { frame: def.tool.frame }) }, options);
   }
 
-  private async read(): Promise<PageToolDefinition[]> {
-    const lens = await this.session.openLens()?.catch(() => undefined);
-    if (!lens) return [];
-    // A browser without WebMCP (an attached one) declares no page tools.
-    return pageToolDefinitions(await lens.webMcpTools().catch(() => []));
+  /**
+   * The page's tools now: none with no browser open; undefined when they could not be read (a
+   * browser without WebMCP, a page that failed the read), so that the last reading stands rather
+   * than a failure passing for a page that declares nothing.
+   */
+  private async read(): Promise<PageToolDefinition[] | undefined> {
+    const opening = this.session.openLens();
+    if (!opening) return [];
+    const lens = await opening.catch(() => undefined);
+    return lens?.webMcpTools().then(pageToolDefinitions, () => undefined);
   }
 }
 
